@@ -1,0 +1,110 @@
+# Thin wrapper around CMake.  The real build lives in CMakeLists.txt.
+#
+#   make            configure into build/ (Release) and build
+#   make test       check Debian deps, build, run ctest
+#   make demo       build, lint the ISA, round-trip examples/demo.s
+#   make asan       clang + ASan/UBSan build in build-asan/, run ctest
+#   make clang|gcc  build with that compiler in build-<cc>/, run ctest
+#   make fuzz       clang + libFuzzer build in build-fuzz/, run each harness
+#                   for FUZZ_SECONDS (default 60)
+#   make bench      build, run every benchmark
+#   make clean      remove all build directories
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+
+CMAKE        ?= cmake
+CTEST        ?= ctest
+JOBS         ?= 2
+BUILD_TYPE   ?= Release
+CLANG        ?= clang
+GCC          ?= gcc
+FUZZ_SECONDS ?= 60
+
+BUILD_DIRS := build build-asan build-clang build-gcc build-fuzz
+
+# $(call configure,<dir>,<extra cmake args>,<env prefix>)
+# Configures only once; afterwards `cmake --build` re-runs CMake itself when
+# CMakeLists.txt or a globbed directory changes.
+define configure
+	@if [ ! -f $(1)/CMakeCache.txt ]; then \
+	  echo "$(3) $(CMAKE) -S . -B $(1) $(2)"; \
+	  $(3) $(CMAKE) -S . -B $(1) $(2); \
+	fi
+endef
+
+# $(call build,<dir>)
+define build
+	$(CMAKE) --build $(1) -j$(JOBS)
+endef
+
+# $(call ctest,<dir>)
+define ctest
+	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
+endef
+
+.PHONY: all build test demo asan clang gcc fuzz bench clean
+
+all: build
+
+build:
+	$(call configure,build,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE))
+	$(call build,build)
+
+test:
+	./scripts/deps.sh
+	$(MAKE) --no-print-directory build
+	$(call ctest,build)
+
+demo: build
+	./build/gisa lint
+	./build/gisa as examples/demo.s -o - --format hex | ./build/gisa dis --format hex
+
+asan:
+	$(call configure,build-asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGISA_SANITIZE=ON,CC=$(CLANG))
+	$(call build,build-asan)
+	ASAN_OPTIONS=detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	$(call ctest,build-asan)
+
+clang:
+	$(call configure,build-clang,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE),CC=$(CLANG))
+	$(call build,build-clang)
+	$(call ctest,build-clang)
+
+gcc:
+	$(call configure,build-gcc,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE),CC=$(GCC))
+	$(call build,build-gcc)
+	$(call ctest,build-gcc)
+
+# Each fuzz/<h>.c becomes build-fuzz/fuzz/<h>.  It runs on a scratch copy of
+# fuzz/corpus/<h>/ (so the repo corpus is not polluted; new inputs are thrown
+# away) with fuzz/<h>.dict if present; crashes go to build-fuzz/artifacts/<h>/.
+fuzz:
+	$(call configure,build-fuzz,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGISA_FUZZ=ON,CC=$(CLANG))
+	$(call build,build-fuzz)
+	@for src in fuzz/*.c; do \
+	  [ -e "$$src" ] || continue; \
+	  h=$$(basename "$$src" .c); \
+	  mkdir -p "fuzz/corpus/$$h" "build-fuzz/artifacts/$$h"; \
+	  work=$$(mktemp -d "$${TMPDIR:-/tmp}/gisa-fuzz-$$h.XXXXXX"); \
+	  cp -R "fuzz/corpus/$$h/." "$$work/"; \
+	  dict=""; [ -f "fuzz/$$h.dict" ] && dict="-dict=fuzz/$$h.dict"; \
+	  echo "== fuzz $$h for $(FUZZ_SECONDS)s (corpus copy in $$work)"; \
+	  rc=0; \
+	  ./build-fuzz/fuzz/$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	    -artifact_prefix="build-fuzz/artifacts/$$h/" $$dict "$$work" || rc=$$?; \
+	  rm -rf "$$work"; \
+	  if [ $$rc -ne 0 ]; then echo "fuzz $$h failed (rc=$$rc), see build-fuzz/artifacts/$$h/" >&2; exit $$rc; fi; \
+	done
+
+bench: build
+	@for src in bench/*.c; do \
+	  [ -e "$$src" ] || continue; \
+	  b=$$(basename "$$src" .c); \
+	  echo "== bench $$b"; \
+	  ./build/bench/$$b; \
+	done
+
+clean:
+	rm -rf $(BUILD_DIRS)

@@ -1,0 +1,150 @@
+/* gisa: ISA-description-driven toolchain for the gisa 128-bit GPU ISA.
+ *
+ * Library conventions (think Capstone/Keystone):
+ *  - every symbol starts with gisa_ / GISA_;
+ *  - handles are opaque; each *_new / *_load has a matching *_free;
+ *  - functions return a gisa_status; details go to a gisa_diags list
+ *    (file:line:col, severity, message, source line) that the caller prints;
+ *  - the library never prints, never calls exit() or abort() on bad input.
+ */
+#ifndef GISA_H
+#define GISA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum gisa_status {
+    GISA_OK = 0,
+    GISA_ERR_INPUT = 1,   /* the input (description, source, word) has errors */
+    GISA_ERR_USAGE = 2,   /* bad argument from the caller */
+    GISA_ERR_IO = 3,      /* a file could not be read or written */
+    GISA_ERR_NOMEM = 4,   /* out of memory or over a documented limit */
+    GISA_ERR_NOTFOUND = 5 /* a named item does not exist */
+} gisa_status;
+
+const char *gisa_status_str(gisa_status s);
+
+/* ---------------------------------------------------------------- diagnostics */
+
+typedef enum gisa_severity { GISA_NOTE = 0, GISA_WARNING = 1, GISA_ERROR = 2 } gisa_severity;
+
+typedef struct gisa_diag {
+    gisa_severity severity;
+    const char *file;        /* may be "" when not tied to a file */
+    int line;                /* 1-based; 0 when unknown */
+    int col;                 /* 1-based; 0 when unknown */
+    int length;              /* number of columns to underline (>= 1) */
+    const char *message;
+    const char *source_line; /* the offending line without its newline, or NULL */
+} gisa_diag;
+
+typedef struct gisa_diags gisa_diags;
+
+gisa_diags *gisa_diags_new(void);
+void gisa_diags_free(gisa_diags *d);
+size_t gisa_diags_count(const gisa_diags *d);
+const gisa_diag *gisa_diags_get(const gisa_diags *d, size_t i);
+size_t gisa_diags_errors(const gisa_diags *d);
+size_t gisa_diags_warnings(const gisa_diags *d);
+/* Upper bound on stored diagnostics; further ones are counted but dropped. */
+void gisa_diags_set_limit(gisa_diags *d, size_t limit);
+size_t gisa_diags_dropped(const gisa_diags *d);
+void gisa_diags_clear(gisa_diags *d);
+/* Formats one diagnostic as `file:line:col: error: message`, plus the source
+ * line and a caret line when with_source is set. Returns a malloc'd string. */
+char *gisa_diag_format(const gisa_diag *g, int with_source);
+
+/* ---------------------------------------------------------------- ISA model */
+
+typedef struct gisa_isa gisa_isa;
+
+/* Names of the targets compiled into the library ("gisa128" is the default). */
+size_t gisa_target_count(void);
+const char *gisa_target_name(size_t i);
+
+/* Loads the description files compiled into the library for `target`
+ * (NULL = default target). */
+gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
+
+/* Loads every *.isa / *.isa.txt file of `dir`. The project's `types` and
+ * `rulings` files are taken from `dir` when present there, otherwise from
+ * `overlay_dir` when given, otherwise from the embedded copies of `target`. */
+gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
+                              gisa_isa **out, gisa_diags *diags);
+
+/* Loads from in-memory files (name/text pairs); used by tests and fuzzers. */
+typedef struct gisa_source {
+    const char *name;
+    const char *text;
+    size_t len;
+} gisa_source;
+gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out,
+                                  gisa_diags *diags);
+
+void gisa_isa_free(gisa_isa *isa);
+
+unsigned gisa_isa_word_bits(const gisa_isa *isa);      /* 128 or 64 */
+size_t gisa_isa_opcode_count(const gisa_isa *isa);
+const char *gisa_isa_opcode_name(const gisa_isa *isa, size_t i);
+size_t gisa_isa_optype_count(const gisa_isa *isa);
+const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
+/* Index of an opcode by name, or (size_t)-1. */
+size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
+
+/* Runs every consistency check; problems are appended to diags as warnings
+ * or errors. Returns GISA_ERR_INPUT when at least one error was found. */
+gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
+
+/* Plain-text reference for an optype or opcode (name NULL: the list of all).
+ * Returns a malloc'd string, or NULL with GISA_ERR_NOTFOUND in *st. */
+char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+
+/* ---------------------------------------------------------------- words */
+
+/* An instruction word, bit i is bit (i % 64) of w[i / 64]. 64-bit targets
+ * use w[0] only. */
+typedef struct gisa_word {
+    uint64_t w[2];
+} gisa_word;
+
+/* ---------------------------------------------------------------- assembler */
+
+typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 2 } gisa_out_format;
+
+/* Assembles `len` bytes of source text. On success *words and *nwords receive a
+ * malloc'd array (free with free()). On errors the diagnostics are in diags
+ * (at most the diags limit), *words is NULL and GISA_ERR_INPUT is returned. */
+gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                          gisa_word **words, size_t *nwords, gisa_diags *diags);
+
+/* Assembles exactly one instruction (no trailing text other than ';' and a
+ * comment). */
+gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
+                              gisa_diags *diags);
+
+/* Serialises words into a malloc'd buffer in the given format. */
+gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,
+                                 gisa_out_format fmt, char **buf, size_t *len);
+/* Parses a binary (16 or 8 bytes per word, little-endian) or hex-text image. */
+gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, int hex,
+                             gisa_word **words, size_t *nwords, gisa_diags *diags);
+
+/* ---------------------------------------------------------------- disassembler */
+
+/* Decodes one word into canonical text (no trailing newline). Returns GISA_OK
+ * when the word is a valid instruction; otherwise GISA_ERR_INPUT and the
+ * text is `.invalid 0x... // reason`. `buf` always receives a NUL-terminated
+ * string (truncated to cap). */
+gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
+
+/* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */
+size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Check (and, as root, install) the Debian packages gisa needs to build.
+#
+# To add a dependency: append its Debian package to GISA_DEB_PACKAGES, and a
+# command it must provide (if any) to GISA_TOOLS.
+#   e.g. GISA_DEB_PACKAGES+=(libjansson-dev libmpfr-dev libgmp-dev)
+# Extra packages can also be passed in the environment:
+#   GISA_EXTRA_PACKAGES="clang valgrind" scripts/deps.sh
+set -euo pipefail
+
+GISA_DEB_PACKAGES=(
+    cmake
+    gcc
+    make
+    pkg-config
+)
+
+# Commands that must be on PATH once the packages are installed.
+GISA_TOOLS=(
+    cmake
+    ctest
+    gcc
+    make
+    pkg-config
+)
+
+if [[ -n "${GISA_EXTRA_PACKAGES:-}" ]]; then
+    read -r -a _extra <<<"$GISA_EXTRA_PACKAGES"
+    GISA_DEB_PACKAGES+=("${_extra[@]}")
+fi
+
+installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+if command -v dpkg-query >/dev/null 2>&1; then
+    missing=()
+    for pkg in "${GISA_DEB_PACKAGES[@]}"; do
+        installed "$pkg" || missing+=("$pkg")
+    done
+    if ((${#missing[@]} > 0)); then
+        if [[ "$(id -u)" -eq 0 ]]; then
+            echo "deps.sh: installing ${missing[*]}" >&2
+            apt-get update
+            DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}"
+        else
+            echo "missing Debian packages; run: sudo apt-get install -y ${missing[*]}" >&2
+            exit 1
+        fi
+    fi
+else
+    echo "deps.sh: dpkg-query not found (not Debian?); only checking tools" >&2
+fi
+
+missing_tools=()
+for tool in "${GISA_TOOLS[@]}"; do
+    command -v "$tool" >/dev/null 2>&1 || missing_tools+=("$tool")
+done
+if ((${#missing_tools[@]} > 0)); then
+    echo "deps.sh: missing build tools: ${missing_tools[*]}" >&2
+    exit 1
+fi

@@ -1,0 +1,76 @@
+/* Internal interface of the assembler: statements split from source text,
+ * operands parsed without knowing the instruction, then matched against
+ * the syntax forms of the model. */
+#ifndef GISA_ASM_ASM_H
+#define GISA_ASM_ASM_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec/model.h"
+
+#define ASM_MAX_OPERANDS 16
+#define ASM_MAX_MODS 16
+
+typedef enum src_kind {
+    SRC_NAME,    /* R5, RZ, UR3, P0, PT, UP1, PR: a register-like name */
+    SRC_PAIR,    /* R[2:3], UR[4:5] */
+    SRC_NUMBER,  /* 0x10, -3, 1.5, inf, 0f3F800000 */
+    SRC_CMEM,    /* c[0x0][0x100] */
+    SRC_INDEXED  /* R[UR2+0x1] */
+} src_kind;
+
+typedef struct src_opnd {
+    src_kind kind;
+    int col, len;          /* 0-based column in the line, length */
+    char neg, inv, not_, abs;
+    int neg_col;           /* column of the '-' / '~' / '!' prefix */
+    const char *name;      /* SRC_NAME/SRC_PAIR/SRC_INDEXED: register prefix+number text */
+    size_t name_len;
+    uint64_t pair_lo, pair_hi;
+    const char *num;       /* SRC_NUMBER: the literal text without sign */
+    size_t num_len;
+    uint64_t bank, offset; /* SRC_CMEM */
+    int64_t index;         /* SRC_INDEXED */
+    const char *sfx;       /* .H0_H0, .B1 */
+    size_t sfx_len;
+    int sfx_col;
+} src_opnd;
+
+typedef struct src_word { /* a dotted modifier of the mnemonic */
+    const char *s;
+    size_t n;
+    int col;
+    int used;
+} src_word;
+
+typedef struct statement {
+    const char *line;      /* the original line, for messages */
+    size_t line_len;
+    int lineno;
+    int guard_present, guard_not;
+    const char *guard;
+    size_t guard_len;
+    int guard_col;
+    const char *mnem;      /* the whole dotted mnemonic */
+    size_t mnem_len;
+    int mnem_col;
+    src_word words[ASM_MAX_MODS];
+    int nwords;
+    src_opnd ops[ASM_MAX_OPERANDS];
+    int nops;
+    uint64_t ctl_val[3];
+    int ctl_given[3], ctl_col[3];
+} statement;
+
+typedef struct asm_error {
+    int col, len;
+    char msg[400];
+} asm_error;
+
+/* Parses one statement: line[begin, end) (comments blanked out); columns
+ * in messages are relative to the line.
+ * Returns 0, or -1 with *err filled. */
+int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
+/* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
+int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
+#endif

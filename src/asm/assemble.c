@@ -1,0 +1,149 @@
+/* The assembler driver: walks source text line by line, blanks out comments
+ * (keeping columns), splits statements at ';', and reports every error with
+ * its line and a caret, up to the diagnostics limit. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "asm/asm.h"
+
+#define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
+
+static void report(gisa_diags *diags, const char *file, const statement *st, const asm_error *e)
+{
+    srcloc at = {file, st->lineno, e->col + 1, e->len, st->line, (int)st->line_len};
+    diag_add(diags, GISA_ERROR, &at, "%s", e->msg);
+}
+
+gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,
+                          size_t *nwords, gisa_diags *diags)
+{
+    if (!isa || !words || !nwords || (!text && len))
+        return GISA_ERR_USAGE;
+    *words = NULL;
+    *nwords = 0;
+    if (!filename)
+        filename = "<input>";
+    size_t cap = 0, n = 0;
+    gisa_word *out = NULL;
+    char *clean = NULL;
+    size_t clean_cap = 0;
+    int in_comment = 0, lineno = 0, errors = 0, nomem = 0;
+    statement st;
+    size_t i = 0;
+    while (i < len && !nomem) {
+        size_t b = i;
+        while (i < len && text[i] != '\n')
+            i++;
+        size_t e = i;
+        if (i < len)
+            i++;
+        lineno++;
+        size_t ll = e - b;
+        if (ll + 1 > clean_cap) {
+            size_t nc = clean_cap ? clean_cap : 256;
+            while (nc < ll + 1)
+                nc *= 2;
+            char *p = realloc(clean, nc);
+            if (!p) {
+                nomem = 1;
+                break;
+            }
+            clean = p;
+            clean_cap = nc;
+        }
+        /* comments become spaces so that columns stay those of the source */
+        const char *src = text + b;
+        for (size_t k = 0; k < ll; k++) {
+            char ch = src[k];
+            if (in_comment) {
+                if (ch == '*' && k + 1 < ll && src[k + 1] == '/') {
+                    in_comment = 0;
+                    clean[k] = clean[k + 1] = ' ';
+                    k++;
+                    continue;
+                }
+                clean[k] = ' ';
+            } else if (ch == '/' && k + 1 < ll && src[k + 1] == '/') {
+                memset(clean + k, ' ', ll - k);
+                break;
+            } else if (ch == '/' && k + 1 < ll && src[k + 1] == '*') {
+                in_comment = 1;
+                clean[k] = clean[k + 1] = ' ';
+                k++;
+            } else {
+                clean[k] = ch == '\t' || ch == '\r' || ch == '\0' ? ' ' : ch;
+            }
+        }
+        size_t s = 0;
+        while (s <= ll) {
+            size_t t = s;
+            while (t < ll && clean[t] != ';')
+                t++;
+            size_t q = s;
+            while (q < t && clean[q] == ' ')
+                q++;
+            if (q < t) {
+                asm_error err;
+                st.line = src;
+                st.line_len = ll;
+                st.lineno = lineno;
+                gisa_word w;
+                if (asm_parse_statement(clean, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
+                    report(diags, filename, &st, &err);
+                    errors++;
+                    if (diags && gisa_diags_count(diags) >= 1 && gisa_diags_dropped(diags) > 0)
+                        goto done; /* over the limit: stop */
+                } else if (!errors) {
+                    if (n == cap) {
+                        size_t nc = cap ? cap * 2 : 1024;
+                        gisa_word *p = nc > ASM_MAX_WORDS ? NULL : realloc(out, nc * sizeof *p);
+                        if (!p) {
+                            nomem = 1;
+                            break;
+                        }
+                        out = p;
+                        cap = nc;
+                    }
+                    out[n++] = w;
+                }
+            }
+            s = t + 1;
+        }
+    }
+done:
+    free(clean);
+    if (in_comment && !errors && !nomem) {
+        srcloc at = {filename, lineno, 1, 1, NULL, 0};
+        diag_add(diags, GISA_ERROR, &at, "unterminated /* comment at the end of the file");
+        errors++;
+    }
+    if (nomem) {
+        diag_add(diags, GISA_ERROR, NULL, "%s: out of memory (or more than %u instructions)", filename, ASM_MAX_WORDS);
+        free(out);
+        return GISA_ERR_NOMEM;
+    }
+    if (errors) {
+        free(out);
+        return GISA_ERR_INPUT;
+    }
+    *words = out;
+    *nwords = n;
+    return GISA_OK;
+}
+
+gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word, gisa_diags *diags)
+{
+    gisa_word *w = NULL;
+    size_t n = 0;
+    gisa_status s = gisa_assemble(isa, "<input>", text, text ? strlen(text) : 0, &w, &n, diags);
+    if (s != GISA_OK)
+        return s;
+    if (n != 1) {
+        diag_add(diags, GISA_ERROR, NULL, "expected exactly one instruction, got %zu", n);
+        free(w);
+        return GISA_ERR_INPUT;
+    }
+    *word = w[0];
+    free(w);
+    return GISA_OK;
+}

@@ -1,0 +1,631 @@
+/* Matches a parsed statement against the syntax forms of its mnemonic and
+ * encodes the first form that fits. Generic over the model: operand kinds,
+ * modifiers and defaults all come from the description files. When nothing
+ * fits, the failure that got furthest becomes the error message. */
+#include <stdio.h>
+#include <string.h>
+
+#include "asm/asm.h"
+#include "common/fpconv.h"
+
+#define MAXF 64
+
+typedef struct failure {
+    int depth;
+    int cand;          /* candidate that produced it */
+    asm_error err;
+    const char *slot;  /* kind mismatch at this syntax operand, else NULL */
+    int src_index;
+} failure;
+
+typedef struct ctx {
+    const gisa_isa *isa;
+    statement *st;
+    const isa_opcode *op;
+    const syntax_form *F;
+    int first_word;
+    int cand;
+    uint64_t vals[MAXF];
+    failure best;
+    int cand_depth[256]; /* deepest failure of each candidate */
+    const char *cand_slot[256];
+} ctx;
+
+static void record(ctx *c, int depth, int col, int len, const char *slot, int src, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+static void record(ctx *c, int depth, int col, int len, const char *slot, int src, const char *fmt, ...)
+{
+    if (c->cand < 256 && depth > c->cand_depth[c->cand]) {
+        c->cand_depth[c->cand] = depth;
+        c->cand_slot[c->cand] = slot;
+    }
+    if (depth <= c->best.depth)
+        return;
+    c->best.depth = depth;
+    c->best.slot = slot;
+    c->best.src_index = src;
+    c->best.err.col = col;
+    c->best.err.len = len > 0 ? len : 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->best.err.msg, sizeof c->best.err.msg, fmt, ap);
+    va_end(ap);
+}
+
+static uint64_t absent_of(const isa_field *f)
+{
+    if (f->fixed || f->has_default)
+        return f->value;
+    return f->type && f->type->kind == TY_REG ? f->type->zero_value : 0;
+}
+
+static int eq(const char *a, size_t n, const char *b) { return strlen(b) == n && !memcmp(a, b, n); }
+
+/* ------------------------------------------------------------ descriptions */
+
+static const char *describe_src(const gisa_isa *isa, const src_opnd *o, char *buf, size_t cap)
+{
+    switch (o->kind) {
+    case SRC_PAIR: return "a register pair";
+    case SRC_NUMBER: return "an immediate";
+    case SRC_CMEM: return "a constant-memory operand";
+    case SRC_INDEXED: return "an indexed register";
+    case SRC_NAME: break;
+    }
+    if (eq(o->name, o->name_len, "PR"))
+        return "PR";
+    for (int i = 0; i < isa->ntypes; i++) {
+        const isa_type *t = &isa->types[i];
+        uint64_t v;
+        if (t->kind != TY_REG || type_value(t, o->name, o->name_len, &v))
+            continue;
+        static const char *const what[] = {"a register", "a uniform register", "a predicate", "a uniform predicate"};
+        return what[t->rclass];
+    }
+    snprintf(buf, cap, "'%.*s'", (int)(o->name_len > 40 ? 40 : o->name_len), o->name);
+    return buf;
+}
+
+static const char *kind_word(const opnd_slot *s)
+{
+    switch (s->kind) {
+    case OK_PR: return "PR";
+    case OK_CMEM: return "c[][]";
+    case OK_INDEXED: return "R[URb+imm]";
+    case OK_IMM:
+        return s->type->fmt == IMM_SIGNED || s->type->fmt == IMM_UNSIGNED ? "an integer immediate"
+               : s->type->fmt == IMM_F16X2                                 ? "two half-precision immediates"
+                                                                           : "a float immediate";
+    case OK_REG: {
+        static const char *const w[] = {"R", "UR", "P", "UP"};
+        return w[s->type->rclass];
+    }
+    }
+    return "?";
+}
+
+/* ------------------------------------------------------------ modifiers */
+
+static int match_mods(ctx *c)
+{
+    const syntax_form *F = c->F;
+    statement *st = c->st;
+    int filled[ASM_MAX_MODS + 32] = {0};
+    for (int w = c->first_word; w < st->nwords; w++) {
+        const src_word *sw = &st->words[w];
+        int slot = -1, choice = -1, dup = -1;
+        for (int j = 0; j < F->nmods && slot < 0; j++) {
+            const mod_slot *m = &F->mods[j];
+            if (m->operand >= 0)
+                continue;
+            for (int k = 0; k < m->nchoices; k++)
+                if (eq(sw->s, sw->n, m->choices[k].spell)) {
+                    if (filled[j]) {
+                        dup = j;
+                        break;
+                    }
+                    slot = j;
+                    choice = k;
+                    break;
+                }
+        }
+        int depth = 10 + 2 * (w - c->first_word);
+        if (slot < 0 && dup >= 0) {
+            record(c, depth, sw->col - 1, (int)sw->n + 1, NULL, -1, "%s: .%.*s conflicts with another .%s modifier", F->mnemonic, (int)sw->n, sw->s, F->mods[dup].name);
+            return -1;
+        }
+        if (slot < 0) {
+            const char *best = NULL;
+            int bd = 3;
+            for (int j = 0; j < F->nmods; j++)
+                for (int k = 0; k < F->mods[j].nchoices; k++) {
+                    const char *sp = F->mods[j].choices[k].spell;
+                    int d = edit_distance(sw->s, sw->n, sp, strlen(sp));
+                    if (d < bd) {
+                        bd = d;
+                        best = sp;
+                    }
+                }
+            if (best)
+                record(c, depth, sw->col - 1, (int)sw->n + 1, NULL, -1, "unknown modifier .%.*s for %s; did you mean .%s?", (int)sw->n, sw->s, F->mnemonic, best);
+            else
+                record(c, depth, sw->col - 1, (int)sw->n + 1, NULL, -1, "unknown modifier .%.*s for %s", (int)sw->n, sw->s, F->mnemonic);
+            return -1;
+        }
+        const mod_slot *m = &F->mods[slot];
+        filled[slot] = 1;
+        if (m->field < 0) {
+            if (choice != m->def_choice) {
+                record(c, depth + 1, sw->col - 1, (int)sw->n + 1, NULL, -1,
+                       "%s: .%.*s cannot be encoded: the ISA has no encoding field for %s%s%s%s", F->mnemonic, (int)sw->n,
+                       sw->s, m->literal ? "this modifier" : ".", m->literal ? "" : m->name,
+                       m->def_choice >= 0 ? " (only the default ." : "", m->def_choice >= 0 ? m->choices[m->def_choice].spell : "");
+                if (m->def_choice >= 0)
+                    strncat(c->best.err.msg, " can be written)", sizeof c->best.err.msg - strlen(c->best.err.msg) - 1);
+                return -1;
+            }
+            continue;
+        }
+        c->vals[m->field] = m->choices[choice].value;
+    }
+    for (int j = 0; j < F->nmods; j++) {
+        const mod_slot *m = &F->mods[j];
+        if (filled[j] || m->optional || m->operand >= 0)
+            continue;
+        char list[300] = "";
+        for (int k = 0; k < m->nchoices && strlen(list) < 250; k++) {
+            strcat(list, k ? ", ." : ".");
+            strcat(list, m->choices[k].spell);
+        }
+        record(c, 10 + 2 * (st->nwords - c->first_word) + 1, st->mnem_col, (int)st->mnem_len, NULL, -1,
+               m->literal ? "%s requires .%s%s" : "%s requires .%s: one of %s", F->mnemonic, m->name, m->literal ? "" : list);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ operands */
+
+static int opnd_is_pair(const ctx *c, const opnd_slot *s)
+{
+    return s->bitwidth && expr_eval(s->bitwidth, c->vals) == 64;
+}
+
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        record(c, depth, __VA_ARGS__);                                                             \
+        return -1;                                                                                 \
+    } while (0)
+
+static int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+{
+    const char *nm = s->name;
+    /* a written operand states its decorations: no '!' means not inverted,
+     * whatever the default of an omitted operand is (pp.not = True) */
+    if (s->neg_field >= 0)
+        c->vals[s->neg_field] = 0;
+    if (s->abs_field >= 0)
+        c->vals[s->abs_field] = 0;
+    if (s->not_field >= 0)
+        c->vals[s->not_field] = 0;
+    if (o->neg || o->inv) {
+        int col = o->neg_col;
+        if (!s->allow_neg || s->neg_field < 0)
+            FAIL(col, 1, NULL, si, "%s: %s cannot be %s%s", c->F->mnemonic, nm, o->neg ? "negated" : "complemented",
+                 s->allow_neg ? " (the ISA has no encoding field for it)" : "");
+        int x = s->inv_field >= 0 && c->vals[s->inv_field] == s->inv_value;
+        if (x && o->neg)
+            FAIL(col, 1, NULL, si, "%s: with .X the operand is complemented: write '~%s', not '-'", c->F->mnemonic, nm);
+        if (!x && o->inv)
+            FAIL(col, 1, NULL, si, "%s: '~' (bitwise not) is only valid with .X; use '-' to negate", c->F->mnemonic);
+        c->vals[s->neg_field] = 1;
+    }
+    if (o->abs) {
+        if (!s->allow_abs || s->abs_field < 0)
+            FAIL(o->col, o->len, NULL, si, "%s: %s cannot take an absolute value |x|", c->F->mnemonic, nm);
+        c->vals[s->abs_field] = 1;
+    }
+    if (o->not_) {
+        if (!s->allow_not || s->not_field < 0)
+            FAIL(o->neg_col, 1, NULL, si, "%s: %s cannot be inverted with '!'", c->F->mnemonic, nm);
+        c->vals[s->not_field] = 1;
+    }
+    if (o->sfx) {
+        if (s->sfx_slot < 0)
+            FAIL(o->sfx_col, (int)o->sfx_len + 1, NULL, si, "%s: %s takes no .%.*s suffix", c->F->mnemonic, nm, (int)o->sfx_len, o->sfx);
+        const mod_slot *m = &c->F->mods[s->sfx_slot];
+        int k;
+        for (k = 0; k < m->nchoices; k++)
+            if (eq(o->sfx, o->sfx_len, m->choices[k].spell))
+                break;
+        if (k == m->nchoices)
+            FAIL(o->sfx_col, (int)o->sfx_len + 1, NULL, si, "%s: unknown suffix .%.*s for %s (expected .%s)", c->F->mnemonic, (int)o->sfx_len, o->sfx, nm,
+                 m->nchoices ? m->choices[0].spell : m->name);
+        if (m->field < 0 && k != m->def_choice)
+            FAIL(o->sfx_col, (int)o->sfx_len + 1, NULL, si, "%s: .%.*s cannot be encoded (no field)", c->F->mnemonic, (int)o->sfx_len, o->sfx);
+        if (m->field >= 0)
+            c->vals[m->field] = m->choices[k].value;
+    }
+    return 0;
+}
+
+static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+{
+    const isa_type *t = s->type;
+    int pair = opnd_is_pair(c, s);
+    uint64_t v;
+    char buf[64];
+    if (o->kind == SRC_PAIR) {
+        if (!eq(o->name, o->name_len, t->prefix))
+            FAIL(o->col, o->len, s->name, si, "kind");
+        if (!pair)
+            FAIL(o->col, o->len, NULL, si, "%s: %s is a 32-bit operand; a register pair is not allowed here", c->F->mnemonic, s->name);
+        if ((o->pair_lo & 1) || o->pair_hi != o->pair_lo + 1 || o->pair_hi >= t->zero_value)
+            FAIL(o->col, o->len, NULL, si, "invalid register pair %.*s[%llu:%llu]: the first register must be even and the second the next one, below %s", (int)o->name_len,
+                 o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
+        v = o->pair_lo;
+    } else if (o->kind == SRC_NAME && type_value(t, o->name, o->name_len, &v) == 0) {
+        if (pair && v != t->zero_value && (v & 1))
+            FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s[%llu:%llu])", c->F->mnemonic, s->name, t->prefix,
+                 (unsigned long long)(v - 1), (unsigned long long)v);
+        if (pair && v != t->zero_value && v + 1 >= t->zero_value)
+            FAIL(o->col, o->len, NULL, si, "%s: %s%llu has no partner register for a 64-bit pair", c->F->mnemonic, t->prefix, (unsigned long long)v);
+    } else {
+        if (o->kind == SRC_NAME) { /* a register name of the right kind but out of range */
+            size_t pl = strlen(t->prefix);
+            if (o->name_len > pl && !memcmp(o->name, t->prefix, pl) && is_digit(o->name[pl])) {
+                int digits = 1;
+                for (size_t k = pl; k < o->name_len; k++)
+                    digits &= is_digit(o->name[k]);
+                if (digits)
+                    FAIL(o->col, o->len, NULL, si, "register %.*s out of range (%s0..%s%llu or %s)", (int)o->name_len, o->name, t->prefix, t->prefix,
+                         (unsigned long long)(t->zero_value - 1), t->zero);
+            }
+        }
+        (void)buf;
+        FAIL(o->col, o->len, s->name, si, "kind");
+    }
+    if (apply_decorations(c, s, o, depth, si))
+        return -1;
+    c->vals[s->field] = v;
+    return 0;
+}
+
+static int parse_int_literal(const src_opnd *o, uint64_t *v)
+{
+    cursor cu = {o->num, o->num_len, 0};
+    return cur_uint(&cu, v) && cu.i == o->num_len;
+}
+
+/* One float literal (maybe raw 0f/0d/0h bits) in format f, sign folded in. */
+static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_format f, uint64_t *bits, int depth, int si)
+{
+    static const char raw[] = {'h', 'h', 'f', 'd'};
+    static const int rawdig[] = {4, 4, 8, 16};
+    static const char *const fname[] = {"F16", "BF16", "F32", "F64"};
+    if (o->abs || o->inv || o->not_ || o->sfx)
+        FAIL(o->col, o->len, NULL, si, "%s: an immediate takes no |x|, '~', '!' or suffix: write its value", c->F->mnemonic);
+    if (o->num_len > 2 && o->num[0] == '0' && (o->num[1] == 'f' || o->num[1] == 'd' || o->num[1] == 'h')) {
+        if (o->num[1] != raw[f] || o->num_len != 2 + (size_t)rawdig[f])
+            FAIL(o->col, o->len, NULL, si, "raw %s bits are written 0%c followed by %d hex digits", fname[f], raw[f], rawdig[f]);
+        uint64_t v = 0;
+        for (size_t k = 2; k < o->num_len; k++) {
+            char ch = o->num[k];
+            int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+            if (d < 0)
+                FAIL(o->col, o->len, NULL, si, "bad hex digit in raw float bits");
+            v = v << 4 | (uint64_t)d;
+        }
+        *bits = v;
+    } else {
+        int ovf = 0;
+        if (fp_parse(o->num, o->num_len, f, bits, &ovf))
+            FAIL(o->col, o->len, s->name, si, "kind");
+        if (ovf)
+            FAIL(o->col, o->len, NULL, si, "%s immediate out of range: %.*s", fname[f], (int)o->num_len, o->num);
+    }
+    if (o->neg) {
+        static const int signbit[] = {15, 15, 31, 63};
+        *bits ^= UINT64_C(1) << signbit[f];
+    }
+    return 0;
+}
+
+static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
+{
+    const isa_type *t = s->type;
+    int w = t->width;
+    uint64_t v;
+    if (o->kind != SRC_NUMBER)
+        FAIL(o->col, o->len, s->name, si, "kind");
+    switch (t->fmt) {
+    case IMM_SIGNED:
+    case IMM_UNSIGNED: {
+        if (o->abs || o->inv || o->not_ || o->sfx)
+            FAIL(o->col, o->len, NULL, si, "%s: an integer immediate takes no |x|, '~', '!' or suffix", c->F->mnemonic);
+        if (!parse_int_literal(o, &v))
+            FAIL(o->col, o->len, s->name, si, "kind");
+        int64_t lo = t->fmt == IMM_SIGNED ? -(int64_t)(UINT64_C(1) << (w - 1)) : 0;
+        uint64_t hi = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+        if (t->fmt == IMM_SIGNED && o->neg && v > (UINT64_C(1) << (w - 1)))
+            FAIL(o->col, o->len, NULL, si, "%s out of range: -%.*s (%lld..%llu)", t->name, (int)o->num_len, o->num, (long long)lo, (unsigned long long)hi);
+        if (v > hi || (o->neg && t->fmt == IMM_UNSIGNED && v))
+            FAIL(o->col, o->len, NULL, si, "%s out of range: %s%.*s (%lld..%llu)", t->name, o->neg ? "-" : "", (int)o->num_len, o->num, (long long)lo,
+                 (unsigned long long)hi);
+        if (o->neg)
+            v = (0 - v) & hi;
+        break;
+    }
+    case IMM_F32:
+        if (float_literal(c, s, o, FP_F32, &v, depth, si))
+            return -1;
+        v >>= 32 - (w < 32 ? w : 32);
+        break;
+    case IMM_F64: {
+        uint64_t bits;
+        if (float_literal(c, s, o, FP_F64, &bits, depth, si))
+            return -1;
+        if (w < 64 && (bits & ((UINT64_C(1) << (64 - w)) - 1)))
+            FAIL(o->col, o->len, NULL, si, "%s: %.*s is not exact in %s: this field holds only the high %d bits of an F64 (the low %d bits must be 0)",
+                 c->F->mnemonic, (int)o->num_len, o->num, t->name, w, 64 - w);
+        v = bits >> (64 - w);
+        break;
+    }
+    case IMM_F16X2: {
+        if (!o2 || o2->kind != SRC_NUMBER)
+            FAIL(o->col, o->len, NULL, si, "%s: %s is two half-precision immediates written 'high, low' (e.g. -1, 1)", c->F->mnemonic, s->name);
+        fp_format f = s->fmt_field >= 0 && c->vals[s->fmt_field] == s->fmt_value ? FP_BF16 : FP_F16;
+        uint64_t hi16, lo16;
+        if (float_literal(c, s, o, f, &hi16, depth, si) || float_literal(c, s, o2, f, &lo16, depth + 1, si + 1))
+            return -1;
+        v = hi16 << 16 | lo16;
+        break;
+    }
+    default: FAIL(o->col, o->len, s->name, si, "kind");
+    }
+    c->vals[s->field] = v;
+    return 0;
+}
+
+static int match_operand(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
+{
+    switch (s->kind) {
+    case OK_PR:
+        if (o->kind != SRC_NAME || !eq(o->name, o->name_len, "PR") || o->neg || o->inv || o->not_ || o->abs || o->sfx)
+            FAIL(o->col, o->len, s->name, si, "kind");
+        return 0;
+    case OK_REG: return match_reg(c, s, o, depth, si);
+    case OK_IMM: return match_imm(c, s, o, o2, depth, si);
+    case OK_CMEM: {
+        const isa_type *t = s->type;
+        if (o->kind != SRC_CMEM)
+            FAIL(o->col, o->len, s->name, si, "kind");
+        uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s) ? 2 : 1);
+        if (o->bank >> t->bank_w)
+            FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
+                 (unsigned long long)((UINT64_C(1) << t->bank_w) - 1));
+        if (o->offset >> t->offs_w)
+            FAIL(o->col, o->len, NULL, si, "constant offset out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->offset,
+                 (unsigned long long)((UINT64_C(1) << t->offs_w) - 1));
+        if (o->offset % align)
+            FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
+        if (apply_decorations(c, s, o, depth, si))
+            return -1;
+        c->vals[s->field] = o->bank << t->bank_off | o->offset << t->offs_off;
+        return 0;
+    }
+    case OK_INDEXED: {
+        uint64_t v;
+        if (o->kind != SRC_INDEXED)
+            FAIL(o->col, o->len, s->name, si, "kind");
+        if (type_value(s->type, o->name, o->name_len, &v))
+            FAIL(o->col, o->len, NULL, si, "%s: expected a uniform register inside R[...] (%s0..%s%llu or %s)", c->F->mnemonic, s->type->prefix,
+                 s->type->prefix, (unsigned long long)(s->type->zero_value - 1), s->type->zero);
+        c->vals[s->field] = v;
+        if (s->index_field >= 0) {
+            const isa_field *f = &c->op->fields[s->index_field];
+            int64_t lo = -(int64_t)(UINT64_C(1) << (f->width - 1)), hi = (int64_t)(UINT64_C(1) << (f->width - 1)) - 1;
+            if (o->index < lo || o->index > hi)
+                FAIL(o->col, o->len, NULL, si, "%s out of range: %lld (%lld..%lld)", f->type->name, (long long)o->index, (long long)lo, (long long)hi);
+            c->vals[s->index_field] = (uint64_t)o->index & ((UINT64_C(1) << f->width) - 1);
+        } else if (o->index) {
+            FAIL(o->col, o->len, NULL, si, "%s: no offset can be encoded in R[...]", c->F->mnemonic);
+        }
+        return 0;
+    }
+    }
+    return -1;
+}
+
+/* Tries one choice of present optional groups. */
+static int match_operands(ctx *c, unsigned present)
+{
+    const syntax_form *F = c->F;
+    statement *st = c->st;
+    int si = 0;
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        if (s->group && !(present & (1u << (s->group - 1))))
+            continue;
+        int depth = 100 + 2 * si;
+        if (si >= st->nops) {
+            int col = st->nops ? st->ops[st->nops - 1].col + st->ops[st->nops - 1].len : st->mnem_col + (int)st->mnem_len;
+            FAIL(col, 1, NULL, si, "%s: too few operands: expected %s", F->mnemonic, s->name);
+        }
+        int two = s->kind == OK_IMM && s->type->fmt == IMM_F16X2;
+        const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
+        if (match_operand(c, s, &st->ops[si], o2, depth, si))
+            return -1;
+        si += two ? 2 : 1;
+    }
+    if (si < st->nops) {
+        const src_opnd *o = &st->ops[si];
+        record(c, 100 + 2 * si, o->col, o->len, NULL, si, "%s: too many operands (%d expected)", F->mnemonic, si);
+        return -1;
+    }
+    return 0;
+}
+
+static int try_form(ctx *c, uint64_t *out_vals)
+{
+    const isa_opcode *op = c->op;
+    const syntax_form *F = c->F;
+    statement *st = c->st;
+    for (int i = 0; i < op->nfields; i++)
+        c->vals[i] = absent_of(&op->fields[i]);
+    if (match_mods(c))
+        return -1;
+    uint64_t base[MAXF];
+    memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
+    unsigned ng = (unsigned)F->ngroups > 8 ? 8 : (unsigned)F->ngroups, found = 0;
+    /* most groups first; among equals, earlier groups first (so that in
+     * "{, pp}{, pq}" a lone trailing operand is pp) */
+    for (int pop = (int)ng; pop >= 0 && !found; pop--)
+        for (unsigned present = 0; present < (1u << ng) && !found; present++) {
+            if (__builtin_popcount(present) != pop)
+                continue;
+            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
+            found = match_operands(c, present) == 0;
+        }
+    if (!found)
+        return -1;
+    static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
+    for (int k = 0; k < 3; k++) {
+        if (!st->ctl_given[k])
+            continue;
+        if (F->ctl[k] < 0) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s does not take %s (its syntax line has no %s)", F->mnemonic, ctl_names[k], ctl_names[k]);
+            return -1;
+        }
+        const isa_field *f = &op->fields[F->ctl[k]];
+        if (st->ctl_val[k] >> f->width) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s out of range: %llu (0..%llu)", ctl_names[k], (unsigned long long)st->ctl_val[k],
+                   (unsigned long long)((UINT64_C(1) << f->width) - 1));
+            return -1;
+        }
+        c->vals[F->ctl[k]] = st->ctl_val[k];
+    }
+    if (st->guard_present) {
+        uint64_t g;
+        if (op->guard < 0) {
+            record(c, 900, st->guard_col, 1, NULL, -1, "%s takes no guard predicate", F->mnemonic);
+            return -1;
+        }
+        if (type_value(op->fields[op->guard].type, st->guard, st->guard_len, &g)) {
+            record(c, 900, st->guard_col, (int)st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", op->fields[op->guard].type->prefix,
+                   op->fields[op->guard].type->prefix, (unsigned long long)(op->fields[op->guard].type->zero_value - 1), op->fields[op->guard].type->zero);
+            return -1;
+        }
+        c->vals[op->guard] = g;
+        if (op->guard_not >= 0)
+            c->vals[op->guard_not] = (uint64_t)st->guard_not;
+    }
+    for (int e = 0; e < op->nexceptions; e++)
+        if (expr_eval(op->exceptions[e].cond, c->vals)) {
+            record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
+            return -1;
+        }
+    memcpy(out_vals, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
+    return 0;
+}
+
+/* "FADD: SrcB cannot be a predicate; expected R, UR, c[][] or a float immediate" */
+static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
+{
+    const src_opnd *o = &c->st->ops[c->best.src_index];
+    const char *kinds[16];
+    int nk = 0;
+    for (int i = 0; i < me->n; i++) {
+        const syntax_form *F = &c->isa->opcodes[me->opcode[i]].forms[me->form[i]];
+        /* only candidates that accepted everything before this operand */
+        if (i < 256 && (c->cand_depth[i] != c->best.depth || !c->cand_slot[i]))
+            continue;
+        for (int k = 0; k < F->nops; k++) {
+            if (strcmp(F->ops[k].name, c->best.slot))
+                continue;
+            const char *w = kind_word(&F->ops[k]);
+            int seen = 0;
+            for (int j = 0; j < nk; j++)
+                seen |= !strcmp(kinds[j], w);
+            if (!seen && nk < 16)
+                kinds[nk++] = w;
+        }
+    }
+    char list[200] = "";
+    for (int j = 0; j < nk; j++) {
+        if (j)
+            strcat(list, j == nk - 1 ? " or " : ", ");
+        strcat(list, kinds[j]);
+    }
+    char buf[64];
+    const syntax_form *F0 = &c->isa->opcodes[me->opcode[0]].forms[me->form[0]];
+    snprintf(err->msg, sizeof err->msg, "%s: %s cannot be %s; expected %s", F0->mnemonic, c->best.slot, describe_src(c->isa, o, buf, sizeof buf), list);
+    err->col = o->col;
+    err->len = o->len;
+}
+
+int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
+{
+    /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE */
+    int me_idx = -1, k;
+    for (k = st->nwords; k >= 0 && me_idx < 0; k--) {
+        size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : (st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len);
+        me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len);
+        if (me_idx >= 0)
+            break;
+    }
+    if (me_idx < 0) {
+        size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
+        const char *best = NULL;
+        int bd = 3;
+        for (int i = 0; i < isa->nmnemonics; i++) {
+            int d = edit_distance(st->mnem, base, isa->mnemonics[i].mnemonic, strlen(isa->mnemonics[i].mnemonic));
+            if (d < bd) {
+                bd = d;
+                best = isa->mnemonics[i].mnemonic;
+            }
+        }
+        err->col = st->mnem_col;
+        err->len = (int)base;
+        snprintf(err->msg, sizeof err->msg, "unknown instruction '%.*s'%s%s%s", (int)(base > 60 ? 60 : base), st->mnem, best ? "; did you mean " : "",
+                 best ? best : "", best ? "?" : "");
+        return -1;
+    }
+    const mnemonic_entry *me = &isa->mnemonics[me_idx];
+    ctx c;
+    c.isa = isa;
+    c.st = st;
+    c.first_word = k;
+    c.best.depth = -1;
+    c.best.slot = NULL;
+    for (int i = 0; i < 256; i++) {
+        c.cand_depth[i] = -1;
+        c.cand_slot[i] = NULL;
+    }
+    uint64_t vals[MAXF];
+    for (int i = 0; i < me->n; i++) {
+        c.cand = i;
+        c.op = &isa->opcodes[me->opcode[i]];
+        c.F = &c.op->forms[me->form[i]];
+        if (c.op->nfields > MAXF)
+            continue;
+        if (try_form(&c, vals) == 0) {
+            gisa_word w = {{0, 0}};
+            for (int f = 0; f < c.op->nfields; f++)
+                word_set(&w, c.op->fields[f].off, c.op->fields[f].width, vals[f]);
+            *out = w;
+            return 0;
+        }
+    }
+    if (c.best.slot)
+        kind_message(&c, me, err);
+    else if (c.best.depth >= 0)
+        *err = c.best.err;
+    else {
+        err->col = st->mnem_col;
+        err->len = (int)st->mnem_len;
+        snprintf(err->msg, sizeof err->msg, "no syntax form matches");
+    }
+    return -1;
+}

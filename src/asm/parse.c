@@ -1,0 +1,311 @@
+/* Assembly statement syntax, independent of any instruction:
+ *   [@[!]P] MNEMONIC[.MOD...] [operand {, operand}] [$sched=N] [$req=N] [$wsb=N]
+ * operand:  [-|~|!] [|] core [.SUFFIX] [|] [.SUFFIX]
+ * core:     R5 RZ UR3 P0 PT PR R[2:3] UR[4:5] R[UR2+0x1] c[0x0][0x100] 12 -0x10 1.5e3 inf 0f3F800000 */
+#include <stdio.h>
+#include <string.h>
+
+#include "asm/asm.h"
+#include "spec/cursor.h"
+
+static int fail(asm_error *e, size_t col, size_t len, const char *msg)
+{
+    e->col = (int)col;
+    e->len = len ? (int)len : 1;
+    snprintf(e->msg, sizeof e->msg, "%s", msg);
+    return -1;
+}
+
+static void skip(const char *s, size_t *i, size_t end)
+{
+    while (*i < end && (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\r'))
+        (*i)++;
+}
+
+static int is_alnum(char c) { return is_ident_char(c) && c != '$'; }
+
+/* A numeric literal: decimal/hex integers, floats (1.5, 1e-3, 0x1p4), raw 0f/0d/0h bits. */
+static size_t scan_number(const char *s, size_t i, size_t end)
+{
+    size_t b = i;
+    int hex = end - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+    while (i < end) {
+        char c = s[i];
+        if (is_alnum(c) || c == '.') {
+            i++;
+        } else if ((c == '+' || c == '-') && i > b &&
+                   (hex ? (s[i - 1] == 'p' || s[i - 1] == 'P') : (s[i - 1] == 'e' || s[i - 1] == 'E')) &&
+                   !(end - b > 1 && s[b] == '0' && (s[b + 1] == 'f' || s[b + 1] == 'd' || s[b + 1] == 'h'))) {
+            i++;
+        } else {
+            break;
+        }
+    }
+    return i - b;
+}
+
+static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
+{
+    cursor c = {s, end, *i};
+    if (!cur_uint(&c, v))
+        return 0;
+    *i = c.i;
+    return 1;
+}
+
+static int parse_operand(const char *s, size_t b, size_t e, src_opnd *o, asm_error *err)
+{
+    memset(o, 0, sizeof *o);
+    size_t i = b;
+    skip(s, &i, e);
+    size_t end = e;
+    while (end > i && (s[end - 1] == ' ' || s[end - 1] == '\t'))
+        end--;
+    o->col = (int)i;
+    o->len = (int)(end - i);
+    if (i >= end)
+        return fail(err, i, 1, "expected an operand");
+    for (;;) { /* prefixes */
+        char c = s[i];
+        if (c == '-' || c == '~' || c == '!') {
+            char *flag = c == '-' ? &o->neg : c == '~' ? &o->inv : &o->not_;
+            if (o->neg || o->inv || o->not_)
+                return fail(err, i, 1, "only one of '-', '~' or '!' may prefix an operand");
+            *flag = 1;
+            o->neg_col = (int)i;
+        } else if (c == '|' && !o->abs) {
+            o->abs = 1;
+        } else {
+            break;
+        }
+        i++;
+        skip(s, &i, end);
+        if (i >= end)
+            return fail(err, i, 1, "expected an operand after its prefix");
+    }
+    size_t core = i;
+    char c = s[i];
+    if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
+        i += 2;
+        skip(s, &i, end);
+        if (!parse_uint_at(s, &i, end, &o->bank))
+            return fail(err, i, 1, "expected the bank number in c[BANK][OFFSET]");
+        skip(s, &i, end);
+        if (i + 1 >= end || s[i] != ']' || s[i + 1] != '[')
+            return fail(err, i, 1, "expected '][' in c[BANK][OFFSET]");
+        i += 2;
+        skip(s, &i, end);
+        if (!parse_uint_at(s, &i, end, &o->offset))
+            return fail(err, i, 1, "expected the byte offset in c[BANK][OFFSET]");
+        skip(s, &i, end);
+        if (i >= end || s[i] != ']')
+            return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
+        i++;
+        o->kind = SRC_CMEM;
+    } else if (is_digit(c) || c == '.' ||
+               ((c == 'i' || c == 'n' || c == 'I' || c == 'N') &&
+                (end - i >= 3 && (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3) ||
+                                  !strncmp(s + i, "INF", 3) || !strncmp(s + i, "NAN", 3))) &&
+                (end - i == 3 || !is_alnum(s[i + 3])))) {
+        size_t n = scan_number(s, i, end);
+        o->kind = SRC_NUMBER;
+        o->num = s + i;
+        o->num_len = n;
+        i += n;
+    } else if (is_ident_start(c) && c != '$') {
+        size_t n = 0;
+        while (i + n < end && is_alnum(s[i + n]))
+            n++;
+        o->name = s + i;
+        o->name_len = n;
+        i += n;
+        if (i < end && s[i] == '[') { /* R[2:3] or R[UR2+0x1] */
+            i++;
+            skip(s, &i, end);
+            if (i < end && is_digit(s[i])) {
+                if (!parse_uint_at(s, &i, end, &o->pair_lo))
+                    return fail(err, i, 1, "expected a register number in R[LO:HI]");
+                skip(s, &i, end);
+                if (i >= end || s[i] != ':')
+                    return fail(err, i, 1, "expected ':' in the register pair R[LO:HI]");
+                i++;
+                skip(s, &i, end);
+                if (!parse_uint_at(s, &i, end, &o->pair_hi))
+                    return fail(err, i, 1, "expected a register number after ':'");
+                o->kind = SRC_PAIR;
+            } else {
+                size_t nb = i;
+                while (i < end && is_alnum(s[i]))
+                    i++;
+                if (i == nb)
+                    return fail(err, i, 1, "expected a uniform register inside R[...]");
+                o->name = s + nb; /* the index register */
+                o->name_len = i - nb;
+                skip(s, &i, end);
+                if (i < end && (s[i] == '+' || s[i] == '-')) {
+                    int neg = s[i] == '-';
+                    i++;
+                    skip(s, &i, end);
+                    if (i < end && s[i] == '-') {
+                        neg = !neg;
+                        i++;
+                    }
+                    uint64_t v;
+                    if (!parse_uint_at(s, &i, end, &v) || v > (UINT64_C(1) << 40))
+                        return fail(err, i, 1, "expected an offset after '+' in R[URb+OFFSET]");
+                    o->index = neg ? -(int64_t)v : (int64_t)v;
+                }
+                o->kind = SRC_INDEXED;
+            }
+            skip(s, &i, end);
+            if (i >= end || s[i] != ']')
+                return fail(err, i, 1, "expected ']'");
+            i++;
+        } else {
+            o->kind = SRC_NAME;
+        }
+    } else {
+        char m[64];
+        snprintf(m, sizeof m, "unexpected '%c' at the start of an operand", c);
+        return fail(err, i, 1, m);
+    }
+    (void)core;
+    /* suffix and closing bar, in either order */
+    for (int k = 0; k < 3; k++) {
+        skip(s, &i, end);
+        if (i < end && s[i] == '.' && !o->sfx) {
+            o->sfx_col = (int)i;
+            i++;
+            size_t nb = i;
+            while (i < end && is_alnum(s[i]))
+                i++;
+            if (i == nb)
+                return fail(err, i, 1, "expected a suffix name after '.'");
+            o->sfx = s + nb;
+            o->sfx_len = i - nb;
+        } else if (i < end && s[i] == '|' && o->abs == 1) {
+            o->abs = 2;
+            i++;
+        }
+    }
+    if (o->abs == 1)
+        return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
+    if (o->abs == 2)
+        o->abs = 1;
+    skip(s, &i, end);
+    if (i < end) {
+        char m[80];
+        snprintf(m, sizeof m, "unexpected '%c' in operand", s[i]);
+        return fail(err, i, end - i, m);
+    }
+    return 0;
+}
+
+static int parse_controls(const char *s, size_t i, size_t end, statement *st, asm_error *err)
+{
+    static const char *const names[3] = {"$sched", "$req", "$wsb"};
+    while (i < end) {
+        skip(s, &i, end);
+        if (i >= end)
+            break;
+        if (s[i] == ',') {
+            i++;
+            continue;
+        }
+        size_t b = i;
+        if (s[i] != '$')
+            return fail(err, i, end - i, "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
+        i++;
+        while (i < end && is_alnum(s[i]))
+            i++;
+        int k;
+        for (k = 0; k < 3; k++)
+            if (strlen(names[k]) == i - b && !memcmp(names[k], s + b, i - b))
+                break;
+        if (k == 3)
+            return fail(err, b, i - b, "unknown scheduling control (expected $sched, $req or $wsb)");
+        if (st->ctl_given[k])
+            return fail(err, b, i - b, "scheduling control given twice");
+        skip(s, &i, end);
+        if (i >= end || s[i] != '=')
+            return fail(err, i, 1, "expected '=' and a number after the scheduling control");
+        i++;
+        skip(s, &i, end);
+        if (!parse_uint_at(s, &i, end, &st->ctl_val[k]))
+            return fail(err, i, 1, "expected a number after '='");
+        st->ctl_given[k] = 1;
+        st->ctl_col[k] = (int)b;
+    }
+    return 0;
+}
+
+int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_error *err)
+{
+    st->nwords = st->nops = 0;
+    st->guard_present = st->guard_not = 0;
+    memset(st->ctl_given, 0, sizeof st->ctl_given);
+    skip(s, &i, end);
+    if (i < end && s[i] == '@') {
+        st->guard_col = (int)i;
+        i++;
+        skip(s, &i, end);
+        if (i < end && s[i] == '!') {
+            st->guard_not = 1;
+            i++;
+        }
+        size_t b = i;
+        while (i < end && is_alnum(s[i]))
+            i++;
+        if (i == b)
+            return fail(err, i, 1, "expected a predicate after '@'");
+        st->guard_present = 1;
+        st->guard = s + b;
+        st->guard_len = i - b;
+        skip(s, &i, end);
+    }
+    size_t b = i;
+    if (i >= end || !is_ident_start(s[i]) || s[i] == '$')
+        return fail(err, i, 1, "expected an instruction name");
+    while (i < end && is_alnum(s[i]))
+        i++;
+    st->mnem = s + b;
+    st->mnem_col = (int)b;
+    while (i < end && s[i] == '.') {
+        size_t wb = ++i;
+        while (i < end && is_alnum(s[i]))
+            i++;
+        if (i == wb)
+            return fail(err, wb - 1, 1, "expected a modifier name after '.'");
+        if (st->nwords == ASM_MAX_MODS)
+            return fail(err, wb, i - wb, "too many modifiers");
+        st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, 0};
+    }
+    st->mnem_len = i - b;
+    if (i < end && s[i] != ' ' && s[i] != '\t')
+        return fail(err, i, 1, "expected a space after the instruction name");
+    /* operands up to the first '$' control, split at top-level commas */
+    size_t ctl = i;
+    int depth = 0;
+    while (ctl < end && (s[ctl] != '$' || depth))
+        depth += s[ctl] == '[' ? 1 : s[ctl] == ']' ? -1 : 0, ctl++;
+    skip(s, &i, ctl);
+    if (i < ctl) {
+        size_t ob = i;
+        depth = 0;
+        for (size_t k = i; k <= ctl; k++) {
+            if (k < ctl && s[k] == '[')
+                depth++;
+            else if (k < ctl && s[k] == ']')
+                depth--;
+            if (k == ctl || (s[k] == ',' && depth <= 0)) {
+                if (st->nops == ASM_MAX_OPERANDS)
+                    return fail(err, ob, k - ob, "too many operands");
+                if (parse_operand(s, ob, k, &st->ops[st->nops], err))
+                    return -1;
+                st->nops++;
+                ob = k + 1;
+            }
+        }
+    }
+    return parse_controls(s, ctl, end, st, err);
+}

@@ -1,0 +1,20 @@
+/* Bump allocator: the ISA model lives in one arena and is freed at once. */
+#ifndef GISA_COMMON_ARENA_H
+#define GISA_COMMON_ARENA_H
+#include <stddef.h>
+
+typedef struct arena_block arena_block;
+typedef struct arena {
+    arena_block *head;
+    size_t used_total;
+    int failed; /* set once an allocation failed; callers check at the end */
+} arena;
+
+void arena_init(arena *a);
+void arena_free(arena *a);
+void *arena_alloc(arena *a, size_t size);           /* zeroed, 16-aligned */
+char *arena_strndup(arena *a, const char *s, size_t n);
+char *arena_strdup(arena *a, const char *s);
+/* Grows an arena-owned array: returns a copy with room for new_cap items. */
+void *arena_grow(arena *a, void *old, size_t old_count, size_t new_cap, size_t item);
+#endif

@@ -1,0 +1,204 @@
+#include "common/diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/strbuf.h"
+
+typedef struct diag_item {
+    gisa_diag pub;
+    char *file, *message, *source;
+} diag_item;
+
+struct gisa_diags {
+    diag_item *items;
+    size_t count, cap, limit, dropped, errors, warnings;
+};
+
+gisa_diags *gisa_diags_new(void)
+{
+    gisa_diags *d = calloc(1, sizeof *d);
+    if (d)
+        d->limit = 1000;
+    return d;
+}
+
+void gisa_diags_clear(gisa_diags *d)
+{
+    if (!d)
+        return;
+    for (size_t i = 0; i < d->count; i++) {
+        free(d->items[i].file);
+        free(d->items[i].message);
+        free(d->items[i].source);
+    }
+    d->count = d->dropped = d->errors = d->warnings = 0;
+}
+
+void gisa_diags_free(gisa_diags *d)
+{
+    if (!d)
+        return;
+    gisa_diags_clear(d);
+    free(d->items);
+    free(d);
+}
+
+size_t gisa_diags_count(const gisa_diags *d) { return d ? d->count : 0; }
+const gisa_diag *gisa_diags_get(const gisa_diags *d, size_t i)
+{
+    return d && i < d->count ? &d->items[i].pub : NULL;
+}
+size_t gisa_diags_errors(const gisa_diags *d) { return d ? d->errors : 0; }
+size_t gisa_diags_warnings(const gisa_diags *d) { return d ? d->warnings : 0; }
+void gisa_diags_set_limit(gisa_diags *d, size_t limit)
+{
+    if (d)
+        d->limit = limit;
+}
+size_t gisa_diags_dropped(const gisa_diags *d) { return d ? d->dropped : 0; }
+
+static char *dupn(const char *s, size_t n)
+{
+    char *p = malloc(n + 1);
+    if (p) {
+        memcpy(p, s, n);
+        p[n] = 0;
+    }
+    return p;
+}
+
+void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap)
+{
+    if (!d)
+        return;
+    if (sev == GISA_ERROR)
+        d->errors++;
+    else if (sev == GISA_WARNING)
+        d->warnings++;
+    if (d->count >= d->limit) {
+        d->dropped++;
+        return;
+    }
+    if (d->count == d->cap) {
+        size_t cap = d->cap ? d->cap * 2 : 16;
+        diag_item *p = realloc(d->items, cap * sizeof *p);
+        if (!p) {
+            d->dropped++;
+            return;
+        }
+        d->items = p;
+        d->cap = cap;
+    }
+    strbuf sb;
+    sb_init(&sb);
+    sb_vprintf(&sb, fmt, ap);
+    diag_item *it = &d->items[d->count];
+    memset(it, 0, sizeof *it);
+    it->message = sb_take(&sb);
+    it->file = dupn(at && at->file ? at->file : "", at && at->file ? strlen(at->file) : 0);
+    if (at && at->line_text) {
+        size_t n = at->line_len > 0 ? (size_t)at->line_len : 0;
+        while (n && (at->line_text[n - 1] == '\r' || at->line_text[n - 1] == '\n'))
+            n--;
+        if (n > 4096) /* a 1 MB line is shown cut, not echoed whole */
+            n = 4096;
+        it->source = dupn(at->line_text, n);
+    }
+    if (!it->message || !it->file) {
+        free(it->message);
+        free(it->file);
+        free(it->source);
+        d->dropped++;
+        return;
+    }
+    it->pub.severity = sev;
+    it->pub.file = it->file;
+    it->pub.line = at ? at->line : 0;
+    it->pub.col = at ? at->col : 0;
+    it->pub.length = at && at->len > 0 ? at->len : 1;
+    it->pub.message = it->message;
+    it->pub.source_line = it->source;
+    d->count++;
+}
+
+void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    diag_vadd(d, sev, at, fmt, ap);
+    va_end(ap);
+}
+
+char *gisa_diag_format(const gisa_diag *g, int with_source)
+{
+    static const char *const sev[] = {"note", "warning", "error"};
+    strbuf sb;
+    sb_init(&sb);
+    if (g->file && g->file[0]) {
+        sb_puts(&sb, g->file);
+        if (g->line > 0)
+            sb_printf(&sb, ":%d", g->line);
+        if (g->line > 0 && g->col > 0)
+            sb_printf(&sb, ":%d", g->col);
+        sb_puts(&sb, ": ");
+    }
+    sb_printf(&sb, "%s: %s", sev[g->severity <= GISA_ERROR ? g->severity : GISA_ERROR], g->message);
+    if (with_source && g->source_line) {
+        sb_putc(&sb, '\n');
+        sb_puts(&sb, g->source_line);
+        sb_putc(&sb, '\n');
+        size_t srclen = strlen(g->source_line);
+        int col = g->col > 0 ? g->col : 1;
+        /* keep tabs so the caret lines up under tab-indented source */
+        for (int i = 1; i < col; i++)
+            sb_putc(&sb, (size_t)(i - 1) < srclen && g->source_line[i - 1] == '\t' ? '\t' : ' ');
+        sb_putc(&sb, '^');
+        for (int i = 1; i < g->length && i < 200; i++)
+            sb_putc(&sb, '~');
+    }
+    return sb_take(&sb);
+}
+
+int edit_distance(const char *a, size_t alen, const char *b, size_t blen)
+{
+    if (alen > 64 || blen > 64)
+        return 255;
+    int row[65];
+    for (size_t j = 0; j <= blen; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= alen; i++) {
+        int prev = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= blen; j++) {
+            int cur = row[j];
+            int ca = a[i - 1], cb = b[j - 1];
+            if (ca >= 'a' && ca <= 'z')
+                ca -= 32;
+            if (cb >= 'a' && cb <= 'z')
+                cb -= 32;
+            int best = prev + (ca != cb);
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            prev = cur;
+        }
+    }
+    return row[blen] > 255 ? 255 : row[blen];
+}
+
+const char *gisa_status_str(gisa_status s)
+{
+    switch (s) {
+    case GISA_OK: return "ok";
+    case GISA_ERR_INPUT: return "input has errors";
+    case GISA_ERR_USAGE: return "invalid usage";
+    case GISA_ERR_IO: return "i/o error";
+    case GISA_ERR_NOMEM: return "out of memory or over a limit";
+    case GISA_ERR_NOTFOUND: return "not found";
+    }
+    return "unknown status";
+}

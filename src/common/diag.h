@@ -1,0 +1,22 @@
+/* Internal side of gisa_diags: adding diagnostics with a location. */
+#ifndef GISA_COMMON_DIAG_H
+#define GISA_COMMON_DIAG_H
+#include <stdarg.h>
+
+#include "gisa.h"
+
+/* A source location: file name, 1-based line/column, and the line's text
+ * (not NUL-terminated: line_len bytes) for the caret display. */
+typedef struct srcloc {
+    const char *file;
+    int line, col, len;
+    const char *line_text;
+    int line_len;
+} srcloc;
+
+void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap);
+/* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */
+int edit_distance(const char *a, size_t alen, const char *b, size_t blen);
+#endif

@@ -1,0 +1,184 @@
+#include "common/fpconv.h"
+
+#include <fenv.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct { int ebits, mbits; } fmt[] = {{5, 10}, {8, 7}, {8, 23}, {11, 52}};
+
+static uint64_t dbits(double x)
+{
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+uint64_t fp_from_double(double x, fp_format f, int *overflow)
+{
+    int eb = fmt[f].ebits, mb = fmt[f].mbits;
+    uint64_t b = dbits(x);
+    uint64_t sign = b >> 63;
+    *overflow = 0;
+    if (f == FP_F64)
+        return b;
+    uint64_t signbit = sign << (eb + mb);
+    uint64_t expmax = (UINT64_C(1) << eb) - 1;
+    if (isnan(x))
+        return signbit | (expmax << mb) | (UINT64_C(1) << (mb - 1));
+    if (isinf(x))
+        return signbit | (expmax << mb);
+    if (x == 0)
+        return signbit;
+    /* exact: |x| = m * 2^e with a 53-bit integer m */
+    int e;
+    double fr = frexp(fabs(x), &e); /* |x| = fr * 2^e, fr in [0.5, 1) */
+    uint64_t m = (uint64_t)ldexp(fr, 53);
+    e -= 53;
+    int bias = (1 << (eb - 1)) - 1;
+    /* target: value = q * 2^qe where q has mb+1 bits (normal) or fewer */
+    int emin = 1 - bias - mb;           /* exponent of the subnormal unit */
+    int top = e + 53 - 1;               /* exponent of m's leading bit */
+    int qe = top - mb;                  /* unit exponent for a normal result */
+    if (qe < emin)
+        qe = emin;
+    int shift = qe - e;                 /* bits of m to drop (>= 0 here) */
+    uint64_t q;
+    if (shift <= 0) {
+        q = m << -shift;
+    } else if (shift > 60) {
+        q = 0; /* far below half a unit of the smallest subnormal */
+    } else {
+        uint64_t rem = m & ((UINT64_C(1) << shift) - 1);
+        uint64_t half = UINT64_C(1) << (shift - 1);
+        q = m >> shift;
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+    }
+    if (q >> (mb + 1)) { /* rounding carried into a new binade */
+        q >>= 1;
+        qe++;
+    }
+    uint64_t biased;
+    if (q >> mb) {
+        biased = (uint64_t)(qe + mb + bias);
+        if (biased >= expmax) {
+            *overflow = 1;
+            return signbit | (expmax << mb);
+        }
+        return signbit | (biased << mb) | (q & ((UINT64_C(1) << mb) - 1));
+    }
+    return signbit | q; /* subnormal or zero */
+}
+
+double fp_to_double(uint64_t bits, fp_format f)
+{
+    if (f == FP_F64) {
+        double d;
+        memcpy(&d, &bits, sizeof d);
+        return d;
+    }
+    int eb = fmt[f].ebits, mb = fmt[f].mbits;
+    int sign = (int)(bits >> (eb + mb)) & 1;
+    uint64_t e = (bits >> mb) & ((UINT64_C(1) << eb) - 1);
+    uint64_t m = bits & ((UINT64_C(1) << mb) - 1);
+    int bias = (1 << (eb - 1)) - 1;
+    double v;
+    if (e == ((UINT64_C(1) << eb) - 1))
+        v = m ? NAN : INFINITY;
+    else if (e == 0)
+        v = ldexp((double)m, 1 - bias - mb);
+    else
+        v = ldexp((double)(m | (UINT64_C(1) << mb)), (int)e - bias - mb);
+    return sign ? -v : v;
+}
+
+int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
+{
+    char buf[128];
+    *overflow = 0;
+    if (n == 0 || n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (buf[0] == '-' || buf[0] == '+')
+        return -1;
+    if (!strcmp(buf, "inf") || !strcmp(buf, "INF")) {
+        *bits = fp_from_double(INFINITY, f, overflow);
+        return 0;
+    }
+    if (!strcmp(buf, "nan") || !strcmp(buf, "NAN")) {
+        *bits = fp_from_double(NAN, f, overflow);
+        return 0;
+    }
+    char *end;
+    if (f == FP_F32) {
+        float v = strtof(buf, &end); /* correctly rounded from the decimal */
+        if (*end || end == buf)
+            return -1;
+        if (isinf(v))
+            *overflow = 1;
+        uint32_t b;
+        memcpy(&b, &v, sizeof b);
+        *bits = b;
+        return 0;
+    }
+    if (f == FP_F64) {
+        double v = strtod(buf, &end);
+        if (*end || end == buf)
+            return -1;
+        *overflow = isinf(v);
+        *bits = dbits(v);
+        return 0;
+    }
+    /* F16/BF16: round to odd into a double (53 bits > 2 * 11 + 2), then once more */
+    int mode = fegetround();
+    fesetround(FE_TOWARDZERO);
+    feclearexcept(FE_INEXACT);
+    double v = strtod(buf, &end);
+    int inexact = fetestexcept(FE_INEXACT) != 0;
+    fesetround(mode);
+    if (*end || end == buf)
+        return -1;
+    if (inexact && isfinite(v)) {
+        uint64_t b = dbits(v) | 1;
+        memcpy(&v, &b, sizeof v);
+    }
+    if (isinf(v) || (inexact && fabs(v) == 0x1.fffffffffffffp+1023)) {
+        *overflow = 1;
+        *bits = fp_from_double(INFINITY, f, overflow);
+        *overflow = 1;
+        return 0;
+    }
+    *bits = fp_from_double(v, f, overflow);
+    return 0;
+}
+
+int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
+{
+    double v = fp_to_double(bits, f);
+    if (isnan(v))
+        return -1;
+    if (isinf(v)) {
+        snprintf(buf, cap, v < 0 ? "-inf" : "inf");
+        return 0;
+    }
+    static const int maxdig[] = {5, 4, 9, 17};
+    /* the shortest %.*g that reads back: round trip is monotonic in digits */
+    int lo = 1, hi = maxdig[f];
+    char tmp[400];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        snprintf(tmp, sizeof tmp, "%.*g", mid, fabs(v));
+        uint64_t back;
+        int ovf;
+        if (fp_parse(tmp, strlen(tmp), f, &back, &ovf) == 0 && back == (bits & ~(UINT64_C(1) << (fmt[f].ebits + fmt[f].mbits))))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    snprintf(tmp, sizeof tmp, "%.*g", lo, fabs(v));
+    snprintf(buf, cap, "%s%s", signbit(v) ? "-" : "", tmp);
+    return 0;
+}

@@ -1,0 +1,22 @@
+/* Growable NUL-terminated string buffer (heap). */
+#ifndef GISA_COMMON_STRBUF_H
+#define GISA_COMMON_STRBUF_H
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+    int failed;
+} strbuf;
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_putc(strbuf *b, char c);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+/* Hands the string to the caller (malloc'd, never NULL unless out of memory). */
+char *sb_take(strbuf *b);
+#endif

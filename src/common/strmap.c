@@ -1,0 +1,72 @@
+#include "common/strmap.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t strmap_hash(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+void strmap_init(strmap *m) { memset(m, 0, sizeof *m); }
+void strmap_free(strmap *m)
+{
+    free(m->slots);
+    strmap_init(m);
+}
+
+static int strmap_rehash(strmap *m, size_t cap)
+{
+    strmap_slot *s = calloc(cap, sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < m->cap; i++) {
+        if (!m->slots[i].key)
+            continue;
+        size_t j = m->slots[i].hash & (cap - 1);
+        while (s[j].key)
+            j = (j + 1) & (cap - 1);
+        s[j] = m->slots[i];
+    }
+    free(m->slots);
+    m->slots = s;
+    m->cap = cap;
+    return 0;
+}
+
+int strmap_put(strmap *m, const char *key, size_t n, int value)
+{
+    if ((m->count + 1) * 2 > m->cap && strmap_rehash(m, m->cap ? m->cap * 2 : 64))
+        return -1;
+    uint32_t h = strmap_hash(key, n);
+    size_t j = h & (m->cap - 1);
+    while (m->slots[j].key) {
+        if (m->slots[j].hash == h && m->slots[j].keylen == n && !memcmp(m->slots[j].key, key, n)) {
+            m->slots[j].value = value;
+            return 0;
+        }
+        j = (j + 1) & (m->cap - 1);
+    }
+    m->slots[j] = (strmap_slot){key, n, h, value};
+    m->count++;
+    return 0;
+}
+
+int strmap_get(const strmap *m, const char *key, size_t n)
+{
+    if (!m->cap)
+        return -1;
+    uint32_t h = strmap_hash(key, n);
+    size_t j = h & (m->cap - 1);
+    while (m->slots[j].key) {
+        if (m->slots[j].hash == h && m->slots[j].keylen == n && !memcmp(m->slots[j].key, key, n))
+            return m->slots[j].value;
+        j = (j + 1) & (m->cap - 1);
+    }
+    return -1;
+}

@@ -1,0 +1,317 @@
+/* The disassembler: table lookup of the opcode, then the first syntax form
+ * whose constraints the word meets is printed in canonical form (modifiers
+ * in syntax order, defaults omitted). Anything else is `.invalid` with the
+ * reason, never a guess. */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/fpconv.h"
+#include "spec/model.h"
+
+#define MAXF 64
+
+typedef struct out {
+    char *p, *end;
+} out;
+
+static void put(out *o, const char *s)
+{
+    while (*s && o->p < o->end)
+        *o->p++ = *s++;
+}
+
+static void putf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void putf(out *o, const char *fmt, ...)
+{
+    char buf[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    put(o, buf);
+}
+
+static uint64_t absent_of(const isa_field *f)
+{
+    if (f->fixed || f->has_default)
+        return f->value;
+    return f->type && f->type->kind == TY_REG ? f->type->zero_value : 0;
+}
+
+static int choice_of(const mod_slot *m, uint64_t v)
+{
+    for (int k = 0; k < m->nchoices; k++)
+        if (m->choices[k].value == v)
+            return k;
+    return -1;
+}
+
+static int is_pair(const opnd_slot *s, const uint64_t *vals)
+{
+    return s->bitwidth && expr_eval(s->bitwidth, vals) == 64;
+}
+
+/* Why the form cannot print these field values, or NULL when it can. */
+static const char *form_rejects(const isa_opcode *op, const syntax_form *F, const gisa_word *w, const uint64_t *vals,
+                                char *why, size_t cap)
+{
+    if (((w->w[0] ^ F->match.w[0]) & F->mask.w[0]) || ((w->w[1] ^ F->match.w[1]) & F->mask.w[1])) {
+        for (int i = 0; i < op->nfields; i++) {
+            const isa_field *f = &op->fields[i];
+            uint64_t m = word_get(&F->mask, f->off, f->width);
+            if (m && ((vals[i] ^ word_get(&F->match, f->off, f->width)) & m)) {
+                snprintf(why, cap, "field %s = %llu, which the syntax %s cannot express", f->name, (unsigned long long)vals[i], F->mnemonic);
+                return why;
+            }
+        }
+        return "a field holds a value the syntax cannot express";
+    }
+    for (int j = 0; j < F->nmods; j++) {
+        const mod_slot *m = &F->mods[j];
+        if (m->field < 0)
+            continue;
+        uint64_t v = vals[m->field];
+        if (choice_of(m, v) < 0 && !(m->optional && v == m->absent)) {
+            snprintf(why, cap, "field %s = %llu is not one of the values .%s allows", op->fields[m->field].name, (unsigned long long)v, m->name);
+            return why;
+        }
+    }
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        if (s->kind == OK_REG && is_pair(s, vals)) {
+            uint64_t r = vals[s->field];
+            if (r != s->type->zero_value && ((r & 1) || r + 1 >= s->type->zero_value)) {
+                snprintf(why, cap, "64-bit operand %s in odd register %s%llu", s->name, s->type->prefix, (unsigned long long)r);
+                return why;
+            }
+        }
+        if (s->kind == OK_CMEM) {
+            const isa_type *t = s->type;
+            uint64_t off = (vals[s->field] >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1);
+            uint64_t align = (uint64_t)t->align * (is_pair(s, vals) ? 2 : 1);
+            uint64_t used = ((((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off));
+            if (off % align || (vals[s->field] & ~used)) {
+                snprintf(why, cap, "constant offset 0x%llx of %s is not %llu-byte aligned", (unsigned long long)off, s->name, (unsigned long long)align);
+                return why;
+            }
+        }
+    }
+    for (int e = 0; e < op->nexceptions; e++)
+        if (expr_eval(op->exceptions[e].cond, vals)) {
+            snprintf(why, cap, "encoding error: %s", op->exceptions[e].message);
+            return why;
+        }
+    return NULL;
+}
+
+static void print_float(out *o, uint64_t bits, fp_format f)
+{
+    static const char raw[] = {'h', 'h', 'f', 'd'};
+    static const int dig[] = {4, 4, 8, 16};
+    char buf[64];
+    if (fp_print(bits, f, buf, sizeof buf) == 0)
+        put(o, buf);
+    else
+        putf(o, "0%c%0*llX", raw[f], dig[f], (unsigned long long)bits);
+}
+
+static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, const opnd_slot *s, const uint64_t *vals)
+{
+    char buf[32];
+    if (s->kind == OK_PR) {
+        put(o, "PR");
+        return;
+    }
+    int neg = s->neg_field >= 0 && vals[s->neg_field];
+    int abs = s->abs_field >= 0 && vals[s->abs_field];
+    int inv = neg && s->inv_field >= 0 && vals[s->inv_field] == s->inv_value;
+    if (s->not_field >= 0 && vals[s->not_field])
+        put(o, "!");
+    if (neg)
+        put(o, inv ? "~" : "-");
+    if (abs)
+        put(o, "|");
+    uint64_t v = vals[s->field];
+    const isa_type *t = s->type;
+    switch (s->kind) {
+    case OK_REG:
+        if (is_pair(s, vals) && v != t->zero_value)
+            putf(o, "%s[%llu:%llu]", t->prefix, (unsigned long long)v, (unsigned long long)v + 1);
+        else
+            put(o, type_value_name(t, v, buf, sizeof buf));
+        break;
+    case OK_CMEM:
+        putf(o, "c[0x%llx][0x%llx]", (unsigned long long)((v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1)),
+             (unsigned long long)((v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1)));
+        break;
+    case OK_INDEXED: {
+        putf(o, "R[%s", type_value_name(t, v, buf, sizeof buf));
+        if (s->index_field >= 0) {
+            int wdt = op->fields[s->index_field].width;
+            uint64_t x = vals[s->index_field];
+            int64_t sx = (int64_t)(x << (64 - wdt)) >> (64 - wdt);
+            if (sx)
+                putf(o, "%c0x%llx", sx < 0 ? '-' : '+', (unsigned long long)(sx < 0 ? -sx : sx));
+        }
+        put(o, "]");
+        break;
+    }
+    case OK_IMM: {
+        int w = t->width;
+        switch (t->fmt) {
+        case IMM_SIGNED: {
+            int64_t sx = w == 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
+            /* small negatives read best signed (-0x10); other bit patterns as hex */
+            if (sx < 0 && sx >= -0x1000000)
+                putf(o, "-0x%llx", (unsigned long long)(0 - (uint64_t)sx));
+            else
+                putf(o, "0x%llx", (unsigned long long)v);
+            break;
+        }
+        case IMM_UNSIGNED: putf(o, "0x%llx", (unsigned long long)v); break;
+        case IMM_F32: print_float(o, v << (32 - w), FP_F32); break;
+        case IMM_F64: print_float(o, v << (64 - w), FP_F64); break;
+        case IMM_F16X2: {
+            fp_format f = s->fmt_field >= 0 && vals[s->fmt_field] == s->fmt_value ? FP_BF16 : FP_F16;
+            print_float(o, v >> 16 & 0xffff, f);
+            put(o, ", ");
+            print_float(o, v & 0xffff, f);
+            break;
+        }
+        }
+        break;
+    }
+    case OK_PR: break;
+    }
+    if (s->sfx_slot >= 0) {
+        const mod_slot *m = &F->mods[s->sfx_slot];
+        int k = m->field >= 0 ? choice_of(m, vals[m->field]) : -1;
+        if (k >= 0 && k != m->def_choice)
+            putf(o, ".%s", m->choices[k].spell);
+    }
+    if (abs)
+        put(o, "|");
+}
+
+static int group_present(const isa_opcode *op, const syntax_form *F, int g, const uint64_t *vals)
+{
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        if (s->group != g)
+            continue;
+        int fl[5] = {s->field, s->neg_field, s->abs_field, s->not_field, s->index_field};
+        for (int i = 0; i < 5; i++)
+            if (fl[i] >= 0 && vals[fl[i]] != absent_of(&op->fields[fl[i]]))
+                return 1;
+        if (s->sfx_slot >= 0 && F->mods[s->sfx_slot].field >= 0 &&
+            vals[F->mods[s->sfx_slot].field] != F->mods[s->sfx_slot].absent)
+            return 1;
+    }
+    return 0;
+}
+
+/* A group is printed when its fields differ from the omitted values, or
+ * when a later group directly after it (no required operand between) is
+ * printed: otherwise "{, pp}{, pq}" would read back pq as pp. */
+static int group_printed(const isa_opcode *op, const syntax_form *F, int g, const uint64_t *vals)
+{
+    if (group_present(op, F, g, vals))
+        return 1;
+    int last = -1;
+    for (int k = 0; k < F->nops; k++)
+        if (F->ops[k].group == g)
+            last = k;
+    if (last + 1 < F->nops && F->ops[last + 1].group && F->ops[last + 1].group != g)
+        return group_printed(op, F, F->ops[last + 1].group, vals);
+    return 0;
+}
+
+static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const uint64_t *vals)
+{
+    char buf[32];
+    if (op->guard >= 0) {
+        const isa_field *g = &op->fields[op->guard];
+        int gnot = op->guard_not >= 0 && vals[op->guard_not];
+        if (vals[op->guard] != g->type->zero_value || gnot)
+            putf(o, "@%s%s ", gnot ? "!" : "", type_value_name(g->type, vals[op->guard], buf, sizeof buf));
+    }
+    put(o, F->mnemonic);
+    for (int j = 0; j < F->nmods; j++) {
+        const mod_slot *m = &F->mods[j];
+        if (m->operand >= 0 || m->field < 0)
+            continue;
+        int k = choice_of(m, vals[m->field]);
+        if (m->literal) {
+            if (k == 0 && (!m->optional || vals[m->field] != m->absent))
+                putf(o, ".%s", m->choices[0].spell);
+        } else if (k >= 0 && k != m->def_choice) {
+            putf(o, ".%s", m->choices[k].spell);
+        }
+    }
+    int first = 1;
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        if (s->group && !group_printed(op, F, s->group, vals))
+            continue;
+        put(o, first ? " " : ", ");
+        first = 0;
+        print_operand(o, op, F, s, vals);
+    }
+    static const char *const ctl[3] = {"$sched", "$req", "$wsb"};
+    for (int k = 0; k < 3; k++)
+        if (F->ctl[k] >= 0 && vals[F->ctl[k]])
+            putf(o, " %s=%llu", ctl[k], (unsigned long long)vals[F->ctl[k]]);
+}
+
+static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, char *buf, size_t cap)
+{
+    if (isa->word_bits == 64)
+        snprintf(buf, cap, ".invalid 0x%016llx // %s", (unsigned long long)w.w[0], why);
+    else
+        snprintf(buf, cap, ".invalid 0x%016llx%016llx // %s", (unsigned long long)w.w[1], (unsigned long long)w.w[0], why);
+    return GISA_ERR_INPUT;
+}
+
+gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap)
+{
+    if (!isa || !buf || !cap)
+        return GISA_ERR_USAGE;
+    char why[200];
+    int idx = decode_lookup(isa, &w);
+    if (idx < 0)
+        return invalid(isa, w, "no opcode has these fixed bits", buf, cap);
+    const isa_opcode *op = &isa->opcodes[idx];
+    if ((w.w[0] & ~op->covered.w[0]) || (w.w[1] & ~op->covered.w[1])) {
+        int b;
+        for (b = 0; b < isa->word_bits && !(word_get_bit(&w, b) && !word_get_bit(&op->covered, b)); b++)
+            ;
+        snprintf(why, sizeof why, "%s: bit %d is set but no field covers it", op->name, b);
+        return invalid(isa, w, why, buf, cap);
+    }
+    uint64_t vals[MAXF];
+    if (op->nfields > MAXF)
+        return invalid(isa, w, "too many fields", buf, cap);
+    for (int i = 0; i < op->nfields; i++) {
+        const isa_field *f = &op->fields[i];
+        vals[i] = word_get(&w, f->off, f->width);
+        if (f->type->kind == TY_ENUM && f->type->named && f->width <= 16 && !f->type->named[vals[i]]) {
+            snprintf(why, sizeof why, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
+            return invalid(isa, w, why, buf, cap);
+        }
+    }
+    char reason[200] = "";
+    for (int k = 0; k < op->nforms; k++) {
+        const char *r = form_rejects(op, &op->forms[k], &w, vals, why, sizeof why);
+        if (!r) {
+            out o = {buf, buf + cap - 1};
+            print_form(&o, op, &op->forms[k], vals);
+            *o.p = 0;
+            return GISA_OK;
+        }
+        if (!reason[0])
+            snprintf(reason, sizeof reason, "%s", r);
+    }
+    char msg[260];
+    snprintf(msg, sizeof msg, "%s: %s", op->name, reason[0] ? reason : "no syntax form");
+    return invalid(isa, w, msg, buf, cap);
+}

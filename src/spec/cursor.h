@@ -1,0 +1,40 @@
+/* A cursor over one line of text with column tracking, shared by the
+ * description-language parser and the assembler's lexer. */
+#ifndef GISA_SPEC_CURSOR_H
+#define GISA_SPEC_CURSOR_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cursor {
+    const char *s; /* start of the line */
+    size_t n;      /* line length (no newline) */
+    size_t i;      /* current offset */
+} cursor;
+
+static inline int cur_eof(const cursor *c) { return c->i >= c->n; }
+static inline char cur_peek(const cursor *c) { return c->i < c->n ? c->s[c->i] : 0; }
+static inline char cur_peek2(const cursor *c) { return c->i + 1 < c->n ? c->s[c->i + 1] : 0; }
+static inline int cur_col(const cursor *c) { return (int)c->i + 1; }
+
+static inline int is_ident_start(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_' || ch == '$';
+}
+static inline int is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+void cur_skip_ws(cursor *c);
+/* True when only white space or a // comment remains. */
+int cur_at_end(cursor *c);
+/* Consumes ch (after white space); returns 1 on success. */
+int cur_eat(cursor *c, char ch);
+/* Reads an identifier ([A-Za-z_$][A-Za-z0-9_$]*); returns its length (0: none). */
+size_t cur_ident(cursor *c, const char **start);
+/* Reads a word of identifier characters that may start with a digit (".32", ".2A"). */
+size_t cur_word(cursor *c, const char **start);
+/* Reads an unsigned integer literal (decimal or 0x hex); returns 1 on success.
+ * Overflow beyond 64 bits fails. */
+int cur_uint(cursor *c, uint64_t *v);
+/* Reads a "..." string without escapes; returns its length or -1. */
+long cur_string(cursor *c, const char **start);
+#endif

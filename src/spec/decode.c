@@ -1,0 +1,79 @@
+/* Lookup structures built once per model: the decode table (a direct index
+ * on the fixed bits every opcode shares, e.g. optype+stype) and the table
+ * of mnemonics used by the assembler. */
+#include <string.h>
+
+#include "spec/model.h"
+
+static int build_mnemonics(gisa_isa *isa)
+{
+    arena *a = &isa->a;
+    int total = 0;
+    for (int i = 0; i < isa->nopcodes; i++)
+        total += isa->opcodes[i].nforms;
+    isa->mnemonics = arena_alloc(a, sizeof *isa->mnemonics * (size_t)(total ? total : 1));
+    if (!isa->mnemonics)
+        return -1;
+    for (int i = 0; i < isa->nopcodes; i++)
+        for (int f = 0; f < isa->opcodes[i].nforms; f++) {
+            const char *m = isa->opcodes[i].forms[f].mnemonic;
+            int e = strmap_get(&isa->mnemonic_by_name, m, strlen(m));
+            if (e < 0) {
+                e = isa->nmnemonics++;
+                isa->mnemonics[e].mnemonic = m;
+                if (strmap_put(&isa->mnemonic_by_name, m, strlen(m), e))
+                    return -1;
+            }
+            mnemonic_entry *me = &isa->mnemonics[e];
+            int *op = arena_grow(a, me->opcode, (size_t)me->n, (size_t)me->n + 1, sizeof *op);
+            int *fm = arena_grow(a, me->form, (size_t)me->n, (size_t)me->n + 1, sizeof *fm);
+            if (!op || !fm)
+                return -1;
+            op[me->n] = i;
+            fm[me->n] = f;
+            me->opcode = op;
+            me->form = fm;
+            me->n++;
+        }
+    return 0;
+}
+
+int decode_build(gisa_isa *isa)
+{
+    decode_table *t = &isa->dec;
+    gisa_word common = {{~UINT64_C(0), ~UINT64_C(0)}};
+    if (isa->word_bits == 64)
+        common.w[1] = 0;
+    for (int i = 0; i < isa->nopcodes; i++) {
+        common.w[0] &= isa->opcodes[i].mask.w[0];
+        common.w[1] &= isa->opcodes[i].mask.w[1];
+    }
+    t->nkeybits = 0;
+    for (int b = 0; b < isa->word_bits && t->nkeybits < 16; b++)
+        if (word_get(&common, b, 1))
+            t->keybit[t->nkeybits++] = b;
+    size_t nb = (size_t)1 << t->nkeybits;
+    t->start = arena_alloc(&isa->a, sizeof(int) * (nb + 1));
+    t->cand = arena_alloc(&isa->a, sizeof(int) * (size_t)(isa->nopcodes ? isa->nopcodes : 1));
+    if (!t->start || !t->cand)
+        return -1;
+    int *count = arena_alloc(&isa->a, sizeof(int) * nb);
+    if (!count)
+        return -1;
+    for (int i = 0; i < isa->nopcodes; i++)
+        count[decode_key(t, &isa->opcodes[i].match)]++;
+    for (size_t k = 0; k < nb; k++)
+        t->start[k + 1] = t->start[k] + count[k];
+    memset(count, 0, sizeof(int) * nb);
+    for (int i = 0; i < isa->nopcodes; i++) {
+        size_t k = decode_key(t, &isa->opcodes[i].match);
+        t->cand[t->start[k] + count[k]++] = i;
+    }
+    return build_mnemonics(isa);
+}
+
+size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word w)
+{
+    int i = decode_lookup(isa, &w);
+    return i < 0 ? (size_t)-1 : (size_t)i;
+}

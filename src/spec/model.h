@@ -1,0 +1,239 @@
+/* The resolved instruction model: one entry per opcode (FFMA_RRC ...) with
+ * every field placed, fixed bits as match/mask, and the syntax forms mapped
+ * onto fields. Built once by the loader from the description files; the
+ * assembler, disassembler, simulator, lint and doc all read only this. */
+#ifndef GISA_SPEC_MODEL_H
+#define GISA_SPEC_MODEL_H
+#include <stdint.h>
+
+#include "common/arena.h"
+#include "common/strmap.h"
+#include "gisa.h"
+#include "spec/raw.h"
+
+typedef enum type_kind { TY_ENUM, TY_REG, TY_IMM, TY_CMEM } type_kind;
+typedef enum reg_class { RC_GPR, RC_UGPR, RC_PRED, RC_UPRED } reg_class;
+typedef enum imm_format { IMM_SIGNED, IMM_UNSIGNED, IMM_F32, IMM_F64, IMM_F16X2 } imm_format;
+
+typedef struct isa_type {
+    const char *name;
+    int width;
+    type_kind kind;
+    srcloc loc;
+    /* TY_ENUM */
+    const raw_value *values;
+    int nvalues;
+    uint8_t *named; /* [1 << width] (width <= 16): 1 when the value has a name */
+    /* TY_REG: values 0..zero_value-1 are prefix<n>, zero_value is `zero` */
+    reg_class rclass;
+    const char *prefix, *zero;
+    uint64_t zero_value;
+    /* TY_IMM: a float format narrower than its format keeps the high bits */
+    imm_format fmt;
+    /* TY_CMEM */
+    int bank_off, bank_w, offs_off, offs_w, align;
+} isa_type;
+
+typedef struct isa_field {
+    const char *name; /* "rd", "ra.neg", "pp.not", "$sched" */
+    const isa_type *type;
+    int off, width;
+    int fixed;       /* == value: part of the opcode's match bits */
+    int has_default; /* = value */
+    uint64_t value;  /* the fixed or default value */
+    srcloc loc;
+    const raw_def *owner; /* the definition that placed it */
+} isa_field;
+
+typedef struct mod_choice {
+    const char *spell; /* as written in assembly, without the dot: "RZ", "CLAMP" */
+    uint64_t value;    /* field value */
+} mod_choice;
+
+typedef struct mod_slot {
+    const char *name;  /* group name ("rnd") or, for literals, the word ("HI") */
+    int literal;       /* a fixed dotted word of the syntax line */
+    int optional;      /* may be omitted ({...} or has a default) */
+    int field;         /* opcode field index, -1 when no field encodes it */
+    int operand;       /* -1: mnemonic modifier; else operand suffix (Ra.hsel2) */
+    const mod_choice *choices;
+    int nchoices;
+    int def_choice;    /* the default choice (omitted when printing), -1 if none */
+    uint64_t absent;   /* field value when omitted */
+    srcloc loc;
+} mod_slot;
+
+typedef enum opnd_kind { OK_REG, OK_IMM, OK_CMEM, OK_PR, OK_INDEXED } opnd_kind;
+
+typedef struct opnd_slot {
+    const char *name; /* as in the syntax line: "SrcB", "pu" */
+    int group;        /* 0: required; else id of the optional {...} group */
+    opnd_kind kind;
+    int field;        /* main field (-1 for PR) */
+    const isa_type *type;
+    const expr *bitwidth; /* resolved Bitwidth<> or NULL (= 32) */
+    int neg_field, abs_field, not_field; /* -1 when absent */
+    char allow_neg, allow_abs, allow_not;
+    int sfx_slot;     /* index in form->mods of the .suffix modifier, -1 */
+    int inv_field;    /* CvtINegX: the negation is '~' when fields[inv_field] == inv_value */
+    uint64_t inv_value;
+    int fmt_field;    /* CvtFImm: F16ImmX2 holds BF16 halves when fields[fmt_field] == fmt_value */
+    uint64_t fmt_value;
+    int index_field;  /* OK_INDEXED: R[URb+SImm9] immediate field */
+    srcloc loc;
+} opnd_slot;
+
+typedef struct syntax_form {
+    const char *mnemonic; /* "IMAD.WIDE", "IDP.2A" */
+    mod_slot *mods;
+    int nmods;
+    opnd_slot *ops;
+    int nops;
+    int ngroups;
+    int ctl[3];      /* field index of $sched/$req/$wsb when the line allows it, else -1 */
+    gisa_word mask, match; /* bits the form pins: unused fields, required literals */
+    int *free_fields; /* fields set by a slot or operand */
+    int nfree;
+    const char *text;
+    srcloc loc;
+} syntax_form;
+
+typedef struct isa_exception {
+    const char *kind, *message;
+    const expr *cond; /* resolved: true means the encoding is illegal */
+    srcloc loc;
+} isa_exception;
+
+typedef struct isa_optype isa_optype;
+
+typedef struct isa_opcode {
+    const char *name;
+    int index;
+    const isa_optype *optype;
+    const raw_def *def;
+    const raw_def **chain; /* root first, the opcode last */
+    int nchain;
+    isa_field *fields;
+    int nfields;
+    gisa_word mask, match, covered;
+    syntax_form *forms;
+    int nforms;
+    isa_exception *exceptions;
+    int nexceptions;
+    const raw_opinfo *inlist, *outlist, *order, *modiorder;
+    int guard, guard_not; /* fields pg / pg.not, -1 when absent */
+} isa_opcode;
+
+struct isa_optype {
+    const char *name;
+    const raw_def *def; /* the definition holding the syntax block */
+    int *opcodes;
+    int nopcodes;
+};
+
+typedef struct isa_ruling {
+    const raw_def *ruling;
+    const raw_def *target;
+} isa_ruling;
+
+typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mnemonic */
+    const char *mnemonic;
+    int *opcode, *form;
+    int n;
+} mnemonic_entry;
+
+typedef struct decode_table {
+    int nkeybits;
+    int keybit[16];     /* word bit positions forming the key */
+    int *start;         /* [1 << nkeybits + 1] offsets into cand */
+    int *cand;
+} decode_table;
+
+struct gisa_isa {
+    arena a;
+    raw_spec raw;
+    int word_bits;
+    const char *target_name;
+    isa_type *types;
+    int ntypes;
+    strmap type_by_name;
+    isa_opcode *opcodes;
+    int nopcodes;
+    strmap opcode_by_name;
+    isa_optype *optypes;
+    int noptypes;
+    isa_ruling *rulings;
+    int nrulings;
+    mnemonic_entry *mnemonics;
+    int nmnemonics;
+    strmap mnemonic_by_name;
+    decode_table dec;
+    const isa_type *guard_type; /* Pred, for the @P guard */
+};
+
+/* Builds the model from parsed definitions; returns the number of errors. */
+int model_build(gisa_isa *isa, gisa_diags *diags);
+/* Builds syntax forms of one opcode (syntax.c). */
+int syntax_build_forms(gisa_isa *isa, isa_opcode *op, const raw_def *sdef, gisa_diags *diags);
+int decode_build(gisa_isa *isa);
+/* Resolves field names and "value" strings of an expression for one opcode. */
+expr *spec_resolve_expr(gisa_isa *isa, const isa_opcode *op, const expr *e, gisa_diags *diags);
+const isa_type *model_type(const gisa_isa *isa, const char *name);
+int model_field(const isa_opcode *op, const char *name);
+/* Value of an enumerator/register name in a type; 0 on success. */
+int type_value(const isa_type *t, const char *name, size_t n, uint64_t *v);
+/* Name of a value (enum/reg), or NULL. */
+const char *type_value_name(const isa_type *t, uint64_t v, char *buf, size_t cap);
+
+static inline uint64_t word_get_bit(const gisa_word *w, int b) { return (w->w[b >> 6] >> (b & 63)) & 1; }
+
+static inline size_t decode_key(const decode_table *t, const gisa_word *w)
+{
+    size_t k = 0;
+    for (int i = 0; i < t->nkeybits; i++)
+        k |= (size_t)word_get_bit(w, t->keybit[i]) << i;
+    return k;
+}
+
+/* Opcode index matching the word's fixed bits, or -1. */
+static inline int decode_lookup(const struct gisa_isa *isa, const gisa_word *w);
+
+static inline uint64_t word_get(const gisa_word *w, int off, int width)
+{
+    uint64_t v;
+    if (off >= 64)
+        v = w->w[1] >> (off - 64);
+    else if (off + width <= 64)
+        v = w->w[0] >> off;
+    else
+        v = (w->w[0] >> off) | (w->w[1] << (64 - off));
+    return width == 64 ? v : v & ((UINT64_C(1) << width) - 1);
+}
+
+static inline void word_set(gisa_word *w, int off, int width, uint64_t v)
+{
+    uint64_t m = width == 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1;
+    v &= m;
+    if (off >= 64) {
+        w->w[1] = (w->w[1] & ~(m << (off - 64))) | (v << (off - 64));
+    } else if (off + width <= 64) {
+        w->w[0] = (w->w[0] & ~(m << off)) | (v << off);
+    } else {
+        w->w[0] = (w->w[0] & ~(m << off)) | (v << off);
+        int hi = off + width - 64;
+        uint64_t mh = (UINT64_C(1) << hi) - 1;
+        w->w[1] = (w->w[1] & ~mh) | (v >> (64 - off));
+    }
+}
+static inline int decode_lookup(const struct gisa_isa *isa, const gisa_word *w)
+{
+    const decode_table *t = &isa->dec;
+    size_t k = decode_key(t, w);
+    for (int i = t->start[k]; i < t->start[k + 1]; i++) {
+        const isa_opcode *op = &isa->opcodes[t->cand[i]];
+        if (((w->w[0] ^ op->match.w[0]) & op->mask.w[0]) == 0 && ((w->w[1] ^ op->match.w[1]) & op->mask.w[1]) == 0)
+            return t->cand[i];
+    }
+    return -1;
+}
+#endif

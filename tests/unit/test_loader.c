@@ -1,0 +1,785 @@
+/* Unit tests of the ISA-description loader (src/spec/parse.c, resolve.c,
+ * syntax.c): every construct of the description language loads into the
+ * right model, malformed input is reported at the right file:line:col,
+ * hostile input never crashes, and the real documents load completely. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid */
+#endif
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "spec/embedded.h"
+#include "spec/expr.h"
+#include "spec/model.h"
+#include "testlib.h"
+
+/* A minimal project types file: target, registers, immediates, enums with
+ * and without explicit numbers (OPB continues after OPA = 0x4; "32" is a
+ * numeric enum name) and the ALL group holding the scheduling controls. */
+static const char PRELUDE[] =
+    "__DefTarget t<128>\n"
+    "__DefRegisterType Reg<8>\n    class = GPR;\n    prefix = R;\n    zero = RZ = 255;\n"
+    "__DefRegisterType Pred<3>\n    class = PRED;\n    prefix = P;\n    zero = PT = 7;\n"
+    "__DefImmediateType UImm8<8>\n    format = unsigned;\n"
+    "__DefImmediateType Ctl<5>\n    format = unsigned;\n"
+    "__DefImmediateType Req<6>\n    format = unsigned;\n"
+    "__DefImmediateType Wsb<3>\n    format = unsigned;\n"
+    "__DefBitFieldType PModi<1>\n    False = 0;\n    True;\n"
+    "__DefBitFieldType Optype<8>\n    OPA = 0x4;\n    OPB;\n    32;\n    OPC = 0x10;\n    OPD;\n"
+    "__DefBitFieldType SType<4>\n    R;\n    RR;\n    RI;\n"
+    "__DefBitFieldType Rnd<2>\n    RN;\n    RM;\n    RP;\n    RZ;\n"
+    "__DefBitFieldType Width<1>\n    32;\n    64;\n"
+    "__DefBitFieldType Ftz<1>\n    NoFTZ;\n    FTZ;\n"
+    "__DefGroup ALL\n"
+    "  __Encoding\n"
+    "    field<112, 5> Ctl $sched = 0;\n"
+    "    field<117, 6> Req $req = 0;\n"
+    "    field<123, 3> Wsb $wsb = 0;\n";
+
+/* Loads PRELUDE as "types.isa" and `body` (len bytes) as "t.isa". */
+static gisa_status load_len(const char *prelude, const char *body, size_t len, gisa_isa **isa,
+                            gisa_diags *d)
+{
+    gisa_source src[2] = {{"types.isa", prelude, prelude ? strlen(prelude) : 0}, {"t.isa", body, len}};
+    return prelude ? gisa_isa_load_sources(src, 2, isa, d) : gisa_isa_load_sources(src + 1, 1, isa, d);
+}
+
+static gisa_status load(const char *body, gisa_isa **isa, gisa_diags *d)
+{
+    return load_len(PRELUDE, body, strlen(body), isa, d);
+}
+
+/* ------------------------------------------------------------ 1. constructs */
+
+/* Everything the documents use, in one file. Chinese prose, tables and
+ * examples sit inside sections; the __Syntax fence has spaces after ```asm. */
+static const char KITCHEN_SINK[] =
+    "__DefGroup G : [ALL]\n"
+    "  __Encoding\n"
+    "    field<12, 3> Pred pg = PT;            // trailing comment\n"
+    "    field<15,1> PModi pg.not=False;\n"
+    "// a full-line comment\n"
+    "    field< 16,  8> Reg rd;\n"
+    "    field<24,  8> Reg ra;\n"
+    "    field<72,  1> PModi ra.neg = False;\n"
+    "    field<76,  1> Ftz ftz = NoFTZ;\n"
+    "    field<78,  2> Rnd rnd = RN;\n"
+    "    field<82,  1> Width width = 32;\n"
+    "    field<84,  3> Pred pu;\n"
+    "    field<90,  2> Rnd rnd2 = RM;\n"
+    "\n"
+    "  __Description\n"
+    "分组G：所有测试指令的公共字段。\n"
+    "\n"
+    "__DefOptype OPT : [G]\n"
+    "  __Encoding\n"
+    "    field< 0,  8> Optype optype==OPB;\n"
+    "\n"
+    "  __Syntax\n"
+    "```asm   \n"
+    "OPX{.FTZ}{.rnd}{.width} Rd{, pu}, {-}Ra, SrcB      $sched $req $wsb ;\n"
+    "\n"
+    ".rnd = {.RN*, .RP, .RM, .RZ}\n"
+    "width = {.32*, .64}\n"
+    "```\n"
+    "\n"
+    "  __Description\n"
+    "执行测试运算，即Rd = Ra + SrcB。\n"
+    "  __OperandInfo\n"
+    "Ra和Rd必须来源于GPR。\n"
+    "\n"
+    "  __ModifierInfo\n"
+    "| .rnd  | 舍入模式 |\n"
+    "|:--:|:---|\n"
+    "|.RN | 尾数四舍五入 |\n"
+    "\n"
+    "  __Examples\n"
+    "```asm\n"
+    "OPX.RZ R0, R1, R2 ;  // R0 = R1 + R2\n"
+    "```\n"
+    "\n"
+    "__DefOpcode OPX_RR : [OPT]\n"
+    "  __Encoding\n"
+    "    field< 8,  4> SType stype == RR;\n"
+    "    field<32,  8> Reg rb;\n"
+    "  __OperandInfo\n"
+    "    InList<pg, ra, rb>;\n"
+    "    OutList<>;\n"
+    "    Order<pg, R[urb, ridx], ra>;\n"
+    "    Bitwidth<rd> = 32 + (width==\"64\")*32;\n"
+    "    AsmFormat<ra.neg> = CvtINegX(ra.neg, ftz);\n"
+    "    ModiOrder<rnd, width>;\n"
+    "  __Exception\n"
+    "    EncodingError<IllegalBitFieldCombination, \"RZ with FTZ or 64\"> = "
+    "(rnd==\"RZ\") and (ftz==\"FTZ\" or width==\"64\");\n"
+    "\n"
+    "__DefOpcode OPX_RI : [OPT]\n"
+    "  __Encoding\n"
+    "    field< 8,  4> SType stype == RI;\n"
+    "    field<32,  8> UImm8 vb;\n"
+    "    field<92,  2> Rnd rnd2 = RP;\n"
+    "  __Semantics\n"
+    "```\n"
+    "Rd = Ra + SrcB;\n"
+    "```\n";
+
+static const isa_field *field_of(const isa_opcode *op, const char *name)
+{
+    int i = model_field(op, name);
+    return i < 0 ? NULL : &op->fields[i];
+}
+
+static const mod_slot *mod_of(const syntax_form *f, const char *name)
+{
+    for (int i = 0; i < f->nmods; i++)
+        if (!strcmp(f->mods[i].name, name))
+            return &f->mods[i];
+    return NULL;
+}
+
+static uint64_t enum_value(const gisa_isa *isa, const char *type, const char *name)
+{
+    uint64_t v = UINT64_MAX;
+    const isa_type *t = model_type(isa, type);
+    if (!t || type_value(t, name, strlen(name), &v))
+        return UINT64_MAX;
+    return v;
+}
+
+static void test_constructs(void)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    gisa_status st = load(KITCHEN_SINK, &isa, d);
+    CHECKF(st == GISA_OK && isa, "kitchen sink: status %d", st);
+    if (st != GISA_OK || !isa) {
+        test_dump_diags(d);
+        gisa_diags_free(d);
+        return;
+    }
+    CHECK(gisa_diags_errors(d) == 0);
+    CHECK(gisa_isa_word_bits(isa) == 128);
+
+    /* enum numbering: OPB continues after OPA = 0x4, "32" is a name */
+    CHECK(enum_value(isa, "Optype", "OPA") == 4);
+    CHECK(enum_value(isa, "Optype", "OPB") == 5);
+    CHECK(enum_value(isa, "Optype", "32") == 6);
+    CHECK(enum_value(isa, "Optype", "OPD") == 0x11);
+    CHECK(enum_value(isa, "Width", "64") == 1);
+    CHECK(enum_value(isa, "PModi", "True") == 1);
+    CHECK(enum_value(isa, "Optype", "OPE") == UINT64_MAX);
+
+    CHECK(gisa_isa_opcode_count(isa) == 2);
+    CHECK(gisa_isa_optype_count(isa) == 1);
+    CHECK(gisa_isa_optype_name(isa, 0) && !strcmp(gisa_isa_optype_name(isa, 0), "OPT"));
+    size_t rr = gisa_isa_find_opcode(isa, "OPX_RR"), ri = gisa_isa_find_opcode(isa, "OPX_RI");
+    CHECK(rr == 0 && ri == 1);
+    if (rr != 0 || ri != 1) {
+        gisa_isa_free(isa);
+        gisa_diags_free(d);
+        return;
+    }
+    const isa_opcode *op = &isa->opcodes[rr];
+
+    /* spacing variants, dotted names, = and == with and without spaces */
+    const isa_field *f = field_of(op, "rd");
+    CHECK(f && f->off == 16 && f->width == 8 && !f->fixed && !f->has_default);
+    f = field_of(op, "pg.not");
+    CHECK(f && f->off == 15 && f->width == 1 && f->has_default && f->value == 0);
+    f = field_of(op, "pg");
+    CHECK(f && f->has_default && f->value == 7); /* PT */
+    f = field_of(op, "optype");
+    CHECK(f && f->fixed && f->value == 5 && f->owner && !strcmp(f->owner->name, "OPT"));
+    f = field_of(op, "width");
+    CHECK(f && f->has_default && f->value == 0); /* "32" */
+    CHECK(op->guard == model_field(op, "pg") && op->guard >= 0);
+    CHECK(op->guard_not == model_field(op, "pg.not") && op->guard_not >= 0);
+
+    /* operand-info directives */
+    CHECK(op->inlist && op->inlist->nnames == 3 && !strcmp(op->inlist->names[2], "rb"));
+    CHECK(op->outlist && op->outlist->nnames == 0);
+    CHECK(op->order && op->order->nnames == 3 && !strcmp(op->order->names[1], "R[urb, ridx]") &&
+          !strcmp(op->order->names[2], "ra"));
+    CHECK(op->modiorder && op->modiorder->nnames == 2 && !strcmp(op->modiorder->names[1], "width"));
+    const raw_opinfo *af = NULL;
+    for (int i = 0; i < op->def->nopinfo; i++)
+        if (op->def->opinfo[i].kind == OI_ASMFORMAT)
+            af = &op->def->opinfo[i];
+    CHECK(af && !strcmp(af->names[0], "ra.neg") && !strcmp(af->func, "CvtINegX") && af->nargs == 2 &&
+          !strcmp(af->args[0], "ra.neg") && !strcmp(af->args[1], "ftz"));
+
+    /* the syntax form: mnemonic, modifiers, value lists, operands, controls */
+    CHECK(op->nforms == 1);
+    if (op->nforms == 1) {
+        const syntax_form *fm = &op->forms[0];
+        CHECK(!strcmp(fm->mnemonic, "OPX"));
+        CHECK(fm->ctl[0] >= 0 && fm->ctl[1] >= 0 && fm->ctl[2] >= 0);
+        CHECK(fm->ctl[0] == model_field(op, "$sched") && fm->ctl[2] == model_field(op, "$wsb"));
+        const mod_slot *m = mod_of(fm, "rnd");
+        CHECK(m && m->nchoices == 4 && m->def_choice == 0 && m->optional && m->field == model_field(op, "rnd"));
+        CHECK(m && m->nchoices == 4 && !strcmp(m->choices[1].spell, "RP") && m->choices[1].value == 2 &&
+              !strcmp(m->choices[3].spell, "RZ") && m->choices[3].value == 3);
+        m = mod_of(fm, "width"); /* the list written without a leading dot */
+        CHECK(m && m->nchoices == 2 && !strcmp(m->choices[1].spell, "64") && m->choices[1].value == 1 &&
+              m->def_choice == 0);
+        m = mod_of(fm, "FTZ");
+        CHECK(m && m->literal && m->optional && m->field == model_field(op, "ftz") && m->nchoices == 1 &&
+              m->choices[0].value == 1);
+        CHECK(fm->nops == 4 && fm->ngroups == 1);
+        if (fm->nops == 4) {
+            CHECK(!strcmp(fm->ops[0].name, "Rd") && fm->ops[0].field == model_field(op, "rd") &&
+                  fm->ops[0].group == 0);
+            CHECK(!strcmp(fm->ops[1].name, "pu") && fm->ops[1].group == 1 && fm->ops[1].kind == OK_REG);
+            CHECK(fm->ops[2].allow_neg && fm->ops[2].neg_field == model_field(op, "ra.neg"));
+            CHECK(fm->ops[3].field == model_field(op, "rb"));
+            /* Bitwidth<rd> = 32 + (width=="64")*32 for both values of width */
+            const expr *bw = fm->ops[0].bitwidth;
+            CHECK(bw != NULL);
+            if (bw) {
+                uint64_t vals[64] = {0};
+                int w = model_field(op, "width");
+                CHECK(w >= 0 && expr_eval(bw, vals) == 32);
+                if (w >= 0)
+                    vals[w] = 1;
+                CHECK(expr_eval(bw, vals) == 64);
+            }
+            CHECK(fm->ops[3].bitwidth == NULL);
+        }
+    }
+
+    /* EncodingError: (rnd=="RZ") and (ftz=="FTZ" or width=="64") */
+    CHECK(op->nexceptions == 1);
+    if (op->nexceptions == 1) {
+        const isa_exception *ex = &op->exceptions[0];
+        CHECK(!strcmp(ex->kind, "IllegalBitFieldCombination") && !strcmp(ex->message, "RZ with FTZ or 64"));
+        uint64_t v[64] = {0};
+        int r = model_field(op, "rnd"), z = model_field(op, "ftz"), w = model_field(op, "width");
+        CHECK(r >= 0 && z >= 0 && w >= 0);
+        if (r >= 0 && z >= 0 && w >= 0) {
+            v[r] = 3;
+            CHECK(expr_eval(ex->cond, v) == 0);
+            v[z] = 1;
+            CHECK(expr_eval(ex->cond, v) == 1);
+            v[z] = 0, v[w] = 1;
+            CHECK(expr_eval(ex->cond, v) == 1);
+            v[r] = 2;
+            CHECK(expr_eval(ex->cond, v) == 0);
+        }
+    }
+
+    /* the fences kept their lines; prose became the description */
+    const raw_def *ot = isa->optypes[0].def;
+    CHECK(ot->nexamples == 1 && !strcmp(ot->examples[0].text, "OPX.RZ R0, R1, R2 ;  // R0 = R1 + R2"));
+    CHECK(ot->description && !strcmp(ot->description, "执行测试运算，即Rd = Ra + SrcB。"));
+    CHECK(isa->opcodes[ri].def->nsemantics == 1);
+
+    /* ---- 2. inheritance: placement, overriding, match/mask */
+    const isa_opcode *op2 = &isa->opcodes[ri];
+    CHECK(op->nchain == 4 && !strcmp(op->chain[0]->name, "ALL") && !strcmp(op->chain[1]->name, "G"));
+    CHECK(op->nfields == 16 && op2->nfields == 16); /* rnd2 replaced, not added */
+    f = field_of(op2, "rd");
+    CHECK(f && f->off == 16 && f->width == 8 && !strcmp(f->owner->name, "G"));
+    f = field_of(op2, "$wsb");
+    CHECK(f && f->off == 123 && f->width == 3 && !strcmp(f->owner->name, "ALL"));
+    f = field_of(op, "rnd2");
+    CHECK(f && f->off == 90 && f->value == 1 && f->has_default && !strcmp(f->owner->name, "G"));
+    f = field_of(op2, "rnd2");
+    CHECK(f && f->off == 92 && f->value == 2 && f->has_default && !strcmp(f->owner->name, "OPX_RI"));
+    CHECK(field_of(op2, "rb") == NULL && field_of(op, "vb") == NULL);
+    /* fixed bits: optype (0..7) and stype (8..11) only */
+    CHECK(op->mask.w[0] == 0xfff && op->mask.w[1] == 0);
+    CHECK(word_get(&op->match, 0, 8) == 5 && word_get(&op->match, 8, 4) == 1);
+    CHECK(word_get(&op2->match, 0, 8) == 5 && word_get(&op2->match, 8, 4) == 2);
+    CHECK(op2->match.w[0] == 0x205 && op2->match.w[1] == 0);
+    CHECK(word_get(&op->covered, 112, 14) == 0x3fff && word_get(&op->covered, 126, 2) == 0);
+    /* the unused rnd2 is pinned to its (overridden) default by the form */
+    if (op->nforms && op2->nforms) {
+        CHECK(word_get(&op->forms[0].mask, 90, 2) == 3 && word_get(&op->forms[0].match, 90, 2) == 1);
+        CHECK(word_get(&op2->forms[0].mask, 92, 2) == 3 && word_get(&op2->forms[0].match, 92, 2) == 2);
+        CHECK(word_get(&op2->forms[0].mask, 90, 2) == 0);
+    }
+    CHECK(gisa_isa_opcode_name(isa, 1) && !strcmp(gisa_isa_opcode_name(isa, 1), "OPX_RI"));
+    CHECK(gisa_isa_opcode_name(isa, 2) == NULL);
+    gisa_isa_free(isa);
+
+    /* CRLF line ends and a UTF-8 byte-order mark change nothing */
+    size_t n = strlen(KITCHEN_SINK);
+    char *crlf = malloc(2 * n + 4);
+    size_t k = 0;
+    memcpy(crlf, "\xEF\xBB\xBF", 3);
+    k = 3;
+    for (size_t i = 0; i < n; i++) {
+        if (KITCHEN_SINK[i] == '\n')
+            crlf[k++] = '\r';
+        crlf[k++] = KITCHEN_SINK[i];
+    }
+    gisa_diags_clear(d);
+    st = load_len(PRELUDE, crlf, k, &isa, d);
+    CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == 2, "CRLF + BOM: status %d", st);
+    if (st == GISA_OK) {
+        const isa_opcode *o = &isa->opcodes[0];
+        CHECK(o->nforms == 1 && o->forms[0].nops == 4 && !strchr(o->forms[0].text, '\r'));
+    } else
+        test_dump_diags(d);
+    gisa_isa_free(isa);
+    free(crlf);
+    gisa_diags_free(d);
+}
+
+/* ------------------------------------------------------------ 3. errors */
+
+/* Text of line `line` (1-based) of body, without its newline. */
+static void line_of(const char *body, int line, char *out, size_t cap)
+{
+    const char *p = body;
+    for (int i = 1; i < line && p; i++)
+        p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL;
+    size_t n = p ? strcspn(p, "\n") : 0;
+    if (n >= cap)
+        n = cap - 1;
+    memcpy(out, p ? p : "", n);
+    out[n] = 0;
+}
+
+/* The load fails with GISA_ERR_INPUT and its first error is
+ * `t.isa:LINE:COL: error: ...msg...` where COL is the column of the first
+ * `tok` on that line, and the diagnostic's source line is that line. */
+static void expect_error(const char *what, const char *body, int line, const char *tok, const char *msg)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    gisa_status st = load(body, &isa, d);
+    CHECKF(st == GISA_ERR_INPUT && !isa, "%s: status %d", what, st);
+    gisa_isa_free(isa);
+    const gisa_diag *g = NULL;
+    for (size_t i = 0; i < gisa_diags_count(d) && !g; i++)
+        if (gisa_diags_get(d, i)->severity == GISA_ERROR)
+            g = gisa_diags_get(d, i);
+    CHECKF(g != NULL, "%s: no error reported", what);
+    if (!g) {
+        gisa_diags_free(d);
+        return;
+    }
+    char text[512], want[600];
+    line_of(body, line, text, sizeof text);
+    const char *at = strstr(text, tok);
+    snprintf(want, sizeof want, "t.isa:%d:%d: error: ", line, at ? (int)(at - text) + 1 : -1);
+    char *s = gisa_diag_format(g, 0);
+    CHECKF(s && !strncmp(s, want, strlen(want)), "%s: got \"%s\", want \"%s...\"", what, s ? s : "(null)", want);
+    CHECKF(s && strstr(s, msg), "%s: \"%s\" lacks \"%s\"", what, s ? s : "(null)", msg);
+    CHECKF(g->source_line && !strcmp(g->source_line, text), "%s: source line \"%s\", want \"%s\"", what,
+           g->source_line ? g->source_line : "(null)", text);
+    free(s);
+    gisa_diags_free(d);
+}
+
+/* A valid opcode definition to complete bodies whose error is found late. */
+#define OPCODE_OK                                                                                   \
+    "__DefOpcode OK : [ALL]\n"                                                                      \
+    "  __Encoding\n"                                                                                \
+    "    field<0, 8> Optype optype == OPA;\n"                                                       \
+    "    field<16, 8> Reg rd;\n"                                                                    \
+    "  __Syntax\n"                                                                                  \
+    "```asm\n"                                                                                      \
+    "OK Rd $sched ;\n"                                                                              \
+    "```\n"
+
+static void test_errors(void)
+{
+    expect_error("unterminated fence",
+                 "__DefOpcode X : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPA;\n"
+                 "  __Syntax\n  ```asm\nX $sched ;\n__DefOpcode Y : [ALL]\n",
+                 5, "```", "unterminated code block");
+    expect_error("field without ','", "__DefGroup G : [ALL]\n  __Encoding\n    field<8 4> Reg rd;\n", 3, "4>",
+                 "expected ','");
+    expect_error("field without a name", "__DefGroup G : [ALL]\n  __Encoding\n    field<8, 4> Reg;\n", 3, ";",
+                 "expected the field's name");
+    expect_error("field too wide", "__DefGroup G : [ALL]\n  __Encoding\n    field<8, 99> Reg rd;\n", 3, "field",
+                 "field width must be 1..64");
+    expect_error("field past the word", OPCODE_OK "__DefOpcode X : [ALL]\n  __Encoding\n    field<120, 16> Reg rx;\n",
+                 11, "rx", "past the last bit");
+    /* the caret belongs under the unknown type, not under the field name */
+    expect_error("unknown type", OPCODE_OK "__DefOpcode X : [ALL]\n  __Encoding\n    field<40, 8> Rgg rx;\n", 11,
+                 "Rgg", "unknown type 'Rgg'");
+    expect_error("unknown parent of an opcode", OPCODE_OK "__DefOpcode X : [NOPE]\n", 9, "NOPE",
+                 "unknown parent 'NOPE'");
+    expect_error("unknown parent of an optype",
+                 OPCODE_OK "__DefOptype T : [ALX]\n  __Syntax\n```\nX $sched ;\n```\n__DefOpcode X : [T]\n", 9,
+                 "ALX", "unknown parent 'ALX'");
+    expect_error("inheritance cycle",
+                 "__DefGroup CYA : [CYB]\n__DefGroup CYB : [CYA]\n" OPCODE_OK "__DefOpcode CYOP : [CYA]\n", 11,
+                 "CYOP", "inheritance cycle");
+    expect_error("duplicate group", "__DefGroup G : [ALL]\n__DefGroup H : [ALL]\n\n__DefGroup G : [ALL]\n", 4, "G ",
+                 "'G' is defined twice");
+    expect_error("duplicate opcode", OPCODE_OK OPCODE_OK, 9, "OK", "'OK' is defined twice");
+    expect_error("duplicate type", "__DefBitFieldType Reg<2>\n    A;\n", 1, "Reg", "type 'Reg' is defined twice");
+    expect_error("duplicate field",
+                 "__DefGroup G : [ALL]\n  __Encoding\n    field<16, 8> Reg rd;\n    field<24, 8> Reg rd;\n", 4,
+                 "rd", "field 'rd' is defined twice");
+    expect_error("duplicate enum value", "__DefBitFieldType E<2>\n    A;\n    B;\n    A = 3;\n", 4, "A",
+                 "duplicate value name 'A'");
+    expect_error("unknown keyword", "__DefGroup G : [ALL]\n  __Encoding\n  __Foo\n", 3, "__Foo",
+                 "unknown keyword '__Foo'");
+    expect_error("unknown directive", "__DefGroup G : [ALL]\n  __OperandInfo\n文字\n    Inlist<pg, ra>;\n", 4,
+                 "Inlist", "unknown operand-info directive 'Inlist'");
+    expect_error("bad Bitwidth expression", "__DefGroup G : [ALL]\n  __OperandInfo\n    Bitwidth<rd> = 32 + ;\n", 3,
+                 ";", "expected a number");
+    expect_error("unbalanced Bitwidth expression",
+                 "__DefGroup G : [ALL]\n  __OperandInfo\n    Bitwidth<rd> = (32 + 1;\n", 3, ";", "expected ')'");
+    /* the caret belongs at the opening quote, not past the end of the line */
+    expect_error("unterminated message",
+                 "__DefGroup G : [ALL]\n  __Exception\n    EncodingError<Bad, \"oops> = (rd == 1);\n", 3, "\"",
+                 "expected a \"message\"");
+    expect_error("unterminated string in a condition",
+                 "__DefGroup G : [ALL]\n  __Exception\n    EncodingError<Bad, \"m\"> = (rd == \"RZ);\n", 3, "\"RZ",
+                 "unterminated string");
+    expect_error("unknown field in a condition",
+                 OPCODE_OK "  __Exception\n    EncodingError<Bad, \"m\"> = (rd == 1) and (rq == 2);\n", 10, "rq",
+                 "'rq' is not a field of OK");
+    expect_error("syntax operand without a field",
+                 "__DefOpcode X : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPA;\n"
+                 "    field<16, 8> Reg rd;\n  __Syntax\n```asm\nX Rd, Rq $sched ;\n```\n",
+                 7, "Rq", "operand 'Rq' matches no field of X");
+    expect_error("value not of the field's type",
+                 OPCODE_OK "__DefOpcode X : [ALL]\n  __Encoding\n    field<12, 3> Pred pg = PX;\n", 11, "PX",
+                 "'PX' is not a value of type Pred");
+    expect_error("fixed value not of the field's type",
+                 "__DefOpcode X : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPZ;\n", 3, "OPZ",
+                 "'OPZ' is not a value of type Optype");
+    expect_error("text outside any definition", "\n  stray text\n" OPCODE_OK, 2, "stray", "text outside any definition");
+    expect_error("text before the first section", "__DefGroup G : [ALL]\n    field<16, 8> Reg rd;\n", 2, "field",
+                 "before the first section");
+    expect_error("section outside a definition", "  __Encoding\n", 1, "__Encoding", "outside a group");
+    expect_error("syntax modifier without a closing brace",
+                 "__DefOpcode X : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPA;\n"
+                 "  __Syntax\n```\nX{.FTZ Rd ;\n```\n",
+                 6, " Rd", "expected '}'");
+
+    /* no __DefTarget: the types file is missing entirely */
+    static const char no_target[] = "__DefRegisterType Reg<8>\n    class = GPR;\n    prefix = R;\n"
+                                    "    zero = RZ = 255;\n__DefBitFieldType Optype<8>\n    OPA;\n";
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    gisa_status st = load_len(no_target, OPCODE_OK, strlen(OPCODE_OK), &isa, d);
+    CHECKF(st == GISA_ERR_INPUT && !isa, "no target: status %d", st);
+    CHECK(gisa_diags_errors(d) >= 1 && test_diags_contain(d, "no __DefTarget"));
+    gisa_isa_free(isa);
+    /* an __Exception condition written by the documents may name a field
+     * the opcode lacks only if the loader says so; an empty file is fine */
+    gisa_diags_clear(d);
+    st = load("", &isa, d);
+    CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == 0, "empty body: status %d", st);
+    gisa_isa_free(isa);
+    /* bad arguments are usage errors, not crashes */
+    CHECK(gisa_isa_load_sources(NULL, 0, NULL, d) == GISA_ERR_USAGE);
+    CHECK(gisa_isa_load_sources(NULL, 1, &isa, d) == GISA_ERR_USAGE);
+    gisa_diags_free(d);
+}
+
+/* ------------------------------------------------------------ 4. robustness */
+
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static unsigned rnd(unsigned n)
+{
+    rng = rng * 6364136223846793005u + 1442695040888963407u;
+    return (unsigned)(rng >> 33) % n;
+}
+
+/* A load must give OK with a model, or an error status with no model and
+ * at least one error; anything else (or a crash) fails. */
+static int nok; /* loads that succeeded */
+static int load_is_sane(const char *prelude, const char *text, size_t len, gisa_diags *d)
+{
+    gisa_isa *isa = (gisa_isa *)&rng; /* must be overwritten */
+    gisa_diags_clear(d);
+    gisa_status st = load_len(prelude, text, len, &isa, d);
+    int ok = st == GISA_OK ? isa != NULL && gisa_diags_errors(d) == 0
+                           : (st == GISA_ERR_INPUT || st == GISA_ERR_NOMEM) && isa == NULL &&
+                                 gisa_diags_errors(d) > 0;
+    if (st == GISA_OK)
+        gisa_isa_free(isa), nok++;
+    return ok;
+}
+
+static void fuzz_random(void)
+{
+    static const char *const tok[] = {
+        "__DefOpcode ", "__DefGroup ", "__DefOptype ", "__DefBitFieldType ", "__DefRuling ", "__Encoding",
+        "__Syntax", "__OperandInfo", "__Exception", "__Examples", "field<", "```", "```asm", "{", "}", "<",
+        ">", ";", "=", "==", "\n", "\n", "\n    ", ",", "[", "]", " : [", "(", ")", "\"", ".", "*", "$sched",
+        "Reg", "Pred", "Optype", "rd", "pg", "ALL", "OPA", "X", "Rd", "7", "255", "0x", "-", "|", "!",
+        "Bitwidth<", "Order<", "EncodingError<", " and ", " or ", "//", " ", "\t", "\r", "说明",
+    };
+    const size_t ntok = sizeof tok / sizeof *tok;
+    gisa_diags *d = gisa_diags_new();
+    char *buf = malloc(512);
+    int bad = 0;
+    for (int it = 0; it < 2000; it++) {
+        size_t want = rnd(401), n = 0;
+        while (n < want) {
+            unsigned r = rnd(10);
+            if (r < 6) { /* a token */
+                const char *t = tok[rnd((unsigned)ntok)];
+                size_t l = strlen(t);
+                if (n + l > want)
+                    l = want - n;
+                memcpy(buf + n, t, l);
+                n += l;
+            } else if (r < 8) {
+                buf[n++] = (char)('a' + rnd(26) - (rnd(2) ? 32 : 0));
+            } else if (r < 9) {
+                buf[n++] = (char)('0' + rnd(10));
+            } else {
+                static const unsigned char special[] = {0x00, 0xff, 0x80, 0xef, 0xbb, 0xbf, 0x01};
+                buf[n++] = (char)(rnd(2) ? special[rnd(sizeof special)] : rnd(256));
+            }
+        }
+        /* an exact-size copy, so that a read past the end is caught by ASan */
+        char *text = malloc(n ? n : 1);
+        memcpy(text, buf, n);
+        if (!load_is_sane(it & 1 ? PRELUDE : NULL, text, n, d) && bad++ < 5) {
+            fprintf(stderr, "random input %d (%zu bytes) gave an inconsistent result\n", it, n);
+            test_dump_diags(d);
+        }
+        free(text);
+    }
+    printf("random inputs: %d loaded, %d rejected\n", nok, 2000 - nok);
+    CHECKF(bad == 0, "%d random inputs gave inconsistent results", bad);
+    /* mutants of a valid file reach the model builder and the syntax mapper */
+    size_t base = strlen(KITCHEN_SINK);
+    char *m = malloc(base + 64 * 8);
+    nok = bad = 0;
+    for (int it = 0; it < 1000; it++) {
+        size_t n = base;
+        memcpy(m, KITCHEN_SINK, n);
+        for (int e = 1 + (int)rnd(3); e > 0; e--) {
+            size_t at = rnd((unsigned)n + 1), cut = rnd(2) ? rnd(8) : 0;
+            const char *t = tok[rnd((unsigned)ntok)];
+            size_t l = strlen(t);
+            if (cut > n - at)
+                cut = n - at;
+            memmove(m + at + l, m + at + cut, n - at - cut); /* replace [at, at+cut) by t */
+            memcpy(m + at, t, l);
+            n += l - cut;
+        }
+        char *text = malloc(n);
+        memcpy(text, m, n);
+        if (!load_is_sane(PRELUDE, text, n, d) && bad++ < 5) {
+            fprintf(stderr, "mutant %d gave an inconsistent result\n", it);
+            test_dump_diags(d);
+        }
+        free(text);
+    }
+    printf("mutants: %d loaded, %d rejected\n", nok, 1000 - nok);
+    CHECK(nok > 0 && nok < 1000); /* the mutants are neither all broken nor all harmless */
+    CHECKF(bad == 0, "%d mutants gave inconsistent results", bad);
+    free(m);
+    /* NULL diags are allowed */
+    static const char cut[] = "__DefGroup G : [ALL]\n  __Encoding\n  field<";
+    gisa_isa *isa = NULL;
+    CHECK(load_len(PRELUDE, cut, strlen(cut), &isa, NULL) == GISA_ERR_INPUT && !isa);
+    free(buf);
+    gisa_diags_free(d);
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = NULL;
+    size_t n = 0, cap = 0, r;
+    do {
+        if (n + 4096 > cap) {
+            cap = cap ? 2 * cap : 65536;
+            buf = realloc(buf, cap);
+        }
+        r = fread(buf + n, 1, cap - n, f);
+        n += r;
+    } while (r > 0);
+    fclose(f);
+    *len = n;
+    return buf;
+}
+
+static const char *embedded_text(const char *name)
+{
+    for (size_t i = 0; i < gisa_embedded_file_count; i++)
+        if (!strcmp(gisa_embedded_files[i].target, "gisa128") && !strcmp(gisa_embedded_files[i].name, name))
+            return gisa_embedded_files[i].text;
+    return NULL;
+}
+
+static void fuzz_truncations(void)
+{
+    const char *shared = test_shared_dir();
+    char path[4200];
+    size_t len = 0;
+    char *seed = NULL;
+    if (shared) {
+        snprintf(path, sizeof path, "%s/seeds/falu.isa.txt", shared);
+        seed = read_all(path, &len);
+    }
+    if (!seed) {
+        printf("skipped: truncations (no ../shared/seeds/falu.isa.txt)\n");
+        return;
+    }
+    const char *types = embedded_text("types.isa");
+    CHECK(types != NULL);
+    if (!types) {
+        free(seed);
+        return;
+    }
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    CHECK(load_len(types, seed, len, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) > 20); /* anchor */
+    gisa_isa_free(isa);
+    int bad = 0;
+    for (int k = 0; k < 300; k++) {
+        size_t n = len * (size_t)k / 300 + (size_t)(k % 7); /* also cut inside UTF-8 and tokens */
+        char *text = malloc(n ? n : 1);
+        memcpy(text, seed, n);
+        if (!load_is_sane(types, text, n, d) && bad++ < 5) {
+            fprintf(stderr, "falu.isa.txt cut at %zu bytes gave an inconsistent result\n", n);
+            test_dump_diags(d);
+        }
+        free(text);
+    }
+    CHECKF(bad == 0, "%d truncations gave inconsistent results", bad);
+    free(seed);
+    gisa_diags_free(d);
+}
+
+/* `reps` copies of `unit` between head and tail, loaded after PRELUDE. */
+static gisa_status load_repeated(const char *head, const char *unit, int reps, const char *tail, gisa_isa **isa,
+                                 gisa_diags *d)
+{
+    size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+    char *s = malloc(hl + ul * (size_t)reps + tl + 1), *p = s;
+    memcpy(p, head, hl), p += hl;
+    for (int i = 0; i < reps; i++)
+        memcpy(p, unit, ul), p += ul;
+    memcpy(p, tail, tl + 1);
+    gisa_status st = load(s, isa, d);
+    free(s);
+    return st;
+}
+
+static void fuzz_deep_expressions(void)
+{
+    static const char bw[] = "__DefGroup G : [ALL]\n  __OperandInfo\n    Bitwidth<rd> = ";
+    static const char ex[] = "__DefGroup G : [ALL]\n  __Exception\n    EncodingError<Bad, \"m\"> = ";
+    static const struct { const char *head, *unit; } deep[] = {{bw, "("}, {bw, "-"}, {ex, "!"}, {ex, "not "},
+                                                                {ex, "(rd == 1 and "}};
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
+        gisa_diags_clear(d);
+        gisa_status st = load_repeated(deep[i].head, deep[i].unit, 10000, "1;\n", &isa, d);
+        CHECKF(st == GISA_ERR_INPUT && test_diags_contain(d, "t.isa:3:") &&
+                   test_diags_contain(d, "nested too deeply"),
+               "10000 x \"%s\": status %d", deep[i].unit, st);
+        gisa_isa_free(isa);
+    }
+    /* nesting within the limit still works */
+    gisa_diags_clear(d);
+    gisa_status st = load_repeated(bw, "(", 10, "32));\n", &isa, d);
+    CHECKF(st == GISA_ERR_INPUT, "10 '(' and 2 ')': status %d", st);
+    gisa_isa_free(isa);
+    gisa_diags_clear(d);
+    st = load_repeated(bw, "(", 10, "32))))))))));\n", &isa, d);
+    CHECKF(st == GISA_OK, "10 nested parentheses: status %d", st);
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+}
+
+/* A long flat expression has no nesting, but resolving and evaluating it
+ * must not recurse once per term either (600 KB on one line). */
+static void fuzz_flat_expression(void)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    gisa_status st = load_repeated(OPCODE_OK "  __OperandInfo\n    Bitwidth<rd> = ", "1+", 300000, "0;\n", &isa, d);
+    CHECKF(st == GISA_ERR_INPUT || st == GISA_OK, "300000-term sum: status %d", st);
+    if (st == GISA_OK) {
+        const isa_opcode *op = &isa->opcodes[0];
+        uint64_t v[8] = {0};
+        CHECK(op->nforms == 1 && op->forms[0].ops[0].bitwidth &&
+              expr_eval(op->forms[0].ops[0].bitwidth, v) == 300000);
+    }
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+}
+
+/* Runs fn in a child process so that a crash is reported as a failed check
+ * and the remaining tests still run. */
+static void isolated(const char *name, void (*fn)(void))
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        test_failed = 0; /* count only this child's failures */
+        fn();
+        fflush(NULL);
+        _exit(test_failed ? 1 : 0);
+    }
+    int status = 0;
+    CHECKF(pid > 0 && waitpid(pid, &status, 0) == pid, "%s: fork failed", name);
+    CHECKF(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s: %s %d", name,
+           WIFSIGNALED(status) ? "crashed with signal" : "failed, exit status",
+           WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+}
+
+/* ------------------------------------------------------------ 5. the real documents */
+
+static void test_real_documents(void)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *emb = NULL, *seeds = NULL;
+    gisa_status st = gisa_isa_load_embedded(NULL, &emb, d);
+    CHECKF(st == GISA_OK, "embedded: status %d", st);
+    if (st != GISA_OK)
+        test_dump_diags(d);
+    CHECKF(gisa_isa_opcode_count(emb) == 187, "embedded: %zu opcodes", gisa_isa_opcode_count(emb));
+    CHECKF(gisa_isa_optype_count(emb) == 43, "embedded: %zu optypes", gisa_isa_optype_count(emb));
+    CHECK(gisa_isa_find_opcode(emb, "FADD_RR") != (size_t)-1);
+    CHECK(gisa_isa_load_embedded("no-such-target", &seeds, d) == GISA_ERR_NOTFOUND);
+
+    const char *shared = test_shared_dir();
+    if (!shared) {
+        printf("skipped: the seed documents (no ../shared/seeds)\n");
+    } else {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s/seeds", shared);
+        gisa_diags_clear(d);
+        st = gisa_isa_load_dir(dir, NULL, NULL, &seeds, d);
+        CHECKF(st == GISA_OK, "seeds: status %d", st);
+        if (st != GISA_OK)
+            test_dump_diags(d);
+        CHECKF(gisa_isa_opcode_count(seeds) == 187, "seeds: %zu opcodes", gisa_isa_opcode_count(seeds));
+        CHECKF(gisa_isa_optype_count(seeds) == 43, "seeds: %zu optypes", gisa_isa_optype_count(seeds));
+        /* the transcribed embedded files define the same opcodes */
+        size_t missing = 0;
+        for (size_t i = 0; i < gisa_isa_opcode_count(seeds); i++)
+            missing += gisa_isa_find_opcode(emb, gisa_isa_opcode_name(seeds, i)) == (size_t)-1;
+        CHECKF(missing == 0, "%zu seed opcodes are not in the embedded ISA", missing);
+        gisa_isa_free(seeds);
+    }
+    gisa_isa_free(emb);
+    gisa_diags_free(d);
+}
+
+int main(void)
+{
+    test_constructs();
+    test_errors();
+    isolated("random inputs", fuzz_random);
+    isolated("truncated seed", fuzz_truncations);
+    isolated("deep expressions", fuzz_deep_expressions);
+    isolated("long flat expression", fuzz_flat_expression);
+    test_real_documents();
+    return test_summary();
+}

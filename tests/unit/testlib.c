@@ -1,0 +1,68 @@
+#include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+int test_passed, test_failed;
+
+int test_summary(void)
+{
+    printf("%d passed, %d failed\n", test_passed, test_failed);
+    return test_failed ? 1 : 0;
+}
+
+gisa_isa *test_isa(void)
+{
+    static gisa_isa *isa;
+    if (isa)
+        return isa;
+    gisa_diags *d = gisa_diags_new();
+    if (gisa_isa_load_embedded(NULL, &isa, d) != GISA_OK) {
+        test_dump_diags(d);
+        fprintf(stderr, "cannot load the embedded ISA\n");
+        exit(2);
+    }
+    gisa_diags_free(d);
+    return isa;
+}
+
+const char *test_path(const char *rel)
+{
+    static char buf[8][4096];
+    static int k;
+    const char *root = getenv("GISA_SOURCE_DIR");
+    char *b = buf[k++ & 7];
+    snprintf(b, sizeof buf[0], "%s/%s", root && *root ? root : ".", rel);
+    return b;
+}
+
+const char *test_shared_dir(void)
+{
+    const char *p = test_path("../shared");
+    struct stat st;
+    char seeds[4200];
+    snprintf(seeds, sizeof seeds, "%s/seeds", p);
+    return stat(seeds, &st) == 0 && S_ISDIR(st.st_mode) ? p : NULL;
+}
+
+void test_dump_diags(const gisa_diags *d)
+{
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+        fprintf(stderr, "%s\n", s ? s : "?");
+        free(s);
+    }
+}
+
+int test_diags_contain(const gisa_diags *d, const char *needle)
+{
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
+        int hit = s && strstr(s, needle);
+        free(s);
+        if (hit)
+            return 1;
+    }
+    return 0;
+}
