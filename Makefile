@@ -43,21 +43,24 @@ define ctest
 	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
 endef
 
-.PHONY: all build test demo asan clang gcc fuzz bench clean
+.PHONY: all deps build test demo asan clang gcc fuzz bench clean
 
 all: build
 
-build:
+deps:
+	./scripts/deps.sh
+
+build: deps
 	$(call configure,build,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE))
 	$(call build,build)
 
 test:
-	./scripts/deps.sh
 	$(MAKE) --no-print-directory build
 	$(call ctest,build)
 
 demo: build
 	./build/gisa lint
+	./build/gisa doc FFMA_RRC
 	./build/gisa as examples/demo.s -o - --format hex | ./build/gisa dis --format hex
 
 asan:

@@ -294,7 +294,8 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
     for (int i = 0; i < op->nfields; i++) {
         const isa_field *f = &op->fields[i];
         vals[i] = word_get(&w, f->off, f->width);
-        if (f->type->kind == TY_ENUM && f->type->named && f->width <= 16 && !f->type->named[vals[i]]) {
+        if (f->type->kind == TY_ENUM && f->type->named &&
+            (vals[i] >> f->type->width || !f->type->named[vals[i]])) {
             snprintf(why, sizeof why, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
             return invalid(isa, w, why, buf, cap);
         }

@@ -11,6 +11,7 @@ typedef struct eparser {
     const srcloc *line;
     gisa_diags *diags;
     int depth;
+    int nodes;
     int failed;
 } eparser;
 
@@ -34,6 +35,9 @@ static expr *fail(eparser *p, const char *what)
 
 static expr *node(eparser *p, expr_kind k, expr_op op, expr *x, expr *y)
 {
+    /* evaluation recurses over the tree: bound its size, not just nesting */
+    if (++p->nodes > EXPR_MAX_NODES)
+        return fail(p, "expression too long (more than 256 terms)");
     expr *e = arena_alloc(p->a, sizeof *e);
     if (!e)
         return fail(p, "out of memory");
@@ -85,8 +89,10 @@ static expr *parse_primary(eparser *p)
     } else if (ch == '"') {
         const char *s;
         long n = cur_string(p->c, &s);
-        if (n < 0)
+        if (n < 0) {
+            p->c->i = (size_t)at.col - 1; /* point at the opening quote */
             return fail(p, "unterminated string in expression");
+        }
         e = node(p, EX_STR, OP_EQ, NULL, NULL);
         if (e)
             e->text = arena_strndup(p->a, s, (size_t)n);
@@ -221,7 +227,7 @@ static expr *parse_or(eparser *p)
 
 expr *expr_parse(arena *a, cursor *c, const srcloc *line, gisa_diags *diags)
 {
-    eparser p = {a, c, line, diags, 0, 0};
+    eparser p = {a, c, line, diags, 0, 0, 0};
     expr *e = parse_or(&p);
     return p.failed ? NULL : e;
 }

@@ -27,6 +27,7 @@ typedef struct expr {
 } expr;
 
 #define EXPR_MAX_DEPTH 64
+#define EXPR_MAX_NODES 256
 
 /* Parses an expression at the cursor; `line` gives file/line for messages.
  * Returns NULL after reporting an error. */

@@ -91,10 +91,10 @@ gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diag
         return GISA_ERR_NOTFOUND;
     }
     gisa_source src[MAX_DESC_FILES];
+    char names[MAX_DESC_FILES][160]; /* copied by the loader */
     size_t n = 0;
     for (size_t i = 0; i < gisa_embedded_file_count && n < MAX_DESC_FILES; i++)
         if (!strcmp(gisa_embedded_files[i].target, target)) {
-            static char names[MAX_DESC_FILES][160];
             snprintf(names[n], sizeof names[n], "<embedded>/%s/%s", target, gisa_embedded_files[i].name);
             src[n] = (gisa_source){names[n], gisa_embedded_files[i].text, gisa_embedded_files[i].len};
             n++;
@@ -197,6 +197,7 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
     if (n < 0)
         return GISA_ERR_IO;
     int ns = 0, has_overlay = 0, failed = 0;
+    char label[2][160]; /* names of embedded overlay files (copied by the loader) */
     for (int i = 0; i < n; i++) {
         size_t len = 0;
         texts[ns] = read_file(names[i], &len, diags);
@@ -244,7 +245,7 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
                     }
                     continue;
                 }
-                static char label[2][160];
+
                 snprintf(label[k], sizeof label[k], "<embedded>/%s/%s", target, overlay_names[k]);
                 texts[ns] = NULL;
                 src[ns++] = (gisa_source){label[k], gisa_embedded_files[i].text, gisa_embedded_files[i].len};

@@ -284,9 +284,12 @@ static void parse_field(parser *p)
         err(p, col, p->c.i - col, "field width must be 1..64 bits%s", "");
         return;
     }
+    cur_skip_ws(&p->c);
+    size_t tcol = p->c.i;
     f.type = ident(p, "the field's type name");
     if (!f.type)
         return;
+    f.type_loc = at_col(p, tcol, strlen(f.type));
     size_t ncol;
     f.name = dotted_name(p, "the field's name", &ncol);
     if (!f.name)
@@ -446,9 +449,11 @@ static void parse_exception(parser *p)
     ex.kind = ident(p, "the error kind");
     if (!ex.kind || !expect(p, ',', "','"))
         return;
+    cur_skip_ws(&p->c);
+    size_t qcol = p->c.i;
     long len = cur_string(&p->c, &s);
     if (len < 0) {
-        err(p, p->c.i, 1, "expected a \"message\"%s", "");
+        err(p, qcol, 1, cur_peek(&(cursor){p->c.s, p->c.n, qcol}) == '"' ? "unterminated \"message\" string%s" : "expected a \"message\"%s", "");
         return;
     }
     ex.message = arena_strndup(p->a, s, (size_t)len);

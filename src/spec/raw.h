@@ -34,7 +34,7 @@ typedef struct raw_field {
     int fixed;       /* written with == */
     int has_value;   /* written with == or = */
     const char *value; /* the value as written (a name or a number) */
-    srcloc loc, value_loc;
+    srcloc loc, value_loc, type_loc;
 } raw_field;
 
 typedef struct raw_line { /* a line of a code fence, kept verbatim */

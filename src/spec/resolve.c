@@ -221,7 +221,8 @@ static void apply_ruling(builder *b, const raw_def *r)
         raw_field *nf = arena_alloc(&isa->a, sizeof *nf * (size_t)(t->nfields + r->nfields));
         if (!nf)
             return;
-        memcpy(nf, t->fields, sizeof *nf * (size_t)t->nfields);
+        if (t->nfields)
+            memcpy(nf, t->fields, sizeof *nf * (size_t)t->nfields);
         int n = t->nfields;
         for (int i = 0; i < r->nfields; i++) {
             int j;
@@ -244,7 +245,8 @@ static void apply_ruling(builder *b, const raw_def *r)
         raw_exception *ne = arena_alloc(&isa->a, sizeof *ne * (size_t)(t->nexceptions + r->nexceptions));
         if (!ne)
             return;
-        memcpy(ne, t->exceptions, sizeof *ne * (size_t)t->nexceptions);
+        if (t->nexceptions)
+            memcpy(ne, t->exceptions, sizeof *ne * (size_t)t->nexceptions);
         memcpy(ne + t->nexceptions, r->exceptions, sizeof *ne * (size_t)r->nexceptions);
         t->exceptions = ne;
         t->nexceptions += r->nexceptions;
@@ -253,7 +255,8 @@ static void apply_ruling(builder *b, const raw_def *r)
         raw_opinfo *no = arena_alloc(&isa->a, sizeof *no * (size_t)(t->nopinfo + r->nopinfo));
         if (!no)
             return;
-        memcpy(no, t->opinfo, sizeof *no * (size_t)t->nopinfo);
+        if (t->nopinfo)
+            memcpy(no, t->opinfo, sizeof *no * (size_t)t->nopinfo);
         int n = t->nopinfo;
         for (int i = 0; i < r->nopinfo; i++) {
             const raw_opinfo *o = &r->opinfo[i];
@@ -394,12 +397,12 @@ static void build_opcode(builder *b, raw_def *d, isa_opcode *op)
             f->owner = c;
             f->type = model_type(isa, rf->type);
             if (!f->type) {
-                srcloc tl = rf->loc;
-                error_at(b, &tl, "unknown type '%s' of field '%s'", rf->type, rf->name);
+                error_at(b, &rf->type_loc, "unknown type '%s' of field '%s'", rf->type, rf->name);
                 continue;
             }
             if (rf->off + rf->width > isa->word_bits) {
                 error_at(b, &rf->loc, "field '%s' ends past the last bit of the instruction word%s", rf->name, NULL);
+                f->type = NULL; /* never placed */
                 continue;
             }
             if (rf->has_value && field_value(b, rf, f->type, &f->value) == 0) {
@@ -494,6 +497,14 @@ int model_build(gisa_isa *isa, gisa_diags *diags)
     if (register_defs(&b) < 0 || b.errors) {
         strmap_free(&b.defs);
         return b.errors ? b.errors : 1;
+    }
+    for (int i = 0; i < isa->raw.ndefs; i++) {
+        const raw_def *d = isa->raw.defs[i];
+        const raw_def *p = d->parent ? find_def(&b, d->parent) : NULL;
+        if (d->parent && !p)
+            error_at(&b, &d->parent_loc, "unknown parent '%s' of %s", d->parent, d->name);
+        else if (p && p->kind == RAW_OPCODE)
+            error_at(&b, &d->parent_loc, "'%s' is an opcode and cannot be a parent%s", d->parent, NULL);
     }
     for (int i = 0; i < isa->raw.ndefs; i++)
         if (isa->raw.defs[i]->kind == RAW_RULING)

@@ -591,10 +591,13 @@ static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line
                 claimed[o->index_field] = 1;
             }
         }
+        /* a decoration field belongs to the form only where the line allows
+         * the decoration: LEA's rb.neg, with no {-} on SrcB, stays pinned */
         static const char *const deco[3] = {"neg", "abs", "not"};
         int *dst[3] = {&o->neg_field, &o->abs_field, &o->not_field};
+        const char allowed[3] = {o->allow_neg, o->allow_abs, o->allow_not};
         for (int d = 0; d < 3; d++) {
-            int sf = sub_field(op, o->field, deco[d]);
+            int sf = allowed[d] ? sub_field(op, o->field, deco[d]) : -1;
             if (sf >= 0) {
                 *dst[d] = sf;
                 claimed[sf] = 1;
