@@ -40,7 +40,9 @@ static void record(ctx *c, int depth, int col, int len, const char *slot, int sr
         c->cand_depth[c->cand] = depth;
         c->cand_slot[c->cand] = slot;
     }
-    if (depth <= c->best.depth)
+    /* deeper wins; at equal depth a specific complaint (misaligned c[][],
+     * value out of range) beats another variant's "cannot be a ..." */
+    if (depth < c->best.depth || (depth == c->best.depth && (slot || !c->best.slot)))
         return;
     c->best.depth = depth;
     c->best.slot = slot;
@@ -53,14 +55,7 @@ static void record(ctx *c, int depth, int col, int len, const char *slot, int sr
     va_end(ap);
 }
 
-static uint64_t absent_of(const isa_field *f)
-{
-    if (f->fixed || f->has_default)
-        return f->value;
-    return f->type && f->type->kind == TY_REG ? f->type->zero_value : 0;
-}
-
-static int eq(const char *a, size_t n, const char *b) { return strlen(b) == n && !memcmp(a, b, n); }
+static int eq(const char *a, size_t n, const char *b) { return n && b[0] == a[0] && strlen(b) == n && !memcmp(a, b, n); }
 
 /* ------------------------------------------------------------ descriptions */
 
@@ -107,6 +102,18 @@ static const char *kind_word(const opnd_slot *s)
 
 /* ------------------------------------------------------------ modifiers */
 
+/* Tie-break between equally distant suggestions: .RX is nearer .RZ than .RN. */
+static int char_distance(const char *a, size_t n, const char *b)
+{
+    int t = 0;
+    size_t bl = strlen(b);
+    for (size_t i = 0; i < n || i < bl; i++) {
+        int x = i < n ? (unsigned char)a[i] : 0, y = i < bl ? (unsigned char)b[i] : 0;
+        t += x > y ? x - y : y - x;
+    }
+    return t;
+}
+
 static int match_mods(ctx *c)
 {
     const syntax_form *F = c->F;
@@ -137,13 +144,15 @@ static int match_mods(ctx *c)
         }
         if (slot < 0) {
             const char *best = NULL;
-            int bd = 3;
+            int bd = 3, bt = 1 << 30;
             for (int j = 0; j < F->nmods; j++)
                 for (int k = 0; k < F->mods[j].nchoices; k++) {
                     const char *sp = F->mods[j].choices[k].spell;
                     int d = edit_distance(sw->s, sw->n, sp, strlen(sp));
-                    if (d < bd) {
+                    int t = char_distance(sw->s, sw->n, sp);
+                    if (d < bd || (d == bd && t < bt)) {
                         bd = d;
+                        bt = t;
                         best = sp;
                     }
                 }
@@ -157,12 +166,13 @@ static int match_mods(ctx *c)
         filled[slot] = 1;
         if (m->field < 0) {
             if (choice != m->def_choice) {
-                record(c, depth + 1, sw->col - 1, (int)sw->n + 1, NULL, -1,
-                       "%s: .%.*s cannot be encoded: the ISA has no encoding field for %s%s%s%s", F->mnemonic, (int)sw->n,
-                       sw->s, m->literal ? "this modifier" : ".", m->literal ? "" : m->name,
-                       m->def_choice >= 0 ? " (only the default ." : "", m->def_choice >= 0 ? m->choices[m->def_choice].spell : "");
                 if (m->def_choice >= 0)
-                    strncat(c->best.err.msg, " can be written)", sizeof c->best.err.msg - strlen(c->best.err.msg) - 1);
+                    record(c, depth + 1, sw->col - 1, (int)sw->n + 1, NULL, -1,
+                           "%s: .%.*s cannot be encoded: the ISA has no encoding field for .%s (only the default .%s can be written)",
+                           F->mnemonic, (int)sw->n, sw->s, m->name, m->choices[m->def_choice].spell);
+                else
+                    record(c, depth + 1, sw->col - 1, (int)sw->n + 1, NULL, -1,
+                           "%s: .%.*s cannot be encoded: the ISA has no encoding field for this modifier", F->mnemonic, (int)sw->n, sw->s);
                 return -1;
             }
             continue;
@@ -472,8 +482,7 @@ static int try_form(ctx *c, uint64_t *out_vals)
     const isa_opcode *op = c->op;
     const syntax_form *F = c->F;
     statement *st = c->st;
-    for (int i = 0; i < op->nfields; i++)
-        c->vals[i] = absent_of(&op->fields[i]);
+    memcpy(c->vals, op->absent, sizeof(uint64_t) * (size_t)op->nfields);
     if (match_mods(c))
         return -1;
     uint64_t base[MAXF];
@@ -530,6 +539,47 @@ static int try_form(ctx *c, uint64_t *out_vals)
     return 0;
 }
 
+/* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
+ * c[][]) before the full match; failures found this way are not reported,
+ * so when no candidate fits, the full match runs again for the message. */
+static int quick_reject(const syntax_form *F, const statement *st)
+{
+    if (F->ngroups)
+        return 0;
+    int si = 0;
+    for (int k = 0; k < F->nops; k++, si++) {
+        const opnd_slot *s = &F->ops[k];
+        if (si >= st->nops)
+            return 1;
+        const src_opnd *o = &st->ops[si];
+        switch (s->kind) {
+        case OK_IMM:
+            if (o->kind != SRC_NUMBER)
+                return 1;
+            si += s->type->fmt == IMM_F16X2;
+            break;
+        case OK_CMEM:
+            if (o->kind != SRC_CMEM)
+                return 1;
+            break;
+        case OK_INDEXED:
+            if (o->kind != SRC_INDEXED)
+                return 1;
+            break;
+        case OK_REG:
+            if ((o->kind != SRC_NAME && o->kind != SRC_PAIR) ||
+                (o->name[0] != s->type->prefix[0] && o->name[0] != s->type->zero[0]))
+                return 1;
+            break;
+        case OK_PR:
+            if (o->kind != SRC_NAME)
+                return 1;
+            break;
+        }
+    }
+    return si != st->nops;
+}
+
 /* "FADD: SrcB cannot be a predicate; expected R, UR, c[][] or a float immediate" */
 static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
 {
@@ -552,6 +602,23 @@ static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
                 kinds[nk++] = w;
         }
     }
+    /* registers first, then memory, then immediates: a stable, readable order */
+    static const char *const rank[] = {"R", "UR", "P", "UP", "PR", "R[URb+imm]", "c[][]"};
+    for (int a = 1; a < nk; a++)
+        for (int b = a; b > 0; b--) {
+            int ra = 99, rb = 99;
+            for (int r = 0; r < 7; r++) {
+                if (!strcmp(kinds[b], rank[r]))
+                    ra = r;
+                if (!strcmp(kinds[b - 1], rank[r]))
+                    rb = r;
+            }
+            if (ra >= rb)
+                break;
+            const char *t = kinds[b];
+            kinds[b] = kinds[b - 1];
+            kinds[b - 1] = t;
+        }
     char list[200] = "";
     for (int j = 0; j < nk; j++) {
         if (j)
@@ -599,25 +666,26 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     c.first_word = k;
     c.best.depth = -1;
     c.best.slot = NULL;
-    for (int i = 0; i < 256; i++) {
+    for (int i = 0; i < me->n && i < 256; i++) {
         c.cand_depth[i] = -1;
         c.cand_slot[i] = NULL;
     }
     uint64_t vals[MAXF];
-    for (int i = 0; i < me->n; i++) {
-        c.cand = i;
-        c.op = &isa->opcodes[me->opcode[i]];
-        c.F = &c.op->forms[me->form[i]];
-        if (c.op->nfields > MAXF)
-            continue;
-        if (try_form(&c, vals) == 0) {
-            gisa_word w = {{0, 0}};
-            for (int f = 0; f < c.op->nfields; f++)
-                word_set(&w, c.op->fields[f].off, c.op->fields[f].width, vals[f]);
-            *out = w;
-            return 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < me->n; i++) {
+            c.cand = i;
+            c.op = &isa->opcodes[me->opcode[i]];
+            c.F = &c.op->forms[me->form[i]];
+            if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st)))
+                continue;
+            if (try_form(&c, vals) == 0) {
+                gisa_word w = {{0, 0}};
+                for (int f = 0; f < c.op->nfields; f++)
+                    word_set(&w, c.op->fx[f].off, c.op->fx[f].width, vals[f]);
+                *out = w;
+                return 0;
+            }
         }
-    }
     if (c.best.slot)
         kind_message(&c, me, err);
     else if (c.best.depth >= 0)

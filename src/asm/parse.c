@@ -68,6 +68,8 @@ static int parse_operand(const char *s, size_t b, size_t e, src_opnd *o, asm_err
     for (;;) { /* prefixes */
         char c = s[i];
         if (c == '-' || c == '~' || c == '!') {
+            if (o->abs)
+                return fail(err, i, 1, "a prefix inside |...|: write -|x| (|-x| is just |x|)");
             char *flag = c == '-' ? &o->neg : c == '~' ? &o->inv : &o->not_;
             if (o->neg || o->inv || o->not_)
                 return fail(err, i, 1, "only one of '-', '~' or '!' may prefix an operand");

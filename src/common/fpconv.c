@@ -1,5 +1,7 @@
 #include "common/fpconv.h"
 
+#include "common/fpshort.h"
+
 #include <fenv.h>
 #include <math.h>
 #include <stdio.h>
@@ -155,7 +157,10 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
     return 0;
 }
 
-int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
+/* The reference: the smallest %.*g precision that reads back (round trip
+ * is monotonic in the number of digits). Slow; used where fp_shortest
+ * declines and by the tests as an independent check. */
+int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap)
 {
     double v = fp_to_double(bits, f);
     if (isnan(v))
@@ -165,7 +170,7 @@ int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
         return 0;
     }
     static const int maxdig[] = {5, 4, 9, 17};
-    /* the shortest %.*g that reads back: round trip is monotonic in digits */
+    uint64_t mag = bits & ~(UINT64_C(1) << (fmt[f].ebits + fmt[f].mbits));
     int lo = 1, hi = maxdig[f];
     char tmp[400];
     while (lo < hi) {
@@ -173,12 +178,92 @@ int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
         snprintf(tmp, sizeof tmp, "%.*g", mid, fabs(v));
         uint64_t back;
         int ovf;
-        if (fp_parse(tmp, strlen(tmp), f, &back, &ovf) == 0 && back == (bits & ~(UINT64_C(1) << (fmt[f].ebits + fmt[f].mbits))))
+        if (fp_parse(tmp, strlen(tmp), f, &back, &ovf) == 0 && back == mag)
             hi = mid;
         else
             lo = mid + 1;
     }
     snprintf(tmp, sizeof tmp, "%.*g", lo, fabs(v));
     snprintf(buf, cap, "%s%s", signbit(v) ? "-" : "", tmp);
+    return 0;
+}
+
+/* Writes digits * 10^e10 the way %.<ndigits>g would. */
+static void format_g(uint64_t digits, int e10, int neg, char *buf, size_t cap)
+{
+    while (digits >= 10 && digits % 10 == 0) {
+        digits /= 10;
+        e10++;
+    }
+    char d[24];
+    int p = 0;
+    for (uint64_t x = digits; x; x /= 10)
+        d[p++] = (char)('0' + x % 10);
+    for (int i = 0; i < p / 2; i++) { /* most significant first */
+        char t = d[i];
+        d[i] = d[p - 1 - i];
+        d[p - 1 - i] = t;
+    }
+    int x = e10 + p - 1; /* exponent of the first digit */
+    char out[64];
+    int n = 0;
+    if (neg)
+        out[n++] = '-';
+    if (x < -4 || x >= p) {
+        out[n++] = d[0];
+        if (p > 1) {
+            out[n++] = '.';
+            for (int i = 1; i < p; i++)
+                out[n++] = d[i];
+        }
+        int ax = x < 0 ? -x : x;
+        out[n++] = 'e';
+        out[n++] = x < 0 ? '-' : '+';
+        if (ax >= 100)
+            out[n++] = (char)('0' + ax / 100);
+        out[n++] = (char)('0' + ax / 10 % 10);
+        out[n++] = (char)('0' + ax % 10);
+    } else if (x >= 0) {
+        for (int i = 0; i < p; i++) {
+            out[n++] = d[i];
+            if (i == x && i + 1 < p)
+                out[n++] = '.';
+        }
+    } else {
+        out[n++] = '0';
+        out[n++] = '.';
+        for (int i = 0; i < -x - 1; i++)
+            out[n++] = '0';
+        for (int i = 0; i < p; i++)
+            out[n++] = d[i];
+    }
+    out[n] = 0;
+    if ((size_t)n < cap)
+        memcpy(buf, out, (size_t)n + 1);
+    else if (cap)
+        buf[0] = 0;
+}
+
+int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
+{
+    int eb = fmt[f].ebits, mb = fmt[f].mbits;
+    int neg = (int)(bits >> (eb + mb)) & 1;
+    uint64_t mant = bits & ((UINT64_C(1) << mb) - 1);
+    int e = (int)((bits >> mb) & ((UINT64_C(1) << eb) - 1));
+    if (e == (1 << eb) - 1) {
+        if (mant)
+            return -1; /* NaN: the caller prints raw bits */
+        snprintf(buf, cap, neg ? "-inf" : "inf");
+        return 0;
+    }
+    if (e == 0 && mant == 0) {
+        snprintf(buf, cap, neg ? "-0" : "0");
+        return 0;
+    }
+    uint64_t digits;
+    int e10;
+    if (fp_shortest(mant, e, mb, (1 << (eb - 1)) - 1, &digits, &e10))
+        return fp_print_search(bits, f, buf, cap);
+    format_g(digits, e10, neg, buf, cap);
     return 0;
 }

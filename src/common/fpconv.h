@@ -19,4 +19,7 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
 /* Shortest decimal text that fp_parse reads back to the same bits; writes
  * "inf"/"-inf"; returns 0, or -1 for NaN (the caller prints raw bits). */
 int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap);
+/* Same result found by searching %.*g precisions with fp_parse: slow, an
+ * independent reference for tests. */
+int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap);
 #endif

@@ -16,19 +16,45 @@ typedef struct out {
 
 static void put(out *o, const char *s)
 {
-    while (*s && o->p < o->end)
-        *o->p++ = *s++;
+    size_t n = strlen(s);
+    if (n > (size_t)(o->end - o->p))
+        n = (size_t)(o->end - o->p);
+    memcpy(o->p, s, n);
+    o->p += n;
 }
 
-static void putf(out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void putf(out *o, const char *fmt, ...)
+static void put_dec(out *o, uint64_t v)
 {
-    char buf[128];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    put(o, buf);
+    char d[24];
+    int n = 0;
+    do
+        d[n++] = (char)('0' + v % 10);
+    while ((v /= 10) && n < 24);
+    while (n && o->p < o->end)
+        *o->p++ = d[--n];
+}
+
+static void put_hex(out *o, uint64_t v)
+{
+    static const char hx[] = "0123456789abcdef";
+    char d[20];
+    int n = 0;
+    do
+        d[n++] = hx[v & 15];
+    while ((v >>= 4) && n < 20);
+    put(o, "0x");
+    while (n && o->p < o->end)
+        *o->p++ = d[--n];
+}
+
+static void put_reg(out *o, const isa_type *t, uint64_t v)
+{
+    if (v == t->zero_value) {
+        put(o, t->zero);
+        return;
+    }
+    put(o, t->prefix);
+    put_dec(o, v);
 }
 
 static uint64_t absent_of(const isa_field *f)
@@ -48,14 +74,21 @@ static int choice_of(const mod_slot *m, uint64_t v)
 
 static int is_pair(const opnd_slot *s, const uint64_t *vals)
 {
-    return s->bitwidth && expr_eval(s->bitwidth, vals) == 64;
+    if (!s->bitwidth)
+        return 0;
+    if (s->bitwidth->kind == EX_NUM)
+        return s->bitwidth->num == 64;
+    return expr_eval(s->bitwidth, vals) == 64;
 }
 
-/* Why the form cannot print these field values, or NULL when it can. */
+/* Why the form cannot print these field values, or NULL when it can. With
+ * why == NULL only the verdict is wanted (the fast path). */
 static const char *form_rejects(const isa_opcode *op, const syntax_form *F, const gisa_word *w, const uint64_t *vals,
                                 char *why, size_t cap)
 {
     if (((w->w[0] ^ F->match.w[0]) & F->mask.w[0]) || ((w->w[1] ^ F->match.w[1]) & F->mask.w[1])) {
+        if (!why)
+            return "";
         for (int i = 0; i < op->nfields; i++) {
             const isa_field *f = &op->fields[i];
             uint64_t m = word_get(&F->mask, f->off, f->width);
@@ -72,6 +105,8 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
             continue;
         uint64_t v = vals[m->field];
         if (choice_of(m, v) < 0 && !(m->optional && v == m->absent)) {
+            if (!why)
+                return "";
             snprintf(why, cap, "field %s = %llu is not one of the values .%s allows", op->fields[m->field].name, (unsigned long long)v, m->name);
             return why;
         }
@@ -81,6 +116,8 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
         if (s->kind == OK_REG && is_pair(s, vals)) {
             uint64_t r = vals[s->field];
             if (r != s->type->zero_value && ((r & 1) || r + 1 >= s->type->zero_value)) {
+                if (!why)
+                    return "";
                 snprintf(why, cap, "64-bit operand %s in odd register %s%llu", s->name, s->type->prefix, (unsigned long long)r);
                 return why;
             }
@@ -91,6 +128,8 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
             uint64_t align = (uint64_t)t->align * (is_pair(s, vals) ? 2 : 1);
             uint64_t used = ((((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off));
             if (off % align || (vals[s->field] & ~used)) {
+                if (!why)
+                    return "";
                 snprintf(why, cap, "constant offset 0x%llx of %s is not %llu-byte aligned", (unsigned long long)off, s->name, (unsigned long long)align);
                 return why;
             }
@@ -98,6 +137,8 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
     }
     for (int e = 0; e < op->nexceptions; e++)
         if (expr_eval(op->exceptions[e].cond, vals)) {
+            if (!why)
+                return "";
             snprintf(why, cap, "encoding error: %s", op->exceptions[e].message);
             return why;
         }
@@ -109,15 +150,20 @@ static void print_float(out *o, uint64_t bits, fp_format f)
     static const char raw[] = {'h', 'h', 'f', 'd'};
     static const int dig[] = {4, 4, 8, 16};
     char buf[64];
-    if (fp_print(bits, f, buf, sizeof buf) == 0)
+    if (fp_print(bits, f, buf, sizeof buf) == 0) {
         put(o, buf);
-    else
-        putf(o, "0%c%0*llX", raw[f], dig[f], (unsigned long long)bits);
+        return;
+    }
+    /* NaN: raw bits, upper-case digits as in the documents (0f405A7EFA) */
+    char r[20] = {'0', raw[f]};
+    for (int i = 0; i < dig[f]; i++)
+        r[2 + i] = "0123456789ABCDEF"[(bits >> (4 * (dig[f] - 1 - i))) & 15];
+    r[2 + dig[f]] = 0;
+    put(o, r);
 }
 
 static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, const opnd_slot *s, const uint64_t *vals)
 {
-    char buf[32];
     if (s->kind == OK_PR) {
         put(o, "PR");
         return;
@@ -135,23 +181,35 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
     const isa_type *t = s->type;
     switch (s->kind) {
     case OK_REG:
-        if (is_pair(s, vals) && v != t->zero_value)
-            putf(o, "%s[%llu:%llu]", t->prefix, (unsigned long long)v, (unsigned long long)v + 1);
-        else
-            put(o, type_value_name(t, v, buf, sizeof buf));
+        if (is_pair(s, vals) && v != t->zero_value) {
+            put(o, t->prefix);
+            put(o, "[");
+            put_dec(o, v);
+            put(o, ":");
+            put_dec(o, v + 1);
+            put(o, "]");
+        } else {
+            put_reg(o, t, v);
+        }
         break;
     case OK_CMEM:
-        putf(o, "c[0x%llx][0x%llx]", (unsigned long long)((v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1)),
-             (unsigned long long)((v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1)));
+        put(o, "c[");
+        put_hex(o, (v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1));
+        put(o, "][");
+        put_hex(o, (v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1));
+        put(o, "]");
         break;
     case OK_INDEXED: {
-        putf(o, "R[%s", type_value_name(t, v, buf, sizeof buf));
+        put(o, "R[");
+        put_reg(o, t, v);
         if (s->index_field >= 0) {
             int wdt = op->fields[s->index_field].width;
             uint64_t x = vals[s->index_field];
             int64_t sx = (int64_t)(x << (64 - wdt)) >> (64 - wdt);
-            if (sx)
-                putf(o, "%c0x%llx", sx < 0 ? '-' : '+', (unsigned long long)(sx < 0 ? -sx : sx));
+            if (sx) {
+                put(o, sx < 0 ? "-" : "+");
+                put_hex(o, (uint64_t)(sx < 0 ? -sx : sx));
+            }
         }
         put(o, "]");
         break;
@@ -162,13 +220,15 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
         case IMM_SIGNED: {
             int64_t sx = w == 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
             /* small negatives read best signed (-0x10); other bit patterns as hex */
-            if (sx < 0 && sx >= -0x1000000)
-                putf(o, "-0x%llx", (unsigned long long)(0 - (uint64_t)sx));
-            else
-                putf(o, "0x%llx", (unsigned long long)v);
+            if (sx < 0 && sx >= -0x1000000) {
+                put(o, "-");
+                put_hex(o, 0 - (uint64_t)sx);
+            } else {
+                put_hex(o, v);
+            }
             break;
         }
-        case IMM_UNSIGNED: putf(o, "0x%llx", (unsigned long long)v); break;
+        case IMM_UNSIGNED: put_hex(o, v); break;
         case IMM_F32: print_float(o, v << (32 - w), FP_F32); break;
         case IMM_F64: print_float(o, v << (64 - w), FP_F64); break;
         case IMM_F16X2: {
@@ -186,8 +246,10 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
     if (s->sfx_slot >= 0) {
         const mod_slot *m = &F->mods[s->sfx_slot];
         int k = m->field >= 0 ? choice_of(m, vals[m->field]) : -1;
-        if (k >= 0 && k != m->def_choice)
-            putf(o, ".%s", m->choices[k].spell);
+        if (k >= 0 && k != m->def_choice) {
+            put(o, ".");
+            put(o, m->choices[k].spell);
+        }
     }
     if (abs)
         put(o, "|");
@@ -228,12 +290,14 @@ static int group_printed(const isa_opcode *op, const syntax_form *F, int g, cons
 
 static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const uint64_t *vals)
 {
-    char buf[32];
     if (op->guard >= 0) {
         const isa_field *g = &op->fields[op->guard];
         int gnot = op->guard_not >= 0 && vals[op->guard_not];
-        if (vals[op->guard] != g->type->zero_value || gnot)
-            putf(o, "@%s%s ", gnot ? "!" : "", type_value_name(g->type, vals[op->guard], buf, sizeof buf));
+        if (vals[op->guard] != g->type->zero_value || gnot) {
+            put(o, gnot ? "@!" : "@");
+            put_reg(o, g->type, vals[op->guard]);
+            put(o, " ");
+        }
     }
     put(o, F->mnemonic);
     for (int j = 0; j < F->nmods; j++) {
@@ -241,11 +305,10 @@ static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const
         if (m->operand >= 0 || m->field < 0)
             continue;
         int k = choice_of(m, vals[m->field]);
-        if (m->literal) {
-            if (k == 0 && (!m->optional || vals[m->field] != m->absent))
-                putf(o, ".%s", m->choices[0].spell);
-        } else if (k >= 0 && k != m->def_choice) {
-            putf(o, ".%s", m->choices[k].spell);
+        if ((m->literal && k == 0 && (!m->optional || vals[m->field] != m->absent)) ||
+            (!m->literal && k >= 0 && k != m->def_choice)) {
+            put(o, ".");
+            put(o, m->choices[k].spell);
         }
     }
     int first = 1;
@@ -259,8 +322,12 @@ static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const
     }
     static const char *const ctl[3] = {"$sched", "$req", "$wsb"};
     for (int k = 0; k < 3; k++)
-        if (F->ctl[k] >= 0 && vals[F->ctl[k]])
-            putf(o, " %s=%llu", ctl[k], (unsigned long long)vals[F->ctl[k]]);
+        if (F->ctl[k] >= 0 && vals[F->ctl[k]]) {
+            put(o, " ");
+            put(o, ctl[k]);
+            put(o, "=");
+            put_dec(o, vals[F->ctl[k]]);
+        }
 }
 
 static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, char *buf, size_t cap)
@@ -292,27 +359,24 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
     if (op->nfields > MAXF)
         return invalid(isa, w, "too many fields", buf, cap);
     for (int i = 0; i < op->nfields; i++) {
-        const isa_field *f = &op->fields[i];
-        vals[i] = word_get(&w, f->off, f->width);
-        if (f->type->kind == TY_ENUM && f->type->named &&
-            (vals[i] >> f->type->width || !f->type->named[vals[i]])) {
+        const field_x *x = &op->fx[i];
+        vals[i] = word_get(&w, x->off, x->width);
+        if (x->named && (vals[i] >> x->enum_width || !x->named[vals[i]])) {
+            const isa_field *f = &op->fields[i];
             snprintf(why, sizeof why, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
             return invalid(isa, w, why, buf, cap);
         }
     }
-    char reason[200] = "";
-    for (int k = 0; k < op->nforms; k++) {
-        const char *r = form_rejects(op, &op->forms[k], &w, vals, why, sizeof why);
-        if (!r) {
+    for (int k = 0; k < op->nforms; k++)
+        if (!form_rejects(op, &op->forms[k], &w, vals, NULL, 0)) {
             out o = {buf, buf + cap - 1};
             print_form(&o, op, &op->forms[k], vals);
             *o.p = 0;
             return GISA_OK;
         }
-        if (!reason[0])
-            snprintf(reason, sizeof reason, "%s", r);
-    }
+    /* invalid: now say why, from the first form's point of view */
+    const char *reason = op->nforms ? form_rejects(op, &op->forms[0], &w, vals, why, sizeof why) : NULL;
     char msg[260];
-    snprintf(msg, sizeof msg, "%s: %s", op->name, reason[0] ? reason : "no syntax form");
+    snprintf(msg, sizeof msg, "%s: %s", op->name, reason ? reason : "no syntax form");
     return invalid(isa, w, msg, buf, cap);
 }

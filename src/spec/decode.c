@@ -38,8 +38,30 @@ static int build_mnemonics(gisa_isa *isa)
     return 0;
 }
 
+static int build_extraction(gisa_isa *isa)
+{
+    for (int i = 0; i < isa->nopcodes; i++) {
+        isa_opcode *op = &isa->opcodes[i];
+        op->fx = arena_alloc(&isa->a, sizeof *op->fx * (size_t)(op->nfields ? op->nfields : 1));
+        op->absent = arena_alloc(&isa->a, sizeof *op->absent * (size_t)(op->nfields ? op->nfields : 1));
+        if (!op->fx || !op->absent)
+            return -1;
+        for (int f = 0; f < op->nfields; f++) {
+            const isa_field *fl = &op->fields[f];
+            int enum_ok = fl->type && fl->type->kind == TY_ENUM && fl->type->named;
+            op->fx[f] = (field_x){(uint16_t)fl->off, (uint8_t)fl->width, (uint8_t)(enum_ok ? fl->type->width : 0),
+                                  enum_ok ? fl->type->named : NULL};
+            op->absent[f] = fl->fixed || fl->has_default ? fl->value
+                            : fl->type && fl->type->kind == TY_REG ? fl->type->zero_value : 0;
+        }
+    }
+    return 0;
+}
+
 int decode_build(gisa_isa *isa)
 {
+    if (build_extraction(isa))
+        return -1;
     decode_table *t = &isa->dec;
     gisa_word common = {{~UINT64_C(0), ~UINT64_C(0)}};
     if (isa->word_bits == 64)
@@ -52,6 +74,18 @@ int decode_build(gisa_isa *isa)
     for (int b = 0; b < isa->word_bits && t->nkeybits < 16; b++)
         if (word_get(&common, b, 1))
             t->keybit[t->nkeybits++] = b;
+    t->nruns = 0;
+    for (int i = 0; i < t->nkeybits; i++) {
+        if (t->nruns && t->run_off[t->nruns - 1] + t->run_width[t->nruns - 1] == t->keybit[i] &&
+            t->keybit[i] != 64) { /* runs never straddle the two 64-bit halves */
+            t->run_width[t->nruns - 1]++;
+            continue;
+        }
+        t->run_off[t->nruns] = t->keybit[i];
+        t->run_width[t->nruns] = 1;
+        t->run_shift[t->nruns] = i;
+        t->nruns++;
+    }
     size_t nb = (size_t)1 << t->nkeybits;
     t->start = arena_alloc(&isa->a, sizeof(int) * (nb + 1));
     t->cand = arena_alloc(&isa->a, sizeof(int) * (size_t)(isa->nopcodes ? isa->nopcodes : 1));

@@ -195,6 +195,18 @@ static const char *role(const char *n, char *buf, size_t cap)
     return buf;
 }
 
+/* A directive in a group or optype may name a field only some variants have. */
+static int descendant_has_field(const gisa_isa *isa, const raw_def *d, const char *name)
+{
+    for (int i = 0; i < isa->nopcodes; i++) {
+        const isa_opcode *op = &isa->opcodes[i];
+        for (int c = 0; c < op->nchain; c++)
+            if (op->chain[c] == d && model_field(op, name) >= 0)
+                return 1;
+    }
+    return 0;
+}
+
 static void lint_opinfo(linter *L, const isa_opcode *op)
 {
     const raw_opinfo *lists[3] = {op->inlist, op->outlist, op->order};
@@ -232,7 +244,8 @@ static void lint_opinfo(linter *L, const isa_opcode *op)
     for (int c = 0; c < op->nchain; c++)
         for (int i = 0; i < op->chain[c]->nopinfo; i++) {
             const raw_opinfo *oi = &op->chain[c]->opinfo[i];
-            if ((oi->kind == OI_BITWIDTH || oi->kind == OI_ASMFORMAT) && model_field(op, oi->names[0]) < 0 && op->chain[c] == op->def)
+            if ((oi->kind == OI_BITWIDTH || oi->kind == OI_ASMFORMAT) && model_field(op, oi->names[0]) < 0 &&
+                !descendant_has_field(L->isa, op->chain[c], oi->names[0]))
                 emit(L, GISA_ERROR, &oi->loc, "%s names '%s', which is not a field of %s", oi->kind == OI_BITWIDTH ? "Bitwidth" : "AsmFormat",
                      oi->names[0], op->name);
             if (oi->kind == OI_ASMFORMAT && strcmp(oi->func, "CvtINegX") && strcmp(oi->func, "CvtFImm"))
@@ -259,11 +272,15 @@ static void lint_siblings(linter *L)
             continue;
         char ref[512], cur[512];
         /* the order most siblings use is the reference */
-        int best = 0, bestn = -1;
+        int best = -1, bestn = -1;
         for (int i = 0; i < ot->nopcodes; i++) {
+            if (!isa->opcodes[ot->opcodes[i]].order)
+                continue; /* no Order<> is no opinion */
             order_roles(isa->opcodes[ot->opcodes[i]].order, ref, sizeof ref);
             int n = 0;
             for (int j = 0; j < ot->nopcodes; j++) {
+                if (!isa->opcodes[ot->opcodes[j]].order)
+                    continue;
                 order_roles(isa->opcodes[ot->opcodes[j]].order, cur, sizeof cur);
                 n += !strcmp(ref, cur);
             }
@@ -272,6 +289,8 @@ static void lint_siblings(linter *L)
                 best = i;
             }
         }
+        if (best < 0)
+            continue;
         order_roles(isa->opcodes[ot->opcodes[best]].order, ref, sizeof ref);
         for (int i = 0; i < ot->nopcodes; i++) {
             const isa_opcode *op = &isa->opcodes[ot->opcodes[i]];
@@ -283,6 +302,19 @@ static void lint_siblings(linter *L)
 }
 
 /* ------------------------------------------------------------------ documents */
+
+/* "IMAD.WIDE" has the parts IMAD and WIDE */
+static int mnemonic_has_part(const char *m, const char *word)
+{
+    size_t wl = strlen(word);
+    for (const char *p = m; *p;) {
+        size_t n = strcspn(p, ".");
+        if (n == wl && !strncmp(p, word, wl))
+            return 1;
+        p += n + (p[n] == '.');
+    }
+    return 0;
+}
 
 static void lint_names(linter *L)
 {
@@ -314,6 +346,8 @@ static void lint_names(linter *L)
                 p++;
             size_t ml = strcspn(p, ". ");
             size_t len = strlen(p);
+            while (len && (p[len - 1] == ' ' || p[len - 1] == '\t'))
+                len--;
             if (!ml || len < 2 || p[len - 1] != ':' || strncmp(p, op->forms[0].mnemonic, ml) || p[ml] != '.')
                 continue;
             const char *w = p + ml;
@@ -326,7 +360,7 @@ static void lint_names(linter *L)
                 int known = model_field(op, word) >= 0;
                 for (int k = 0; k < op->nforms && !known; k++) {
                     const syntax_form *F = &op->forms[k];
-                    known = strstr(F->mnemonic, word) != NULL;
+                    known = mnemonic_has_part(F->mnemonic, word);
                     for (int j = 0; j < F->nmods && !known; j++) {
                         known = !strcmp(F->mods[j].name, word);
                         for (int c = 0; c < F->mods[j].nchoices && !known; c++)

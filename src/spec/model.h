@@ -106,6 +106,14 @@ typedef struct isa_exception {
 
 typedef struct isa_optype isa_optype;
 
+/* Field extraction in the hot loop: a compact copy of what it needs. */
+typedef struct field_x {
+    uint16_t off;
+    uint8_t width;
+    uint8_t enum_width;   /* type width when the type is an enumeration, else 0 */
+    const uint8_t *named; /* enumeration: 1 for values that have a name */
+} field_x;
+
 typedef struct isa_opcode {
     const char *name;
     int index;
@@ -115,6 +123,8 @@ typedef struct isa_opcode {
     int nchain;
     isa_field *fields;
     int nfields;
+    field_x *fx; /* [nfields] */
+    uint64_t *absent; /* [nfields]: value when no form sets the field */
     gisa_word mask, match, covered;
     syntax_form *forms;
     int nforms;
@@ -145,6 +155,8 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
 typedef struct decode_table {
     int nkeybits;
     int keybit[16];     /* word bit positions forming the key */
+    int nruns;          /* the same bits as runs: word offset, width, key shift */
+    int run_off[16], run_width[16], run_shift[16];
     int *start;         /* [1 << nkeybits + 1] offsets into cand */
     int *cand;
 } decode_table;
@@ -187,11 +199,13 @@ const char *type_value_name(const isa_type *t, uint64_t v, char *buf, size_t cap
 
 static inline uint64_t word_get_bit(const gisa_word *w, int b) { return (w->w[b >> 6] >> (b & 63)) & 1; }
 
+static inline uint64_t word_get(const gisa_word *w, int off, int width);
+
 static inline size_t decode_key(const decode_table *t, const gisa_word *w)
 {
     size_t k = 0;
-    for (int i = 0; i < t->nkeybits; i++)
-        k |= (size_t)word_get_bit(w, t->keybit[i]) << i;
+    for (int i = 0; i < t->nruns; i++)
+        k |= (size_t)word_get(w, t->run_off[i], t->run_width[i]) << t->run_shift[i];
     return k;
 }
 

@@ -207,8 +207,8 @@ static raw_def *find_def(builder *b, const char *name)
 static void apply_ruling(builder *b, const raw_def *r)
 {
     raw_def *t = find_def(b, r->name);
-    if (!t) {
-        error_at(b, &r->loc, "ruling for '%s': no group, optype or opcode has that name%s", r->name, NULL);
+    if (!t) { /* e.g. --isa on a directory holding only some of the documents */
+        diag_add(b->diags, GISA_WARNING, &r->loc, "ruling for '%s' not applied: no group, optype or opcode has that name", r->name);
         return;
     }
     gisa_isa *isa = b->isa;

@@ -1,0 +1,116 @@
+/* `gisa as`: assemble source text into an instruction image. Nothing is
+ * written unless the whole file assembles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS };
+static const cli_opt opts[] = {
+    {"output", 'o', "FILE", "write to FILE ('-': standard output; default a.bin, a.hex or a.c)"},
+    {"format", 0, "FMT", "bin (16 bytes per word, little-endian), hex (one word per line) or c"},
+    {"max-errors", 0, "N", "stop after N errors (default 100; 0: no limit)"},
+};
+
+/* Maps --format text to a format (gisa_out_format order). */
+static int parse_format(const char *s, gisa_out_format *fmt)
+{
+    static const char *const names[] = {"bin", "hex", "c"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(s, names[i])) {
+            *fmt = (gisa_out_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, gisa_out_format fmt,
+                    size_t max_errors)
+{
+    static const char *const default_out[] = {"a.bin", "a.hex", "a.c"};
+    const char *in = a->npos ? a->pos[0] : "-";
+    const char *name = cli_input_name(in);
+    char *text;
+    size_t len;
+    int r = cli_read_input(cmd, in, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = gisa_diags_new();
+    if (!d) {
+        free(text);
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    gisa_diags_set_limit(d, max_errors ? max_errors : (size_t)-1);
+    gisa_word *words = NULL;
+    size_t n = 0;
+    gisa_status st = gisa_assemble(isa, name, text, len, &words, &n, d);
+    free(text);
+    cli_print_diags(stderr, d, 1, name);
+    if (st != GISA_OK) {
+        /* like clang, count the errors shown, not the one that hit the limit */
+        size_t errors = 0;
+        for (size_t i = 0; i < gisa_diags_count(d); i++)
+            errors += gisa_diags_get(d, i)->severity == GISA_ERROR;
+        if (gisa_diags_dropped(d))
+            fputs("too many errors; stopping\n", stderr);
+        if (errors)
+            fprintf(stderr, "%zu %s\n", errors, errors == 1 ? "error" : "errors");
+        else
+            cli_error(cmd, "%s", gisa_status_str(st));
+        gisa_diags_free(d);
+        return EXIT_INPUT;
+    }
+    gisa_diags_free(d);
+    char *out;
+    size_t out_len;
+    st = gisa_words_serialize(isa, words, n, fmt, &out, &out_len);
+    free(words);
+    if (st != GISA_OK) {
+        cli_error(cmd, "cannot format the output: %s", gisa_status_str(st));
+        return EXIT_INPUT;
+    }
+    r = cli_write_output(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : default_out[fmt], out, out_len);
+    free(out);
+    return r;
+}
+
+static int run(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    int r = cli_parse(cmd, argc, argv, &a);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_out_format fmt = GISA_FMT_BIN;
+    if (a.val[O_FORMAT] && parse_format(a.val[O_FORMAT], &fmt))
+        return cli_usage_error(cmd, "unknown format '%s' (expected bin, hex or c)", a.val[O_FORMAT]);
+    size_t max_errors = 100;
+    if (a.val[O_MAX_ERRORS] && cli_parse_count(a.val[O_MAX_ERRORS], &max_errors))
+        return cli_usage_error(cmd, "--max-errors needs a number, not '%s'", a.val[O_MAX_ERRORS]);
+    if (a.val[O_OUTPUT] && !*a.val[O_OUTPUT])
+        return cli_usage_error(cmd, "-o needs a file name");
+    gisa_isa *isa;
+    const char *source;
+    r = cli_load_isa(&a, &isa, &source, NULL);
+    if (r != CLI_CONTINUE)
+        return r;
+    r = assemble(cmd, isa, &a, fmt, max_errors);
+    gisa_isa_free(isa);
+    return r;
+}
+
+const cli_cmd cmd_as = {
+    "as",
+    "[OPTIONS] [FILE|-]",
+    "assemble source text into instruction words",
+    "Reads FILE (standard input when absent or '-'). On any error the diagnostics\n"
+    "are printed with the source line and a caret, followed by 'N errors', and no\n"
+    "output is written. Output files are replaced atomically.\n"
+    "Formats: bin = 16 bytes per instruction, little-endian (bit i is bit i%8 of\n"
+    "byte i/8); hex = one instruction per line, 32 lowercase hex digits, bit 127\n"
+    "first; c = a C array 'gisa_code' of bytes plus 'gisa_code_words'.\n",
+    opts,
+    sizeof opts / sizeof *opts,
+    1,
+    run,
+};

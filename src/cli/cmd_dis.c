@@ -1,0 +1,128 @@
+/* `gisa dis`: disassemble an instruction image, one line per word. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT };
+static const cli_opt opts[] = {
+    {"output", 'o', "FILE", "write the listing to FILE (default: standard output)"},
+    {"format", 0, "FMT", "input format: bin (default; 16-byte little-endian words) or hex"},
+    {"offsets", 0, NULL, "prefix each line with its byte offset, /*0040*/"},
+    {"raw", 0, NULL, "append the word in hex, // 0x..."},
+    {"strict", 0, NULL, "exit 1 when any word is not a valid instruction"},
+};
+
+/* Builds the listing in memory so that -o FILE is written all at once. */
+static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, char **out, size_t *len,
+                   size_t *invalid)
+{
+    unsigned bits = gisa_isa_word_bits(isa);
+    size_t wbytes = bits / 8;
+    FILE *f = open_memstream(out, len);
+    if (!f)
+        return -1;
+    char text[1024];
+    *invalid = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (gisa_disassemble(isa, w[i], text, sizeof text) != GISA_OK)
+            ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
+        if (a->val[O_OFFSETS])
+            fprintf(f, "/*%04zx*/ ", i * wbytes);
+        fputs(text, f);
+        if (a->val[O_RAW]) {
+            if (bits == 64)
+                fprintf(f, "  // 0x%016llx", (unsigned long long)w[i].w[0]);
+            else
+                fprintf(f, "  // 0x%016llx%016llx", (unsigned long long)w[i].w[1], (unsigned long long)w[i].w[0]);
+        }
+        fputc('\n', f);
+    }
+    return fclose(f) ? -1 : 0;
+}
+
+static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int hex)
+{
+    const char *in = a->npos ? a->pos[0] : "-";
+    const char *name = cli_input_name(in);
+    char *data;
+    size_t len;
+    int r = cli_read_input(cmd, in, &data, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = gisa_diags_new();
+    if (!d) {
+        free(data);
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    gisa_diags_set_limit(d, 100);
+    gisa_word *words = NULL;
+    size_t n = 0;
+    gisa_status st = gisa_words_parse(isa, data, len, hex, &words, &n, d);
+    free(data);
+    cli_print_diags(stderr, d, 1, name);
+    if (st != GISA_OK) {
+        size_t errors = gisa_diags_errors(d);
+        if (gisa_diags_dropped(d))
+            fputs("too many errors; stopping\n", stderr);
+        if (!errors)
+            cli_error(cmd, "%s: %s", name, gisa_status_str(st));
+        gisa_diags_free(d);
+        return EXIT_INPUT;
+    }
+    gisa_diags_free(d);
+    char *out = NULL;
+    size_t out_len = 0, invalid = 0;
+    if (listing(isa, a, words, n, &out, &out_len, &invalid)) {
+        free(words);
+        free(out);
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    free(words);
+    r = cli_write_output(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", out, out_len);
+    free(out);
+    if (r == EXIT_OK && invalid && a->val[O_STRICT]) {
+        fprintf(stderr, "%zu invalid %s\n", invalid, invalid == 1 ? "word" : "words");
+        r = EXIT_INPUT;
+    }
+    return r;
+}
+
+static int run(const cli_cmd *cmd, int argc, char **argv)
+{
+    cli_args a;
+    int r = cli_parse(cmd, argc, argv, &a);
+    if (r != CLI_CONTINUE)
+        return r;
+    int hex = 0;
+    const char *fmt = a.val[O_FORMAT];
+    if (fmt && strcmp(fmt, "bin") && strcmp(fmt, "hex"))
+        return cli_usage_error(cmd, "unknown format '%s' (expected bin or hex)", fmt);
+    hex = fmt && !strcmp(fmt, "hex");
+    if (a.val[O_OUTPUT] && !*a.val[O_OUTPUT])
+        return cli_usage_error(cmd, "-o needs a file name");
+    gisa_isa *isa;
+    const char *source;
+    r = cli_load_isa(&a, &isa, &source, NULL);
+    if (r != CLI_CONTINUE)
+        return r;
+    r = disassemble(cmd, isa, &a, hex);
+    gisa_isa_free(isa);
+    return r;
+}
+
+const cli_cmd cmd_dis = {
+    "dis",
+    "[OPTIONS] [FILE|-]",
+    "disassemble instruction words",
+    "Reads FILE (standard input when absent or '-'). In hex input, each line is\n"
+    "32 hex digits (optionally prefixed 0x), blank lines and lines starting with\n"
+    "'//' or '#' are ignored. A word that is no valid instruction is printed as\n"
+    "'.invalid 0x... // reason'; --strict then makes the exit status 1.\n",
+    opts,
+    sizeof opts / sizeof *opts,
+    1,
+    run,
+};

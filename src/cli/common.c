@@ -1,0 +1,310 @@
+/* Option parsing, help text, ISA loading and diagnostics printing shared by
+ * every subcommand. */
+#include "common.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ messages */
+
+static void vmsg(const cli_cmd *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "gisa%s%s: ", cmd ? " " : "", cmd ? cmd->name : "");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
+void cli_error(const cli_cmd *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, fmt, ap);
+    va_end(ap);
+}
+
+int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vmsg(cmd, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "Try 'gisa %s%s--help' for more information.\n", cmd ? cmd->name : "", cmd ? " " : "");
+    return EXIT_USAGE;
+}
+
+static int upper(int c) { return c >= 'a' && c <= 'z' ? c - 32 : c; }
+
+/* Optimal-string-alignment distance: a swap of two neighbours ("dsi" for
+ * "dis") counts as one edit, the typo people make most. */
+size_t cli_edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return (size_t)-1; /* names are short; long ones are never "close" */
+    size_t rows[3][65], *pp = rows[0], *prev = rows[1], *cur = rows[2];
+    for (size_t j = 0; j <= lb; j++)
+        prev[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        cur[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            int ca = upper(a[i - 1]), cb = upper(b[j - 1]);
+            size_t best = prev[j - 1] + (ca != cb);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && ca == upper(b[j - 2]) && upper(a[i - 2]) == cb && pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
+            cur[j] = best;
+        }
+        size_t *t = pp;
+        pp = prev;
+        prev = cur;
+        cur = t;
+    }
+    return prev[lb];
+}
+
+int cli_parse_count(const char *s, size_t *out)
+{
+    size_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || v > ((size_t)-1 - 9) / 10)
+            return -1;
+        v = v * 10 + (size_t)(*s - '0');
+    }
+    *out = v;
+    return 0;
+}
+
+/* ------------------------------------------------------------ options */
+
+/* The options every subcommand takes besides its own. */
+static const cli_opt global_opts[] = {
+    {"isa", 0, "DIR", "load the *.isa/*.isa.txt files of DIR (default: $GISA_ISA, else the built-in ISA)"},
+    {"isa-overlay", 0, "DIR", "take types.isa/rulings.isa from DIR when the --isa directory has none"},
+    {"target", 0, "NAME", "target to load (default gisa128)"},
+    {"help", 'h', NULL, "show this help and exit"},
+    {"version", 0, NULL, "show the version and exit"},
+};
+enum { G_ISA, G_OVERLAY, G_TARGET, G_HELP, G_VERSION, G_COUNT };
+
+static void print_opt(FILE *f, const cli_opt *o)
+{
+    char left[64];
+    int n = 0;
+    if (o->short_name)
+        n = snprintf(left, sizeof left, "-%c, --%s", o->short_name, o->name);
+    else
+        n = snprintf(left, sizeof left, "    --%s", o->name);
+    if (o->arg && n > 0 && (size_t)n < sizeof left)
+        snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+    fprintf(f, "  %-24s %s\n", left, o->help);
+}
+
+void cli_print_global_options(FILE *f)
+{
+    for (size_t i = 0; i < G_COUNT; i++)
+        print_opt(f, &global_opts[i]);
+}
+
+void cli_print_help(const cli_cmd *cmd, FILE *f)
+{
+    fprintf(f, "usage: gisa %s %s\n\n%s\n", cmd->name, cmd->synopsis, cmd->summary);
+    if (cmd->details)
+        fprintf(f, "\n%s", cmd->details);
+    if (cmd->nopts) {
+        fputs("\nOptions:\n", f);
+        for (size_t i = 0; i < cmd->nopts; i++)
+            print_opt(f, &cmd->opts[i]);
+    }
+    fputs("\nCommon options:\n", f);
+    cli_print_global_options(f);
+    fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors (see 'gisa --help').\n", f);
+}
+
+/* Splits "--name=value" / "--name" / "-x" / "-xVALUE" into its parts and
+ * finds the option in `opts`. Returns its index or -1. */
+static int match_opt(const cli_opt *opts, size_t n, const char *arg, const char **inline_val)
+{
+    *inline_val = NULL;
+    if (arg[1] == '-') {
+        const char *name = arg + 2, *eq = strchr(name, '=');
+        size_t len = eq ? (size_t)(eq - name) : strlen(name);
+        for (size_t i = 0; i < n; i++)
+            if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len)) {
+                *inline_val = eq ? eq + 1 : NULL;
+                return (int)i;
+            }
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (opts[i].short_name && opts[i].short_name == arg[1]) {
+            *inline_val = arg[2] ? arg + 2 : NULL;
+            return (int)i;
+        }
+    return -1;
+}
+
+int cli_global_option_kind(const char *arg)
+{
+    const char *v;
+    if (arg[0] != '-' || !arg[1])
+        return -1;
+    int i = match_opt(global_opts, G_COUNT, arg, &v);
+    return i < 0 ? -1 : global_opts[i].arg != NULL;
+}
+
+/* The closest long option name, for the unknown-option hint. */
+static const char *closest_opt(const cli_cmd *cmd, const char *arg)
+{
+    char name[80];
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    if (len >= sizeof name)
+        return NULL;
+    memcpy(name, arg, len);
+    name[len] = 0;
+    const char *best = NULL;
+    size_t bestd = 3; /* farther than 2 edits is no hint */
+    for (size_t k = 0; k < cmd->nopts + G_COUNT; k++) {
+        const char *cand = k < cmd->nopts ? cmd->opts[k].name : global_opts[k - cmd->nopts].name;
+        size_t d = cli_edit_distance(name, cand);
+        if (d < bestd) {
+            bestd = d;
+            best = cand;
+        }
+    }
+    return best;
+}
+
+/* Handles one option at argv[*i]; advances *i past its value. */
+static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args *a)
+{
+    const char *arg = argv[*i], *val;
+    const cli_opt *o;
+    int own = match_opt(cmd->opts, cmd->nopts, arg, &val), glob = -1;
+    if (own >= 0)
+        o = &cmd->opts[own];
+    else if ((glob = match_opt(global_opts, G_COUNT, arg, &val)) >= 0)
+        o = &global_opts[glob];
+    else {
+        const char *hint = arg[1] == '-' ? closest_opt(cmd, arg + 2) : NULL;
+        if (hint)
+            return cli_usage_error(cmd, "unknown option '%s' (did you mean '--%s'?)", arg, hint);
+        return cli_usage_error(cmd, "unknown option '%s'", arg);
+    }
+    if (!o->arg && val) {
+        if (arg[1] != '-') /* "-hx": no bundled short flags */
+            return cli_usage_error(cmd, "unknown option '%s'", arg);
+        return cli_usage_error(cmd, "option '--%s' takes no argument", o->name);
+    }
+    if (o->arg && !val) {
+        if (*i + 1 >= argc)
+            return cli_usage_error(cmd, "option '%s' needs an argument %s", arg, o->arg);
+        val = argv[++*i];
+    }
+    if (own >= 0) {
+        a->val[own] = val ? val : "";
+        return CLI_CONTINUE;
+    }
+    switch (glob) {
+    case G_ISA: a->isa_dir = val; break;
+    case G_OVERLAY: a->overlay_dir = val; break;
+    case G_TARGET: a->target = val; break;
+    case G_HELP: cli_print_help(cmd, stdout); return EXIT_OK;
+    default: printf("gisa %s\n", GISA_CLI_VERSION); return EXIT_OK;
+    }
+    return CLI_CONTINUE;
+}
+
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->cmd = cmd;
+    int only_pos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!only_pos && !strcmp(arg, "--")) {
+            only_pos = 1;
+        } else if (!only_pos && arg[0] == '-' && arg[1]) {
+            int r = parse_one(cmd, argc, argv, &i, a);
+            if (r != CLI_CONTINUE)
+                return r;
+        } else {
+            if (a->npos >= cmd->max_pos || a->npos >= CLI_MAX_POS)
+                return cli_usage_error(cmd, "unexpected argument '%s'", arg);
+            a->pos[a->npos++] = arg;
+        }
+    }
+    return CLI_CONTINUE;
+}
+
+/* ------------------------------------------------------------ ISA */
+
+static int target_known(const char *name)
+{
+    for (size_t i = 0; i < gisa_target_count(); i++)
+        if (!strcmp(gisa_target_name(i), name))
+            return 1;
+    return 0;
+}
+
+int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t *warnings)
+{
+    static char label[96];
+    const cli_cmd *cmd = a->cmd;
+    const char *target = a->target ? a->target : "gisa128";
+    *isa = NULL;
+    if (!target_known(target)) {
+        fprintf(stderr, "gisa %s: unknown target '%s' (known:", cmd->name, target);
+        for (size_t i = 0; i < gisa_target_count(); i++)
+            fprintf(stderr, " %s", gisa_target_name(i));
+        fputs(")\n", stderr);
+        return EXIT_USAGE;
+    }
+    const char *dir = a->isa_dir;
+    if (!dir) {
+        const char *env = getenv("GISA_ISA");
+        dir = env && *env ? env : NULL;
+    }
+    if (dir && !*dir)
+        return cli_usage_error(cmd, "--isa needs a directory");
+    gisa_diags *d = gisa_diags_new();
+    if (!d) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    gisa_status st = dir ? gisa_isa_load_dir(dir, a->overlay_dir, target, isa, d)
+                         : gisa_isa_load_embedded(target, isa, d);
+    cli_print_diags(stderr, d, 1, NULL);
+    if (warnings)
+        *warnings = gisa_diags_warnings(d);
+    size_t errors = gisa_diags_errors(d);
+    gisa_diags_free(d);
+    snprintf(label, sizeof label, "embedded %s", target);
+    *source = dir ? dir : label;
+    if (st == GISA_OK)
+        return CLI_CONTINUE;
+    if (st == GISA_ERR_IO) /* a directory or file that cannot be read */
+        return EXIT_USAGE;
+    cli_error(cmd, "cannot load the ISA from %s: %s", *source,
+              errors ? "the description has errors" : gisa_status_str(st));
+    return EXIT_INPUT;
+}
+
+void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *input_name)
+{
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        gisa_diag g = *gisa_diags_get(d, i);
+        if (input_name && g.file && !strcmp(g.file, "<input>"))
+            g.file = input_name;
+        char *s = gisa_diag_format(&g, with_source);
+        /* a message tied to no file says who is speaking, like "gcc: error:" */
+        fprintf(f, "%s%s\n", g.file && g.file[0] ? "" : "gisa: ", s ? s : g.message);
+        free(s);
+    }
+}

@@ -1,0 +1,97 @@
+/* Shared plumbing of the gisa subcommands: option parsing, ISA loading,
+ * diagnostics printing, reading inputs and writing outputs atomically.
+ * The CLI is a thin layer over include/gisa.h and uses nothing else. */
+#ifndef GISA_CLI_COMMON_H
+#define GISA_CLI_COMMON_H
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gisa.h"
+
+#define GISA_CLI_VERSION "0.1.0"
+
+/* Exit statuses, the same for every subcommand (listed in `gisa --help`). */
+enum {
+    EXIT_OK = 0,
+    EXIT_INPUT = 1, /* bad source, description or lint errors, invalid words with --strict */
+    EXIT_USAGE = 2, /* bad command line, or a file that cannot be opened/written */
+    EXIT_FAULT = 3  /* reserved for simulation faults */
+};
+
+/* cli_parse and friends return this when the command should go on. */
+#define CLI_CONTINUE (-1)
+
+#define CLI_MAX_OPTS 16
+#define CLI_MAX_POS 8
+
+/* One subcommand-specific option; `arg` names its argument (NULL: a flag). */
+typedef struct cli_opt {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0: none */
+    const char *arg;
+    const char *help;
+} cli_opt;
+
+typedef struct cli_cmd cli_cmd;
+
+/* The parsed command line of one subcommand. */
+typedef struct cli_args {
+    const cli_cmd *cmd;
+    const char *val[CLI_MAX_OPTS]; /* option i's value ("" for a flag), NULL when absent */
+    const char *isa_dir, *overlay_dir, *target;
+    const char *pos[CLI_MAX_POS];
+    size_t npos;
+} cli_args;
+
+struct cli_cmd {
+    const char *name;
+    const char *synopsis; /* after "gisa NAME " */
+    const char *summary;  /* one line for `gisa --help` */
+    const char *details;  /* extra help text, or NULL */
+    const cli_opt *opts;  /* nopts entries */
+    size_t nopts;
+    size_t max_pos;
+    int (*run)(const cli_cmd *cmd, int argc, char **argv);
+};
+
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis;
+
+/* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
+ * or an exit status after printing help (0) or a usage error (2). */
+int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a);
+void cli_print_help(const cli_cmd *cmd, FILE *f);
+/* "gisa CMD: message" plus the --help hint; returns EXIT_USAGE. */
+int cli_usage_error(const cli_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "gisa CMD: message" on stderr. */
+void cli_error(const cli_cmd *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Global options shared by every subcommand, for `gisa --help` and main. */
+void cli_print_global_options(FILE *f);
+/* 1 if `name` is a global option taking a value (--isa, ...), 0 if a global
+ * flag, -1 if it is not global. `name` is argv text such as "--isa=x". */
+int cli_global_option_kind(const char *arg);
+
+/* Loads the ISA the options select (--isa, $GISA_ISA, else embedded) and
+ * prints its diagnostics to stderr. Returns CLI_CONTINUE or an exit status.
+ * *source describes it ("embedded gisa128" or the directory). */
+int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t *warnings);
+
+/* Prints each diagnostic on its own line; those naming "<input>" (the library's
+ * name for an anonymous buffer) are shown under `input_name` when given. */
+void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *input_name);
+
+/* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit
+ * status after printing the reason. *buf is malloc'd and NUL-terminated. */
+int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len);
+/* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
+ * over it, so that the path holds either its old contents or all the new
+ * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
+int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
+/* Shown for an input path in messages: the path, or "<stdin>". */
+const char *cli_input_name(const char *path);
+
+/* Parses a non-negative decimal count. Returns 0 on success. */
+int cli_parse_count(const char *s, size_t *out);
+/* Levenshtein distance, case-insensitive; for "did you mean" hints. */
+size_t cli_edit_distance(const char *a, const char *b);
+#endif

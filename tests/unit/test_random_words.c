@@ -1,0 +1,134 @@
+/* Robustness of the disassembler on arbitrary 128-bit words (>= 1,000,000):
+ * it never crashes, always writes a NUL-terminated string (also when the
+ * buffer is too small), returns GISA_OK or GISA_ERR_INPUT with text
+ * ".invalid 0x<32 hex digits>", and every word it prints as valid
+ * re-assembles to exactly the same bits (no encoding is printed that the
+ * assembler cannot read back, e.g. a decoration the syntax does not allow). */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "testgen.h"
+#include "testlib.h"
+
+#define NWORDS 1000000L
+#define MAX_REPORT 25
+
+static long reported;
+
+static void report(const char *what, gisa_word w, const char *text, const char *more)
+{
+    char hex[33];
+    if (reported++ >= MAX_REPORT)
+        return;
+    tg_hex(w, hex);
+    fprintf(stderr, "  %s: %s\n    dis: %s\n    %s\n", what, hex, text, more ? more : "");
+}
+
+int main(void)
+{
+    const gisa_isa *isa = test_isa();
+    tg_rng r = {0xC0FFEE123456789u};
+    long valid = 0, invalid = 0, bad_status = 0, bad_text = 0, bad_nul = 0, bad_asm = 0, bad_bits = 0, bad_decode = 0;
+    long per_kind_valid[4] = {0};
+    /* the valid words' opcode histogram, to show the mix reaches many opcodes */
+    long *hits = calloc((size_t)isa->nopcodes, sizeof *hits);
+    clock_t t0 = clock();
+    for (long i = 0; i < NWORDS; i++) {
+        gisa_word w;
+        /* half fully random (kind 0); a quarter split between a real optype/stype
+         * with random rest (1) and random bits in a real opcode's fields (2); a
+         * quarter generated valid words with scrambled fields (3) */
+        int kind = i % 4 < 2 ? 0 : i % 4 == 3 ? 3 : (i / 4) % 2 ? 1 : 2;
+        w.w[0] = tg_next(&r);
+        w.w[1] = tg_next(&r);
+        const isa_opcode *op = &isa->opcodes[tg_below(&r, (uint64_t)isa->nopcodes)];
+        if (kind == 1) {
+            /* a real opcode's optype/stype in bits 0..11, everything else random */
+            w.w[0] = (w.w[0] & ~UINT64_C(0xfff)) | (op->match.w[0] & 0xfff);
+        } else if (kind == 2) {
+            /* a real opcode's fixed bits; random bits only where its fields are */
+            for (int k = 0; k < 2; k++)
+                w.w[k] = (w.w[k] & op->covered.w[k] & ~op->mask.w[k]) | op->match.w[k];
+        } else if (kind == 3) {
+            /* a real opcode: fixed bits, and a random value in each of its fields only */
+            tg_word g;
+            const syntax_form *F = &op->forms[tg_below(&r, (uint64_t)op->nforms)];
+            tg_generate(op, F, &r, 1000, &g);
+            w = g.w;
+            for (int f = 0; f < op->nfields; f++) /* then scramble some field to any bits */
+                if (!op->fields[f].fixed && tg_below(&r, 6) == 0)
+                    word_set(&w, op->fields[f].off, op->fields[f].width, tg_next(&r));
+        }
+        char buf[512];
+        memset(buf, 0x55, sizeof buf);
+        size_t cap = i % 97 == 0 ? 1 + (size_t)tg_below(&r, 40) : sizeof buf - 8; /* sometimes a tiny buffer */
+        gisa_status s = gisa_disassemble(isa, w, buf, cap);
+        size_t len = strnlen(buf, cap);
+        if (len >= cap || buf[cap] != 0x55) { /* no NUL within cap, or a write past cap */
+            bad_nul++;
+            report("not NUL-terminated within the buffer (or overflow)", w, "", NULL);
+            continue;
+        }
+        if (s != GISA_OK && s != GISA_ERR_INPUT) {
+            bad_status++;
+            report("unexpected status", w, buf, gisa_status_str(s));
+            continue;
+        }
+        size_t oi = gisa_decode_opcode(isa, w);
+        if (oi >= (size_t)isa->nopcodes && s == GISA_OK) {
+            bad_decode++;
+            report("valid text but gisa_decode_opcode finds no opcode", w, buf, NULL);
+        }
+        if (cap < sizeof buf - 8)
+            continue; /* a truncated text is not checked further */
+        if (s == GISA_ERR_INPUT) {
+            char hex[33], want[48];
+            invalid++;
+            tg_hex(w, hex);
+            snprintf(want, sizeof want, ".invalid 0x%s", hex);
+            if (strncmp(buf, want, strlen(want))) {
+                bad_text++;
+                report("invalid word printed without '.invalid 0x<word>'", w, buf, NULL);
+            }
+            continue;
+        }
+        valid++;
+        per_kind_valid[kind]++;
+        if (oi < (size_t)isa->nopcodes)
+            hits[oi]++;
+        gisa_word back;
+        gisa_diags *d = gisa_diags_new();
+        if (gisa_assemble_one(isa, buf, &back, d) != GISA_OK) {
+            char *m = gisa_diags_count(d) ? gisa_diag_format(gisa_diags_get(d, 0), 0) : NULL;
+            bad_asm++;
+            report("printed as valid but does not assemble", w, buf, m);
+            free(m);
+        } else if (!tg_word_eq(back, w)) {
+            char hex[33];
+            tg_hex(back, hex);
+            bad_bits++;
+            report("printed as valid but re-assembles to other bits", w, buf, hex);
+        }
+        gisa_diags_free(d);
+    }
+    double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+    int reached = 0;
+    for (int k = 0; k < isa->nopcodes; k++)
+        reached += hits[k] > 0;
+    printf("random words: %ld total, %ld valid (fully random %ld, real optype/stype %ld, random fields %ld, generated+scrambled %ld), "
+           "%ld invalid, %d opcodes reached, %.1f s\n",
+           NWORDS, valid, per_kind_valid[0], per_kind_valid[1], per_kind_valid[2], per_kind_valid[3], invalid, reached, secs);
+    printf("failures: status %ld, .invalid text %ld, NUL %ld, does not assemble %ld, other bits %ld\n", bad_status, bad_text,
+           bad_nul, bad_asm, bad_bits);
+    CHECK(bad_status == 0);
+    CHECK(bad_text == 0);
+    CHECK(bad_nul == 0);
+    CHECK(bad_decode == 0);
+    CHECKF(bad_asm == 0, "%ld valid-printed words do not assemble", bad_asm);
+    CHECKF(bad_bits == 0, "%ld valid-printed words re-assemble to other bits", bad_bits);
+    CHECKF(reached == isa->nopcodes, "only %d of %d opcodes reached", reached, isa->nopcodes);
+    CHECKF(secs < 60, "took %.1f s (limit 60 s in a Release build)", secs);
+    free(hits);
+    return test_summary();
+}
