@@ -20,6 +20,7 @@ typedef struct failure {
 
 typedef struct ctx {
     const gisa_isa *isa;
+    int silent; /* first pass: failures are not explained (no formatting) */
     statement *st;
     const isa_opcode *op;
     const syntax_form *F;
@@ -36,6 +37,8 @@ static void record(ctx *c, int depth, int col, int len, const char *slot, int sr
 
 static void record(ctx *c, int depth, int col, int len, const char *slot, int src, const char *fmt, ...)
 {
+    if (c->silent)
+        return;
     if (c->cand < 256 && depth > c->cand_depth[c->cand]) {
         c->cand_depth[c->cand] = depth;
         c->cand_slot[c->cand] = slot;
@@ -142,6 +145,8 @@ static int match_mods(ctx *c)
             record(c, depth, sw->col - 1, (int)sw->n + 1, NULL, -1, "%s: .%.*s conflicts with another .%s modifier", F->mnemonic, (int)sw->n, sw->s, F->mods[dup].name);
             return -1;
         }
+        if (slot < 0 && c->silent)
+            return -1;
         if (slot < 0) {
             const char *best = NULL;
             int bd = 3, bt = 1 << 30;
@@ -544,8 +549,15 @@ static int try_form(ctx *c, uint64_t *out_vals)
  * so when no candidate fits, the full match runs again for the message. */
 static int quick_reject(const syntax_form *F, const statement *st)
 {
-    if (F->ngroups)
-        return 0;
+    if (F->ngroups) { /* only the operand count can be judged cheaply */
+        int lo = 0, hi = 0;
+        for (int k = 0; k < F->nops; k++) {
+            int n = F->ops[k].kind == OK_IMM && F->ops[k].type->fmt == IMM_F16X2 ? 2 : 1;
+            hi += n;
+            lo += F->ops[k].group ? 0 : n;
+        }
+        return st->nops < lo || st->nops > hi;
+    }
     int si = 0;
     for (int k = 0; k < F->nops; k++, si++) {
         const opnd_slot *s = &F->ops[k];
@@ -673,6 +685,7 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     uint64_t vals[MAXF];
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < me->n; i++) {
+            c.silent = pass == 0;
             c.cand = i;
             c.op = &isa->opcodes[me->opcode[i]];
             c.F = &c.op->forms[me->form[i]];

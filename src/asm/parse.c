@@ -22,7 +22,7 @@ static void skip(const char *s, size_t *i, size_t end)
         (*i)++;
 }
 
-static int is_alnum(char c) { return is_ident_char(c) && c != '$'; }
+static inline int is_alnum(char c) { return is_ident_char(c) && c != '$'; }
 
 /* A numeric literal: decimal/hex integers, floats (1.5, 1e-3, 0x1p4), raw 0f/0d/0h bits. */
 static size_t scan_number(const char *s, size_t i, size_t end)

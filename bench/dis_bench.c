@@ -1,0 +1,44 @@
+/* Disassembler throughput: BENCH_N generated valid words (all opcodes in
+ * rotation) through gisa_disassemble, best of BENCH_RUNS, on one thread.
+ * Target: >= 10 M instructions/s.  Also times the opcode lookup alone. */
+#include "bench_common.h"
+
+int main(void)
+{
+    gisa_isa *isa = bench_load();
+    gisa_word *words = make_workload(isa);
+    static char text[BENCH_TEXT];
+
+    double best = 1e30;
+    size_t invalid = 0, bytes = 0;
+    for (int run = 0; run < BENCH_RUNS; run++) {
+        invalid = bytes = 0;
+        double t0 = now_s();
+        for (size_t i = 0; i < BENCH_N; i++) {
+            invalid += gisa_disassemble(isa, words[i], text, sizeof text) != GISA_OK;
+            bytes += (unsigned char)text[0];
+        }
+        double t = now_s() - t0;
+        best = t < best ? t : best;
+    }
+    print_rate("disassemble", best, 10.0);
+    if (invalid)
+        printf("disassemble: %zu words reported invalid (expected 0)\n", invalid);
+
+    double best_dec = 1e30;
+    size_t sum = 0;
+    for (int run = 0; run < BENCH_RUNS; run++) {
+        sum = 0;
+        double t0 = now_s();
+        for (size_t i = 0; i < BENCH_N; i++)
+            sum += gisa_decode_opcode(isa, words[i]);
+        double t = now_s() - t0;
+        best_dec = t < best_dec ? t : best_dec;
+    }
+    print_rate("decode lookup only", best_dec, 0);
+    printf("(checksums %zu %zu)\n", bytes, sum);
+
+    free(words);
+    gisa_isa_free(isa);
+    return 0;
+}
