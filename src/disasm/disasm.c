@@ -14,17 +14,34 @@ typedef struct out {
     char *p, *end;
 } out;
 
-static void put(out *o, const char *s)
+static inline void put_n(out *o, const char *s, size_t n)
 {
-    size_t n = strlen(s);
     if (n > (size_t)(o->end - o->p))
         n = (size_t)(o->end - o->p);
     memcpy(o->p, s, n);
     o->p += n;
 }
 
+static void put(out *o, const char *s) { put_n(o, s, strlen(s)); }
+
+static inline void put_c(out *o, char c)
+{
+    if (o->p < o->end)
+        *o->p++ = c;
+}
+
 static void put_dec(out *o, uint64_t v)
 {
+    if (v < 10 && o->p < o->end) {
+        *o->p++ = (char)('0' + v);
+        return;
+    }
+    if (v < 100 && o->end - o->p >= 2) {
+        o->p[0] = (char)('0' + v / 10);
+        o->p[1] = (char)('0' + v % 10);
+        o->p += 2;
+        return;
+    }
     char d[24];
     int n = 0;
     do
@@ -50,10 +67,10 @@ static void put_hex(out *o, uint64_t v)
 static void put_reg(out *o, const isa_type *t, uint64_t v)
 {
     if (v == t->zero_value) {
-        put(o, t->zero);
+        put_n(o, t->zero, (size_t)t->zero_len);
         return;
     }
-    put(o, t->prefix);
+    put_n(o, t->prefix, (size_t)t->prefix_len);
     put_dec(o, v);
 }
 
@@ -247,8 +264,8 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
         const mod_slot *m = &F->mods[s->sfx_slot];
         int k = m->field >= 0 ? choice_of(m, vals[m->field]) : -1;
         if (k >= 0 && k != m->def_choice) {
-            put(o, ".");
-            put(o, m->choices[k].spell);
+            put_c(o, '.');
+            put_n(o, m->choices[k].spell, (size_t)m->choices[k].len);
         }
     }
     if (abs)
@@ -299,7 +316,7 @@ static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const
             put(o, " ");
         }
     }
-    put(o, F->mnemonic);
+    put_n(o, F->mnemonic, (size_t)F->mnemonic_len);
     for (int j = 0; j < F->nmods; j++) {
         const mod_slot *m = &F->mods[j];
         if (m->operand >= 0 || m->field < 0)
@@ -307,16 +324,19 @@ static void print_form(out *o, const isa_opcode *op, const syntax_form *F, const
         int k = choice_of(m, vals[m->field]);
         if ((m->literal && k == 0 && (!m->optional || vals[m->field] != m->absent)) ||
             (!m->literal && k >= 0 && k != m->def_choice)) {
-            put(o, ".");
-            put(o, m->choices[k].spell);
+            put_c(o, '.');
+            put_n(o, m->choices[k].spell, (size_t)m->choices[k].len);
         }
     }
+    char printed[32] = {0};
+    for (int g = F->ngroups < 31 ? F->ngroups : 31; g >= 1; g--)
+        printed[g] = (char)group_printed(op, F, g, vals);
     int first = 1;
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *s = &F->ops[k];
-        if (s->group && !group_printed(op, F, s->group, vals))
+        if (s->group && (s->group > 31 || !printed[s->group]))
             continue;
-        put(o, first ? " " : ", ");
+        put_n(o, first ? " " : ", ", first ? 1 : 2);
         first = 0;
         print_operand(o, op, F, s, vals);
     }
@@ -358,6 +378,28 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
     uint64_t vals[MAXF];
     if (op->nfields > MAXF)
         return invalid(isa, w, "too many fields", buf, cap);
+    /* fast path: a form whose pinned bits match; only its free fields are
+     * read from the word (pinned ones hold their known, valid values) */
+    for (int k = 0; k < op->nforms; k++) {
+        const syntax_form *F = &op->forms[k];
+        if (((w.w[0] ^ F->match.w[0]) & F->mask.w[0]) || ((w.w[1] ^ F->match.w[1]) & F->mask.w[1]))
+            continue;
+        memcpy(vals, F->base, sizeof *vals * (size_t)op->nfields);
+        int bad = 0;
+        for (int i = 0; i < F->nfree && !bad; i++) {
+            const field_x *x = &op->fx[F->free_fields[i]];
+            uint64_t v = word_get(&w, x->off, x->width);
+            vals[F->free_fields[i]] = v;
+            bad = x->named && (v >> x->enum_width || !x->named[v]);
+        }
+        if (!bad && !form_rejects(op, F, &w, vals, NULL, 0)) {
+            out o = {buf, buf + cap - 1};
+            print_form(&o, op, F, vals);
+            *o.p = 0;
+            return GISA_OK;
+        }
+    }
+    /* invalid: read every field to say why */
     for (int i = 0; i < op->nfields; i++) {
         const field_x *x = &op->fx[i];
         vals[i] = word_get(&w, x->off, x->width);
@@ -367,13 +409,6 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
             return invalid(isa, w, why, buf, cap);
         }
     }
-    for (int k = 0; k < op->nforms; k++)
-        if (!form_rejects(op, &op->forms[k], &w, vals, NULL, 0)) {
-            out o = {buf, buf + cap - 1};
-            print_form(&o, op, &op->forms[k], vals);
-            *o.p = 0;
-            return GISA_OK;
-        }
     /* invalid: now say why, from the first form's point of view */
     const char *reason = op->nforms ? form_rejects(op, &op->forms[0], &w, vals, why, sizeof why) : NULL;
     char msg[260];

@@ -54,6 +54,17 @@ static int build_extraction(gisa_isa *isa)
             op->absent[f] = fl->fixed || fl->has_default ? fl->value
                             : fl->type && fl->type->kind == TY_REG ? fl->type->zero_value : 0;
         }
+        for (int k = 0; k < op->nforms; k++) {
+            syntax_form *F = &op->forms[k];
+            F->mnemonic_len = (int)strlen(F->mnemonic);
+            F->base = arena_alloc(&isa->a, sizeof *F->base * (size_t)(op->nfields ? op->nfields : 1));
+            if (!F->base)
+                return -1;
+            for (int f = 0; f < op->nfields; f++) {
+                const isa_field *fl = &op->fields[f];
+                F->base[f] = word_get(&F->mask, fl->off, fl->width) ? word_get(&F->match, fl->off, fl->width) : op->absent[f];
+            }
+        }
     }
     return 0;
 }

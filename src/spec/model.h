@@ -27,6 +27,7 @@ typedef struct isa_type {
     /* TY_REG: values 0..zero_value-1 are prefix<n>, zero_value is `zero` */
     reg_class rclass;
     const char *prefix, *zero;
+    int prefix_len, zero_len;
     uint64_t zero_value;
     /* TY_IMM: a float format narrower than its format keeps the high bits */
     imm_format fmt;
@@ -48,6 +49,7 @@ typedef struct isa_field {
 typedef struct mod_choice {
     const char *spell; /* as written in assembly, without the dot: "RZ", "CLAMP" */
     uint64_t value;    /* field value */
+    int len;           /* strlen(spell) */
 } mod_choice;
 
 typedef struct mod_slot {
@@ -94,6 +96,8 @@ typedef struct syntax_form {
     gisa_word mask, match; /* bits the form pins: unused fields, required literals */
     int *free_fields; /* fields set by a slot or operand */
     int nfree;
+    uint64_t *base;   /* [nfields]: omitted values, pinned fields at their pinned value */
+    int mnemonic_len;
     const char *text;
     srcloc loc;
 } syntax_form;

@@ -150,6 +150,8 @@ static int build_type(builder *b, const raw_def *d, isa_type *t)
         t->rclass = (reg_class)k;
         t->prefix = pf->text;
         t->zero = z->text;
+        t->prefix_len = (int)strlen(t->prefix);
+        t->zero_len = (int)strlen(t->zero);
         if (!parse_number(z->text2, strlen(z->text2), &t->zero_value) ||
             (t->width < 64 && t->zero_value >> t->width)) {
             error_at(b, &z->loc, "zero register number '%s' does not fit the type%s", z->text2, NULL);

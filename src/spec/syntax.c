@@ -419,6 +419,7 @@ static int map_choices(sctx *s, mod_slot *m, const vlist *v, const char *literal
     for (int i = 0; i < n; i++) {
         const char *spell = v ? v->choices[i].spell : literal ? literal : t->values[i].name;
         ch[i].spell = spell;
+        ch[i].len = (int)strlen(spell);
         ch[i].value = (uint64_t)i;
         if (!t)
             continue;
