@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "spec/cursor.h"
 
 #define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
 
@@ -29,14 +30,8 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     size_t clean_cap = 0;
     int in_comment = 0, lineno = 0, errors = 0, nomem = 0;
     statement st;
-    size_t i = 0;
-    while (i < len && !nomem) {
-        size_t b = i;
-        while (i < len && text[i] != '\n')
-            i++;
-        size_t e = i;
-        if (i < len)
-            i++;
+    size_t pos = 0, b, e;
+    while (!nomem && next_line(text, len, &pos, &b, &e)) {
         lineno++;
         size_t ll = e - b;
         if (ll + 1 > clean_cap) {

@@ -326,8 +326,7 @@ static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_forma
             FAIL(o->col, o->len, NULL, si, "raw %s bits are written 0%c followed by %d hex digits", fname[f], raw[f], rawdig[f]);
         uint64_t v = 0;
         for (size_t k = 2; k < o->num_len; k++) {
-            char ch = o->num[k];
-            int d = ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
+            int d = hex_digit(o->num[k]);
             if (d < 0)
                 FAIL(o->col, o->len, NULL, si, "bad hex digit in raw float bits");
             v = v << 4 | (uint64_t)d;

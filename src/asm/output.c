@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "spec/cursor.h"
 #include "common/strbuf.h"
 
 #define INPUT_NAME "<input>" /* the caller knows the real name; see gisa.h */
@@ -88,16 +89,6 @@ gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, si
 
 /* ------------------------------------------------------------ parsing */
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 static int is_blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
 
@@ -118,7 +109,7 @@ static int parse_hex_line(const char *b, const char *e, int lineno, size_t ndigi
     if (e - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
         p += 2;
     const char *digits = p;
-    while (p < e && hexval(*p) >= 0)
+    while (p < e && hex_digit(*p) >= 0)
         p++;
     size_t nd = (size_t)(p - digits);
     const char *rest = p;
@@ -142,7 +133,7 @@ static int parse_hex_line(const char *b, const char *e, int lineno, size_t ndigi
     memset(w, 0, sizeof *w);
     for (size_t i = 0; i < nd; i++) {
         size_t bit = 4 * (nd - 1 - i); /* the first digit holds the top bits */
-        w->w[bit / 64] |= (uint64_t)hexval(digits[i]) << (bit % 64);
+        w->w[bit / 64] |= (uint64_t)hex_digit(digits[i]) << (bit % 64);
     }
     return 1;
 }

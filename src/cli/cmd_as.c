@@ -28,20 +28,13 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
                     size_t max_errors)
 {
     static const char *const default_out[] = {"a.bin", "a.hex", "a.c"};
-    const char *in = a->npos ? a->pos[0] : "-";
-    const char *name = cli_input_name(in);
+    const char *name;
     char *text;
     size_t len;
-    int r = cli_read_input(cmd, in, &text, &len);
+    gisa_diags *d;
+    int r = cli_open_input(cmd, a, max_errors, &name, &text, &len, &d);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_diags *d = gisa_diags_new();
-    if (!d) {
-        free(text);
-        cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
-    }
-    gisa_diags_set_limit(d, max_errors ? max_errors : (size_t)-1);
     gisa_word *words = NULL;
     size_t n = 0;
     gisa_status st = gisa_assemble(isa, name, text, len, &words, &n, d);

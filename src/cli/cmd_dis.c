@@ -43,20 +43,13 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
 
 static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int hex)
 {
-    const char *in = a->npos ? a->pos[0] : "-";
-    const char *name = cli_input_name(in);
+    const char *name;
     char *data;
     size_t len;
-    int r = cli_read_input(cmd, in, &data, &len);
+    gisa_diags *d;
+    int r = cli_open_input(cmd, a, 100, &name, &data, &len, &d);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_diags *d = gisa_diags_new();
-    if (!d) {
-        free(data);
-        cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
-    }
-    gisa_diags_set_limit(d, 100);
     gisa_word *words = NULL;
     size_t n = 0;
     gisa_status st = gisa_words_parse(isa, data, len, hex, &words, &n, d);

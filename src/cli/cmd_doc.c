@@ -43,12 +43,9 @@ static void suggest(const gisa_isa *isa, const char *name)
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
-    int r = cli_parse(cmd, argc, argv, &a);
-    if (r != CLI_CONTINUE)
-        return r;
     gisa_isa *isa;
     const char *source;
-    r = cli_load_isa(&a, &isa, &source, NULL);
+    int r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, NULL);
     if (r != CLI_CONTINUE)
         return r;
     const char *name = a.npos ? a.pos[0] : NULL;

@@ -13,13 +13,10 @@ static const char *plural(size_t n, const char *one, const char *many) { return 
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
-    int r = cli_parse(cmd, argc, argv, &a);
-    if (r != CLI_CONTINUE)
-        return r;
     gisa_isa *isa;
     const char *source;
     size_t load_warnings = 0;
-    r = cli_load_isa(&a, &isa, &source, &load_warnings);
+    int r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, &load_warnings);
     if (r != CLI_CONTINUE)
         return r;
     printf("loaded %zu opcodes (%zu optypes) from %s\n", gisa_isa_opcode_count(isa), gisa_isa_optype_count(isa),

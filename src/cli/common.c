@@ -308,3 +308,28 @@ void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *
         free(s);
     }
 }
+
+int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
+                   gisa_diags **d)
+{
+    const char *in = a->npos ? a->pos[0] : "-";
+    *name = cli_input_name(in);
+    int r = cli_read_input(cmd, in, data, len);
+    if (r != CLI_CONTINUE)
+        return r;
+    *d = gisa_diags_new();
+    if (!*d) {
+        free(*data);
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    gisa_diags_set_limit(*d, limit ? limit : (size_t)-1);
+    return CLI_CONTINUE;
+}
+
+int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,
+                       size_t *warnings)
+{
+    int r = cli_parse(cmd, argc, argv, a);
+    return r != CLI_CONTINUE ? r : cli_load_isa(a, isa, source, warnings);
+}

@@ -87,6 +87,14 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
+/* Reads the input named by the first positional argument (none or "-":
+ * stdin) and makes a diagnostics list limited to `limit` entries (0: no
+ * limit). Returns CLI_CONTINUE or an exit status after printing why. */
+int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
+                   gisa_diags **d);
+/* cli_parse, then cli_load_isa: the start of every command. */
+int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,
+                       size_t *warnings);
 /* Shown for an input path in messages: the path, or "<stdin>". */
 const char *cli_input_name(const char *path);
 

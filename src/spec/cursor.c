@@ -43,17 +43,6 @@ size_t cur_word(cursor *c, const char **start)
     return c->i - b;
 }
 
-static int hexval(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
-
 int cur_uint(cursor *c, uint64_t *v)
 {
     cur_skip_ws(c);
@@ -63,7 +52,7 @@ int cur_uint(cursor *c, uint64_t *v)
         c->i += 2;
         size_t d = c->i;
         int h;
-        while (c->i < c->n && (h = hexval(c->s[c->i])) >= 0) {
+        while (c->i < c->n && (h = hex_digit(c->s[c->i])) >= 0) {
             if (x >> 60) {
                 c->i = b;
                 return 0;

@@ -4,6 +4,7 @@
 #define GISA_SPEC_CURSOR_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct cursor {
     const char *s; /* start of the line */
@@ -22,6 +23,30 @@ static inline int is_ident_start(char ch)
 }
 static inline int is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
 static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
+
+static inline int hex_digit(char ch)
+{
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
+    return -1;
+}
+
+/* Splits text into lines: from *pos, gives [*b, *e) without the newline and
+ * advances *pos past it. Returns 0 at the end of the text. */
+static inline int next_line(const char *text, size_t len, size_t *pos, size_t *b, size_t *e)
+{
+    if (*pos >= len)
+        return 0;
+    *b = *pos;
+    const char *nl = memchr(text + *pos, '\n', len - *pos);
+    *e = nl ? (size_t)(nl - text) : len;
+    *pos = nl ? *e + 1 : len;
+    return 1;
+}
 
 void cur_skip_ws(cursor *c);
 /* True when only white space or a // comment remains. */

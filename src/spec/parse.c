@@ -596,13 +596,8 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
     if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
         (unsigned char)text[2] == 0xBF)
         i = 3;
-    while (i < len) {
-        size_t b = i;
-        while (i < len && text[i] != '\n')
-            i++;
-        size_t e = i;
-        if (i < len)
-            i++;
+    size_t b, e;
+    while (next_line(text, len, &i, &b, &e)) {
         if (e > b && text[e - 1] == '\r')
             e--;
         lineno++;

@@ -697,6 +697,15 @@ static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line
     return 0;
 }
 
+/* Makes rl the line that messages point into and returns a cursor on it. */
+static cursor at_line(sctx *s, const raw_line *rl)
+{
+    s->line = rl->loc;
+    s->line.line_text = rl->text;
+    s->line.line_len = (int)strlen(rl->text);
+    return (cursor){rl->text, strlen(rl->text), 0};
+}
+
 int syntax_build_forms(gisa_isa *isa, isa_opcode *op, const raw_def *sdef, gisa_diags *diags)
 {
     sctx s = {0};
@@ -705,10 +714,7 @@ int syntax_build_forms(gisa_isa *isa, isa_opcode *op, const raw_def *sdef, gisa_
     s.diags = diags;
     for (int i = 0; i < sdef->nsyntax; i++) {
         const raw_line *rl = &sdef->syntax[i];
-        s.line = rl->loc;
-        s.line.line_text = rl->text;
-        s.line.line_len = (int)strlen(rl->text);
-        cursor c = {rl->text, strlen(rl->text), 0};
+        cursor c = at_line(&s, rl);
         if (cur_at_end(&c))
             continue;
         parse_value_list(&s, &c);
@@ -717,10 +723,7 @@ int syntax_build_forms(gisa_isa *isa, isa_opcode *op, const raw_def *sdef, gisa_
     int nforms = 0;
     for (int i = 0; i < sdef->nsyntax && !s.errors; i++) {
         const raw_line *rl = &sdef->syntax[i];
-        s.line = rl->loc;
-        s.line.line_text = rl->text;
-        s.line.line_len = (int)strlen(rl->text);
-        cursor c = {rl->text, strlen(rl->text), 0};
+        cursor c = at_line(&s, rl);
         if (cur_at_end(&c))
             continue;
         if (is_value_list(&c))
