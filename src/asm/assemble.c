@@ -15,6 +15,33 @@ static void report(gisa_diags *diags, const char *file, const statement *st, con
     diag_add(diags, GISA_ERROR, &at, "%s", e->msg);
 }
 
+/* Copies a line with its comments turned into spaces (columns kept);
+ * *in_comment carries an open block comment to the next line. */
+static void blank_comments(const char *src, size_t ll, char *clean, int *in_comment)
+{
+    for (size_t k = 0; k < ll; k++) {
+        char ch = src[k];
+        if (*in_comment) {
+            if (ch == '*' && k + 1 < ll && src[k + 1] == '/') {
+                *in_comment = 0;
+                clean[k] = clean[k + 1] = ' ';
+                k++;
+                continue;
+            }
+            clean[k] = ' ';
+        } else if (ch == '/' && k + 1 < ll && src[k + 1] == '/') {
+            memset(clean + k, ' ', ll - k);
+            return;
+        } else if (ch == '/' && k + 1 < ll && src[k + 1] == '*') {
+            *in_comment = 1;
+            clean[k] = clean[k + 1] = ' ';
+            k++;
+        } else {
+            clean[k] = ch == '\t' || ch == '\r' || ch == '\0' ? ' ' : ch;
+        }
+    }
+}
+
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,
                           size_t *nwords, gisa_diags *diags)
 {
@@ -46,36 +73,21 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
             clean = p;
             clean_cap = nc;
         }
-        /* comments become spaces so that columns stay those of the source */
+        /* comments become spaces so that columns stay those of the source;
+         * a line with no '/' (and outside a comment) is used as it is */
         const char *src = text + b;
-        for (size_t k = 0; k < ll; k++) {
-            char ch = src[k];
-            if (in_comment) {
-                if (ch == '*' && k + 1 < ll && src[k + 1] == '/') {
-                    in_comment = 0;
-                    clean[k] = clean[k + 1] = ' ';
-                    k++;
-                    continue;
-                }
-                clean[k] = ' ';
-            } else if (ch == '/' && k + 1 < ll && src[k + 1] == '/') {
-                memset(clean + k, ' ', ll - k);
-                break;
-            } else if (ch == '/' && k + 1 < ll && src[k + 1] == '*') {
-                in_comment = 1;
-                clean[k] = clean[k + 1] = ' ';
-                k++;
-            } else {
-                clean[k] = ch == '\t' || ch == '\r' || ch == '\0' ? ' ' : ch;
-            }
+        const char *line = src;
+        if (in_comment || memchr(src, '/', ll) || memchr(src, 0, ll)) {
+            blank_comments(src, ll, clean, &in_comment);
+            line = clean;
         }
         size_t s = 0;
         while (s <= ll) {
             size_t t = s;
-            while (t < ll && clean[t] != ';')
+            while (t < ll && line[t] != ';')
                 t++;
             size_t q = s;
-            while (q < t && clean[q] == ' ')
+            while (q < t && (line[q] == ' ' || line[q] == '\t' || line[q] == '\r'))
                 q++;
             if (q < t) {
                 asm_error err;
@@ -83,7 +95,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 st.line_len = ll;
                 st.lineno = lineno;
                 gisa_word w;
-                if (asm_parse_statement(clean, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
+                if (asm_parse_statement(line, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
                     report(diags, filename, &st, &err);
                     errors++;
                     if (diags && gisa_diags_count(diags) >= 1 && gisa_diags_dropped(diags) > 0)

@@ -130,7 +130,7 @@ static int match_mods(ctx *c)
             if (m->operand >= 0)
                 continue;
             for (int k = 0; k < m->nchoices; k++)
-                if (eq(sw->s, sw->n, m->choices[k].spell)) {
+                if ((size_t)m->choices[k].len == sw->n && !memcmp(sw->s, m->choices[k].spell, sw->n)) {
                     if (filled[j]) {
                         dup = j;
                         break;
@@ -548,15 +548,10 @@ static int try_form(ctx *c, uint64_t *out_vals)
  * so when no candidate fits, the full match runs again for the message. */
 static int quick_reject(const syntax_form *F, const statement *st)
 {
-    if (F->ngroups) { /* only the operand count can be judged cheaply */
-        int lo = 0, hi = 0;
-        for (int k = 0; k < F->nops; k++) {
-            int n = F->ops[k].kind == OK_IMM && F->ops[k].type->fmt == IMM_F16X2 ? 2 : 1;
-            hi += n;
-            lo += F->ops[k].group ? 0 : n;
-        }
-        return st->nops < lo || st->nops > hi;
-    }
+    if (st->nops < F->min_src || st->nops > F->max_src)
+        return 1;
+    if (F->ngroups) /* with optional groups only the count is cheap to judge */
+        return 0;
     int si = 0;
     for (int k = 0; k < F->nops; k++, si++) {
         const opnd_slot *s = &F->ops[k];
@@ -691,9 +686,11 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st)))
                 continue;
             if (try_form(&c, vals) == 0) {
-                gisa_word w = {{0, 0}};
-                for (int f = 0; f < c.op->nfields; f++)
+                gisa_word w = c.F->base_word; /* pinned fields: already in place */
+                for (int k = 0; k < c.F->nfree; k++) {
+                    int f = c.F->free_fields[k];
                     word_set(&w, c.op->fx[f].off, c.op->fx[f].width, vals[f]);
+                }
                 *out = w;
                 return 0;
             }

@@ -53,17 +53,15 @@ static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
     return 1;
 }
 
-static int parse_operand(const char *s, size_t b, size_t e, src_opnd *o, asm_error *err)
+/* Parses one operand starting at *pos and stops before the ',' or '$' that
+ * follows it (one pass over the statement: no prior splitting). */
+static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, asm_error *err)
 {
     memset(o, 0, sizeof *o);
-    size_t i = b;
-    skip(s, &i, e);
-    size_t end = e;
-    while (end > i && (s[end - 1] == ' ' || s[end - 1] == '\t'))
-        end--;
+    size_t i = *pos;
+    skip(s, &i, end);
     o->col = (int)i;
-    o->len = (int)(end - i);
-    if (i >= end)
+    if (i >= end || s[i] == ',' || s[i] == '$')
         return fail(err, i, 1, "expected an operand");
     for (;;) { /* prefixes */
         char c = s[i];
@@ -190,16 +188,23 @@ static int parse_operand(const char *s, size_t b, size_t e, src_opnd *o, asm_err
             i++;
         }
     }
+    o->len = (int)(i - (size_t)o->col);
     if (o->abs == 1)
         return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
     if (o->abs == 2)
         o->abs = 1;
     skip(s, &i, end);
-    if (i < end) {
+    if (i < end && s[i] != ',' && s[i] != '$') {
+        size_t e = i;
+        while (e < end && s[e] != ',' && s[e] != '$')
+            e++;
+        while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+            e--;
         char m[80];
         snprintf(m, sizeof m, "unexpected '%c' in operand", s[i]);
-        return fail(err, i, end - i, m);
+        return fail(err, i, e - i, m);
     }
+    *pos = i;
     return 0;
 }
 
@@ -283,31 +288,20 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
         st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, 0};
     }
     st->mnem_len = i - b;
-    if (i < end && s[i] != ' ' && s[i] != '\t')
+    if (i < end && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
         return fail(err, i, 1, "expected a space after the instruction name");
-    /* operands up to the first '$' control, split at top-level commas */
-    size_t ctl = i;
-    int depth = 0;
-    while (ctl < end && (s[ctl] != '$' || depth))
-        depth += s[ctl] == '[' ? 1 : s[ctl] == ']' ? -1 : 0, ctl++;
-    skip(s, &i, ctl);
-    if (i < ctl) {
-        size_t ob = i;
-        depth = 0;
-        for (size_t k = i; k <= ctl; k++) {
-            if (k < ctl && s[k] == '[')
-                depth++;
-            else if (k < ctl && s[k] == ']')
-                depth--;
-            if (k == ctl || (s[k] == ',' && depth <= 0)) {
-                if (st->nops == ASM_MAX_OPERANDS)
-                    return fail(err, ob, k - ob, "too many operands");
-                if (parse_operand(s, ob, k, &st->ops[st->nops], err))
-                    return -1;
-                st->nops++;
-                ob = k + 1;
-            }
+    /* operands separated by ',', then the '$' controls */
+    skip(s, &i, end);
+    if (i < end && s[i] != '$')
+        for (;;) {
+            if (st->nops == ASM_MAX_OPERANDS)
+                return fail(err, i, end - i, "too many operands");
+            if (parse_operand(s, &i, end, &st->ops[st->nops], err))
+                return -1;
+            st->nops++;
+            if (i >= end || s[i] != ',')
+                break;
+            i++;
         }
-    }
-    return parse_controls(s, ctl, end, st, err);
+    return parse_controls(s, i, end, st, err);
 }

@@ -69,11 +69,10 @@ int cur_uint(cursor *c, uint64_t *v)
             return 0;
         while (c->i < c->n && is_digit(c->s[c->i])) {
             uint64_t d = (uint64_t)(c->s[c->i] - '0');
-            if (x > (UINT64_MAX - d) / 10) {
+            if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, d, &x)) {
                 c->i = b;
                 return 0;
             }
-            x = x * 10 + d;
             c->i++;
         }
     }

@@ -60,9 +60,17 @@ static int build_extraction(gisa_isa *isa)
             F->base = arena_alloc(&isa->a, sizeof *F->base * (size_t)(op->nfields ? op->nfields : 1));
             if (!F->base)
                 return -1;
+            F->base_word = (gisa_word){{0, 0}};
             for (int f = 0; f < op->nfields; f++) {
                 const isa_field *fl = &op->fields[f];
                 F->base[f] = word_get(&F->mask, fl->off, fl->width) ? word_get(&F->match, fl->off, fl->width) : op->absent[f];
+                word_set(&F->base_word, fl->off, fl->width, F->base[f]);
+            }
+            F->min_src = F->max_src = 0;
+            for (int j = 0; j < F->nops; j++) {
+                int n = F->ops[j].kind == OK_IMM && F->ops[j].type->fmt == IMM_F16X2 ? 2 : 1;
+                F->max_src += n;
+                F->min_src += F->ops[j].group ? 0 : n;
             }
         }
     }

@@ -97,7 +97,9 @@ typedef struct syntax_form {
     int *free_fields; /* fields set by a slot or operand */
     int nfree;
     uint64_t *base;   /* [nfields]: omitted values, pinned fields at their pinned value */
+    gisa_word base_word; /* the same values packed */
     int mnemonic_len;
+    int min_src, max_src; /* source operand count range (F16x2 immediates count 2) */
     const char *text;
     srcloc loc;
 } syntax_form;

@@ -50,19 +50,23 @@ int type_value(const isa_type *t, const char *name, size_t n, uint64_t *v)
             }
         return -1;
     case TY_REG: {
-        if (strlen(t->zero) == n && !memcmp(t->zero, name, n)) {
+        if ((size_t)t->zero_len == n && !memcmp(t->zero, name, n)) {
             *v = t->zero_value;
             return 0;
         }
-        size_t pl = strlen(t->prefix);
-        uint64_t x;
-        if (n > pl && !memcmp(name, t->prefix, pl) && is_digit(name[pl]) &&
-            (name[pl] != '0' || n == pl + 1) && parse_number(name + pl, n - pl, &x) &&
-            x < t->zero_value) {
-            *v = x;
-            return 0;
+        size_t pl = (size_t)t->prefix_len;
+        if (n <= pl || n > pl + 6 || memcmp(name, t->prefix, pl) || (name[pl] == '0' && n != pl + 1))
+            return -1;
+        uint64_t x = 0;
+        for (size_t i = pl; i < n; i++) {
+            if (!is_digit(name[i]))
+                return -1;
+            x = x * 10 + (uint64_t)(name[i] - '0');
         }
-        return -1;
+        if (x >= t->zero_value)
+            return -1;
+        *v = x;
+        return 0;
     }
     case TY_IMM:
     case TY_CMEM: return parse_number(name, n, v) ? 0 : -1;
