@@ -546,44 +546,45 @@ static int try_form(ctx *c, uint64_t *out_vals)
 /* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
  * c[][]) before the full match; failures found this way are not reported,
  * so when no candidate fits, the full match runs again for the message. */
+static int kind_mismatch(const opnd_slot *s, const src_opnd *o)
+{
+    switch (s->kind) {
+    case OK_IMM: return o->kind != SRC_NUMBER;
+    case OK_CMEM: return o->kind != SRC_CMEM;
+    case OK_INDEXED: return o->kind != SRC_INDEXED;
+    case OK_REG:
+        return (o->kind != SRC_NAME && o->kind != SRC_PAIR) ||
+               (o->name[0] != s->type->prefix[0] && o->name[0] != s->type->zero[0]);
+    case OK_PR: return o->kind != SRC_NAME;
+    }
+    return 1;
+}
+
+static int is_x2(const opnd_slot *s) { return s->kind == OK_IMM && s->type->fmt == IMM_F16X2; }
+
 static int quick_reject(const syntax_form *F, const statement *st)
 {
     if (st->nops < F->min_src || st->nops > F->max_src)
         return 1;
-    if (F->ngroups) /* with optional groups only the count is cheap to judge */
-        return 0;
-    int si = 0;
-    for (int k = 0; k < F->nops; k++, si++) {
-        const opnd_slot *s = &F->ops[k];
-        if (si >= st->nops)
+    /* required operands before the first optional group sit at known
+     * positions from the start, those after the last one from the end */
+    int si = 0, k;
+    for (k = 0; k < F->nops && !F->ops[k].group; k++) {
+        if (si >= st->nops || kind_mismatch(&F->ops[k], &st->ops[si]))
             return 1;
-        const src_opnd *o = &st->ops[si];
-        switch (s->kind) {
-        case OK_IMM:
-            if (o->kind != SRC_NUMBER)
-                return 1;
-            si += s->type->fmt == IMM_F16X2;
-            break;
-        case OK_CMEM:
-            if (o->kind != SRC_CMEM)
-                return 1;
-            break;
-        case OK_INDEXED:
-            if (o->kind != SRC_INDEXED)
-                return 1;
-            break;
-        case OK_REG:
-            if ((o->kind != SRC_NAME && o->kind != SRC_PAIR) ||
-                (o->name[0] != s->type->prefix[0] && o->name[0] != s->type->zero[0]))
-                return 1;
-            break;
-        case OK_PR:
-            if (o->kind != SRC_NAME)
-                return 1;
-            break;
-        }
+        si += is_x2(&F->ops[k]) ? 2 : 1;
     }
-    return si != st->nops;
+    if (k == F->nops)
+        return si != st->nops;
+    int last = st->nops - 1;
+    for (int j = F->nops - 1; j > k && !F->ops[j].group; j--) {
+        if (is_x2(&F->ops[j]))
+            break; /* two source operands: stop judging from the end */
+        if (last < si || kind_mismatch(&F->ops[j], &st->ops[last]))
+            return 1;
+        last--;
+    }
+    return 0;
 }
 
 /* "FADD: SrcB cannot be a predicate; expected R, UR, c[][] or a float immediate" */
