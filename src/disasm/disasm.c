@@ -74,13 +74,6 @@ static void put_reg(out *o, const isa_type *t, uint64_t v)
     put_dec(o, v);
 }
 
-static uint64_t absent_of(const isa_field *f)
-{
-    if (f->fixed || f->has_default)
-        return f->value;
-    return f->type && f->type->kind == TY_REG ? f->type->zero_value : 0;
-}
-
 static int choice_of(const mod_slot *m, uint64_t v)
 {
     for (int k = 0; k < m->nchoices; k++)
@@ -280,7 +273,7 @@ static int group_present(const isa_opcode *op, const syntax_form *F, int g, cons
             continue;
         int fl[5] = {s->field, s->neg_field, s->abs_field, s->not_field, s->index_field};
         for (int i = 0; i < 5; i++)
-            if (fl[i] >= 0 && vals[fl[i]] != absent_of(&op->fields[fl[i]]))
+            if (fl[i] >= 0 && vals[fl[i]] != op->absent[fl[i]])
                 return 1;
         if (s->sfx_slot >= 0 && F->mods[s->sfx_slot].field >= 0 &&
             vals[F->mods[s->sfx_slot].field] != F->mods[s->sfx_slot].absent)

@@ -51,8 +51,7 @@ static int build_extraction(gisa_isa *isa)
             int enum_ok = fl->type && fl->type->kind == TY_ENUM && fl->type->named;
             op->fx[f] = (field_x){(uint16_t)fl->off, (uint8_t)fl->width, (uint8_t)(enum_ok ? fl->type->width : 0),
                                   enum_ok ? fl->type->named : NULL};
-            op->absent[f] = fl->fixed || fl->has_default ? fl->value
-                            : fl->type && fl->type->kind == TY_REG ? fl->type->zero_value : 0;
+            op->absent[f] = field_absent_value(fl);
         }
         for (int k = 0; k < op->nforms; k++) {
             syntax_form *F = &op->forms[k];

@@ -197,6 +197,7 @@ int decode_build(gisa_isa *isa);
 /* Resolves field names and "value" strings of an expression for one opcode. */
 expr *spec_resolve_expr(gisa_isa *isa, const isa_opcode *op, const expr *e, gisa_diags *diags);
 const isa_type *model_type(const gisa_isa *isa, const char *name);
+uint64_t field_absent_value(const isa_field *f);
 int model_field(const isa_opcode *op, const char *name);
 /* Value of an enumerator/register name in a type; 0 on success. */
 int type_value(const isa_type *t, const char *name, size_t n, uint64_t *v);

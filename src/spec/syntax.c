@@ -475,16 +475,16 @@ static void pin(syntax_form *F, const isa_field *f, uint64_t v)
     word_set(&F->match, f->off, f->width, v);
 }
 
-/* The value a field takes when the form leaves it out. */
-static uint64_t absent_value(const isa_field *f)
+/* The value a field takes when the form leaves it out: its default, else
+ * the zero register of its type (RZ, URZ, PT), else 0. */
+uint64_t field_absent_value(const isa_field *f)
 {
     if (f->has_default || f->fixed)
         return f->value;
     if (f->type && f->type->kind == TY_REG)
-        return f->type->zero_value; /* RZ, URZ, PT (SPEC-RULINGS) */
+        return f->type->zero_value;
     return 0;
 }
-
 static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line *rl)
 {
     isa_opcode *op = s->op;
@@ -544,7 +544,7 @@ static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line
         in_mnemonic = 0;
         if (m->field >= 0) {
             claimed[m->field] = 1;
-            m->absent = absent_value(&op->fields[m->field]);
+            m->absent = field_absent_value(&op->fields[m->field]);
             if (m->literal && !m->optional)
                 m->absent = m->choices[0].value;
         } else if (m->def_choice >= 0) {
@@ -618,7 +618,7 @@ static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line
                 return -1;
             if (m->def_choice >= 0)
                 m->optional = 1;
-            m->absent = m->field >= 0 ? absent_value(&op->fields[m->field]) : (uint64_t)(m->def_choice > 0 ? m->def_choice : 0);
+            m->absent = m->field >= 0 ? field_absent_value(&op->fields[m->field]) : (uint64_t)(m->def_choice > 0 ? m->def_choice : 0);
             o->sfx_slot = nslots++;
         }
         /* Bitwidth<> and AsmFormat<> directives, nearest definition first */
@@ -689,7 +689,7 @@ static int build_form(sctx *s, const syn_line *L, syntax_form *F, const raw_line
             F->free_fields[F->nfree++] = i;
             continue;
         }
-        pin(F, f, absent_value(f));
+        pin(F, f, field_absent_value(f));
     }
     for (int i = 0; i < nslots; i++) /* required literals pin their field */
         if (slots[i].literal && !slots[i].optional && slots[i].field >= 0)
