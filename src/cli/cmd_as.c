@@ -80,11 +80,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     size_t max_errors = 100;
     if (a.val[O_MAX_ERRORS] && cli_parse_count(a.val[O_MAX_ERRORS], &max_errors))
         return cli_usage_error(cmd, "--max-errors needs a number, not '%s'", a.val[O_MAX_ERRORS]);
-    if (a.val[O_OUTPUT] && !*a.val[O_OUTPUT])
-        return cli_usage_error(cmd, "-o needs a file name");
     gisa_isa *isa;
-    const char *source;
-    r = cli_load_isa(&a, &isa, &source, NULL);
+    r = cli_load_for_output(cmd, &a, a.val[O_OUTPUT], &isa);
     if (r != CLI_CONTINUE)
         return r;
     r = assemble(cmd, isa, &a, fmt, max_errors);

@@ -94,11 +94,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (fmt && strcmp(fmt, "bin") && strcmp(fmt, "hex"))
         return cli_usage_error(cmd, "unknown format '%s' (expected bin or hex)", fmt);
     hex = fmt && !strcmp(fmt, "hex");
-    if (a.val[O_OUTPUT] && !*a.val[O_OUTPUT])
-        return cli_usage_error(cmd, "-o needs a file name");
     gisa_isa *isa;
-    const char *source;
-    r = cli_load_isa(&a, &isa, &source, NULL);
+    r = cli_load_for_output(cmd, &a, a.val[O_OUTPUT], &isa);
     if (r != CLI_CONTINUE)
         return r;
     r = disassemble(cmd, isa, &a, hex);

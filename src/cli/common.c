@@ -333,3 +333,11 @@ int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, g
     int r = cli_parse(cmd, argc, argv, a);
     return r != CLI_CONTINUE ? r : cli_load_isa(a, isa, source, warnings);
 }
+
+int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa)
+{
+    if (out && !*out)
+        return cli_usage_error(cmd, "-o needs a file name");
+    const char *source;
+    return cli_load_isa(a, isa, &source, NULL);
+}

@@ -92,6 +92,8 @@ int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size
  * limit). Returns CLI_CONTINUE or an exit status after printing why. */
 int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
                    gisa_diags **d);
+/* For commands that write a file: rejects an empty -o, then loads the ISA. */
+int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);
 /* cli_parse, then cli_load_isa: the start of every command. */
 int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,
                        size_t *warnings);

@@ -31,6 +31,18 @@ static uint64_t mul_shift(uint64_t m, const uint64_t *mul, int j)
     return (uint64_t)(((b0 >> 64) + b2) >> (j - 64));
 }
 
+/* Removes the last digit of vr/vp/vm, remembering it and whether every
+ * digit removed so far was zero (needed for exact ties). */
+static inline void drop_digit(uint64_t *vr, uint64_t *vp, uint64_t *vm, uint32_t *last, int *vr_tz, int *removed)
+{
+    *vr_tz &= *last == 0;
+    *last = (uint32_t)(*vr % 10);
+    *vr /= 10;
+    *vp /= 10;
+    *vm /= 10;
+    (*removed)++;
+}
+
 int fp_shortest(uint64_t mant, int exp_field, int mbits, int bias, uint64_t *digits, int *e10_out)
 {
     int e2;
@@ -93,22 +105,11 @@ int fp_shortest(uint64_t mant, int exp_field, int mbits, int bias, uint64_t *dig
     if (vm_tz || vr_tz) {
         while (vp / 10 > vm / 10) {
             vm_tz &= vm % 10 == 0;
-            vr_tz &= last == 0;
-            last = (uint32_t)(vr % 10);
-            vr /= 10;
-            vp /= 10;
-            vm /= 10;
-            removed++;
+            drop_digit(&vr, &vp, &vm, &last, &vr_tz, &removed);
         }
         if (vm_tz)
-            while (vm % 10 == 0) {
-                vr_tz &= last == 0;
-                last = (uint32_t)(vr % 10);
-                vr /= 10;
-                vp /= 10;
-                vm /= 10;
-                removed++;
-            }
+            while (vm % 10 == 0)
+                drop_digit(&vr, &vp, &vm, &last, &vr_tz, &removed);
         if (vr_tz && last == 5 && vr % 2 == 0)
             last = 4; /* round half to even */
         out = vr + ((vr == vm && (!accept || !vm_tz)) || last >= 5);
