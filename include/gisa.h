@@ -23,7 +23,8 @@ typedef enum gisa_status {
     GISA_ERR_USAGE = 2,   /* bad argument from the caller */
     GISA_ERR_IO = 3,      /* a file could not be read or written */
     GISA_ERR_NOMEM = 4,   /* out of memory or over a documented limit */
-    GISA_ERR_NOTFOUND = 5 /* a named item does not exist */
+    GISA_ERR_NOTFOUND = 5, /* a named item does not exist */
+    GISA_ERR_SIM = 6       /* the simulated program faulted (see gisa_sim_fault) */
 } gisa_status;
 
 const char *gisa_status_str(gisa_status s);
@@ -143,6 +144,75 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, siz
 
 /* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */
 size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);
+
+
+/* ---------------------------------------------------------------- simulator */
+
+/* A functional SIMT simulator: W warps of 32 lanes run a straight-line
+ * program to its end. Per lane R0..R(regs-1) and P0..P6; per warp UR0..UR62,
+ * UP0..UP6 and an active mask; constant banks shared by all warps. RZ/URZ
+ * read 0, PT/UPT read true; writes to them are dropped. */
+typedef struct gisa_sim gisa_sim;
+
+#define GISA_SIM_LANES 32
+#define GISA_SIM_MAX_REGS 255
+#define GISA_SIM_MAX_WARPS 65536
+
+typedef enum gisa_regfile {
+    GISA_RF_R = 0,  /* per-lane general registers */
+    GISA_RF_P = 1,  /* per-lane predicates (values 0/1) */
+    GISA_RF_UR = 2, /* per-warp uniform registers (lane ignored) */
+    GISA_RF_UP = 3  /* per-warp uniform predicates (lane ignored) */
+} gisa_regfile;
+
+/* regs: registers per lane (1..255); warps: 1..GISA_SIM_MAX_WARPS. Every
+ * register, predicate and constant starts at 0, every lane active. */
+gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out);
+void gisa_sim_free(gisa_sim *sim);
+unsigned gisa_sim_regs(const gisa_sim *sim);
+unsigned gisa_sim_warps(const gisa_sim *sim);
+/* Worker threads for gisa_sim_run (0 = one per online core). */
+void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
+
+/* lane < 0 writes every lane. Indices are as in assembly (R5 is 5); the
+ * zero registers and PT/UPT cannot be set. */
+gisa_status gisa_sim_set(gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, int lane, uint32_t value);
+gisa_status gisa_sim_get(const gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, unsigned lane,
+                         uint32_t *value);
+gisa_status gisa_sim_set_active(gisa_sim *sim, unsigned warp, uint32_t mask);
+uint32_t gisa_sim_get_active(const gisa_sim *sim, unsigned warp);
+/* Constant memory: 32-bit words at 4-byte aligned byte offsets. */
+gisa_status gisa_sim_set_const(gisa_sim *sim, unsigned bank, unsigned offset, uint32_t value);
+gisa_status gisa_sim_get_const(const gisa_sim *sim, unsigned bank, unsigned offset, uint32_t *value);
+
+/* Copies the program. Words that do not decode are accepted here and fault
+ * when (and if) they are reached, like hardware. */
+gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t n);
+
+/* Trace: one call per line (no newline), from the thread that calls
+ * gisa_sim_run; warps are traced in order. NULL turns tracing off. */
+typedef void (*gisa_trace_fn)(void *user, const char *line);
+void gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
+
+typedef struct gisa_sim_fault {
+    size_t pc;          /* instruction index */
+    unsigned warp;
+    int lane;           /* -1 when not lane-specific */
+    char insn[160];     /* the instruction text */
+    char message[256];  /* the reason */
+} gisa_sim_fault;
+
+/* Runs every warp to the end of the program. A warp stops at its first
+ * fault; the run then returns GISA_ERR_SIM and the fault with the lowest
+ * warp index in *fault (may be NULL). The state stays readable. */
+gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
+
+/* State as JSON (format in docs/simulator.md). Reading applies the keys to
+ * every warp (the "laneid"/"warpid" specials per warp); on any error nothing
+ * is changed and diags name the key. Writing returns a malloc'd string. */
+gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
+                                     gisa_diags *diags);
+char *gisa_sim_state_write_json(const gisa_sim *sim);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,9 @@ GISA_DEB_PACKAGES=(
     gcc
     make
     pkg-config
+    libjansson-dev
+    libmpfr-dev
+    libgmp-dev
 )
 
 # Commands that must be on PATH once the packages are installed.

@@ -101,7 +101,7 @@ static void print_opt(FILE *f, const cli_opt *o)
     else
         n = snprintf(left, sizeof left, "    --%s", o->name);
     if (o->arg && n > 0 && (size_t)n < sizeof left)
-        snprintf(left + n, sizeof left - (size_t)n, " %s", o->arg);
+        snprintf(left + n, sizeof left - (size_t)n, o->arg[0] == '[' ? "%s" : " %s", o->arg);
     fprintf(f, "  %-24s %s\n", left, o->help);
 }
 
@@ -123,7 +123,7 @@ void cli_print_help(const cli_cmd *cmd, FILE *f)
     }
     fputs("\nCommon options:\n", f);
     cli_print_global_options(f);
-    fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors (see 'gisa --help').\n", f);
+    fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors, 3 simulation fault (see 'gisa --help').\n", f);
 }
 
 /* Splits "--name=value" / "--name" / "-x" / "-xVALUE" into its parts and
@@ -202,7 +202,7 @@ static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args
             return cli_usage_error(cmd, "unknown option '%s'", arg);
         return cli_usage_error(cmd, "option '--%s' takes no argument", o->name);
     }
-    if (o->arg && !val) {
+    if (o->arg && !val && o->arg[0] != '[') { /* "[=FILE]": the value is optional and inline only */
         if (*i + 1 >= argc)
             return cli_usage_error(cmd, "option '%s' needs an argument %s", arg, o->arg);
         val = argv[++*i];

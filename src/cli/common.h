@@ -15,7 +15,7 @@ enum {
     EXIT_OK = 0,
     EXIT_INPUT = 1, /* bad source, description or lint errors, invalid words with --strict */
     EXIT_USAGE = 2, /* bad command line, or a file that cannot be opened/written */
-    EXIT_FAULT = 3  /* reserved for simulation faults */
+    EXIT_FAULT = 3  /* the simulated program faulted */
 };
 
 /* cli_parse and friends return this when the command should go on. */
@@ -54,7 +54,7 @@ struct cli_cmd {
     int (*run)(const cli_cmd *cmd, int argc, char **argv);
 };
 
-extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis;
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run;
 
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */

@@ -5,13 +5,13 @@
 
 #include "common.h"
 
-static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc, &cmd_as, &cmd_dis};
+static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc, &cmd_as, &cmd_dis, &cmd_run};
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *f)
 {
     fputs("usage: gisa [COMMON OPTIONS] COMMAND [OPTIONS] [ARGS]\n\n"
-          "Assembler and disassembler for the gisa GPU ISA, driven by ISA description files.\n\n"
+          "Assembler, disassembler and simulator for the gisa GPU ISA, driven by ISA\ndescription files.\n\n"
           "Commands:\n",
           f);
     for (size_t i = 0; i < NCOMMANDS; i++)
@@ -27,8 +27,9 @@ static void print_main_help(FILE *f)
           "  1  input errors: bad assembly source, ISA description errors, lint errors,\n"
           "     malformed word files, invalid words with 'dis --strict'\n"
           "  2  usage errors: unknown command or option, missing or bad argument,\n"
-          "     unknown target, a file or directory that cannot be read or written\n"
-          "  3  reserved for simulation faults\n",
+          "     unknown target, a file or directory that cannot be read or written,\n"
+          "     a bad 'run --state' file\n"
+          "  3  simulation fault ('run': an invalid instruction or register index reached)\n",
           f);
 }
 

@@ -199,6 +199,7 @@ const char *gisa_status_str(gisa_status s)
     case GISA_ERR_IO: return "i/o error";
     case GISA_ERR_NOMEM: return "out of memory or over a limit";
     case GISA_ERR_NOTFOUND: return "not found";
+    case GISA_ERR_SIM: return "simulation fault";
     }
     return "unknown status";
 }

@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "common/fpconv.h"
+#include "disasm/disasm.h"
 #include "spec/model.h"
-
-#define MAXF 64
 
 typedef struct out {
     char *p, *end;
@@ -82,7 +81,7 @@ static int choice_of(const mod_slot *m, uint64_t v)
     return -1;
 }
 
-static int is_pair(const opnd_slot *s, const uint64_t *vals)
+int disasm_is_pair(const opnd_slot *s, const uint64_t *vals)
 {
     if (!s->bitwidth)
         return 0;
@@ -123,7 +122,7 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
     }
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *s = &F->ops[k];
-        if (s->kind == OK_REG && is_pair(s, vals)) {
+        if (s->kind == OK_REG && disasm_is_pair(s, vals)) {
             uint64_t r = vals[s->field];
             if (r != s->type->zero_value && ((r & 1) || r + 1 >= s->type->zero_value)) {
                 if (!why)
@@ -135,7 +134,7 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
         if (s->kind == OK_CMEM) {
             const isa_type *t = s->type;
             uint64_t off = (vals[s->field] >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1);
-            uint64_t align = (uint64_t)t->align * (is_pair(s, vals) ? 2 : 1);
+            uint64_t align = (uint64_t)t->align * (disasm_is_pair(s, vals) ? 2 : 1);
             uint64_t used = ((((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off));
             if (off % align || (vals[s->field] & ~used)) {
                 if (!why)
@@ -191,7 +190,7 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
     const isa_type *t = s->type;
     switch (s->kind) {
     case OK_REG:
-        if (is_pair(s, vals) && v != t->zero_value) {
+        if (disasm_is_pair(s, vals) && v != t->zero_value) {
             put(o, t->prefix);
             put(o, "[");
             put_dec(o, v);
@@ -352,25 +351,28 @@ static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, ch
     return GISA_ERR_INPUT;
 }
 
-gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap)
+int disasm_match(const gisa_isa *isa, const gisa_word *wp, int *opcode, int *form, uint64_t *vals, char *why, size_t cap)
 {
-    if (!isa || !buf || !cap)
-        return GISA_ERR_USAGE;
-    char why[200];
+    gisa_word w = *wp;
+    *opcode = *form = -1;
     int idx = decode_lookup(isa, &w);
-    if (idx < 0)
-        return invalid(isa, w, "no opcode has these fixed bits", buf, cap);
+    if (idx < 0) {
+        snprintf(why, cap, "no opcode has these fixed bits");
+        return -1;
+    }
+    *opcode = idx;
     const isa_opcode *op = &isa->opcodes[idx];
     if ((w.w[0] & ~op->covered.w[0]) || (w.w[1] & ~op->covered.w[1])) {
         int b;
         for (b = 0; b < isa->word_bits && !(word_get_bit(&w, b) && !word_get_bit(&op->covered, b)); b++)
             ;
-        snprintf(why, sizeof why, "%s: bit %d is set but no field covers it", op->name, b);
-        return invalid(isa, w, why, buf, cap);
+        snprintf(why, cap, "%s: bit %d is set but no field covers it", op->name, b);
+        return -1;
     }
-    uint64_t vals[MAXF];
-    if (op->nfields > MAXF)
-        return invalid(isa, w, "too many fields", buf, cap);
+    if (op->nfields > DISASM_MAXF) {
+        snprintf(why, cap, "%s: too many fields", op->name);
+        return -1;
+    }
     /* fast path: a form whose pinned bits match; only its free fields are
      * read from the word (pinned ones hold their known, valid values) */
     for (int k = 0; k < op->nforms; k++) {
@@ -386,10 +388,8 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
             bad = x->named && (v >> x->enum_width || !x->named[v]);
         }
         if (!bad && !form_rejects(op, F, &w, vals, NULL, 0)) {
-            out o = {buf, buf + cap - 1};
-            print_form(&o, op, F, vals);
-            *o.p = 0;
-            return GISA_OK;
+            *form = k;
+            return 0;
         }
     }
     /* invalid: read every field to say why */
@@ -398,13 +398,28 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
         vals[i] = word_get(&w, x->off, x->width);
         if (x->named && (vals[i] >> x->enum_width || !x->named[vals[i]])) {
             const isa_field *f = &op->fields[i];
-            snprintf(why, sizeof why, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
-            return invalid(isa, w, why, buf, cap);
+            snprintf(why, cap, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
+            return -1;
         }
     }
     /* invalid: now say why, from the first form's point of view */
-    const char *reason = op->nforms ? form_rejects(op, &op->forms[0], &w, vals, why, sizeof why) : NULL;
-    char msg[260];
-    snprintf(msg, sizeof msg, "%s: %s", op->name, reason ? reason : "no syntax form");
-    return invalid(isa, w, msg, buf, cap);
+    char reason_buf[200];
+    const char *reason = op->nforms ? form_rejects(op, &op->forms[0], &w, vals, reason_buf, sizeof reason_buf) : NULL;
+    snprintf(why, cap, "%s: %s", op->name, reason ? reason : "no syntax form");
+    return -1;
+}
+
+gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap)
+{
+    if (!isa || !buf || !cap)
+        return GISA_ERR_USAGE;
+    char why[260];
+    uint64_t vals[DISASM_MAXF];
+    int opcode, form;
+    if (disasm_match(isa, &w, &opcode, &form, vals, why, sizeof why) < 0)
+        return invalid(isa, w, why, buf, cap);
+    out o = {buf, buf + cap - 1};
+    print_form(&o, &isa->opcodes[opcode], &isa->opcodes[opcode].forms[form], vals);
+    *o.p = 0;
+    return GISA_OK;
 }

@@ -1,0 +1,32 @@
+/* Shared by the semantic functions (ops_*.c): the tables they export and
+ * the operand decorations of integer sources. */
+#ifndef GISA_SIM_OPS_H
+#define GISA_SIM_OPS_H
+#include "sim/sim.h"
+
+extern const sim_opdef sim_ops_int_arith[];
+extern const sim_opdef sim_ops_int_logic[];
+extern const sim_opdef sim_ops_int_move[];
+extern const sim_opdef sim_ops_f32[];
+extern const sim_opdef sim_ops_f64[];
+extern const sim_opdef sim_ops_f16[];
+
+/* What a 32-bit source adds to an exact sum: -x adds 2^32 - x (so -0 carries
+ * out, as ~x + 1 does), ~x its complement. */
+static inline uint64_t addend32(uint32_t v, const sim_opnd *o)
+{
+    return o->neg ? (UINT64_C(1) << 32) - v : o->inv ? (uint32_t)~v : v;
+}
+
+/* The same for a 64-bit source (-x adds 2^64 - x). */
+static inline unsigned __int128 addend64(uint64_t v, const sim_opnd *o)
+{
+    return o->neg ? ((unsigned __int128)1 << 64) - v : o->inv ? (unsigned __int128)~v : v;
+}
+
+/* A 32-bit source with '-' applied as a 32-bit two's complement. */
+static inline uint32_t neg32(uint32_t v, const sim_opnd *o)
+{
+    return o->neg ? 0u - v : o->inv ? ~v : v;
+}
+#endif

@@ -1,0 +1,142 @@
+/* The simulator's internal model.
+ *
+ * A program is pre-decoded once into sim_insn records: the semantic function
+ * of its optype, the modifier values it reads (as indices into the names the
+ * function declares, so the numbering in the description files never leaks
+ * into semantics) and one resolved descriptor per operand role. Execution
+ * then touches only these records and the warp's structure-of-arrays state:
+ * no strings, no look-ups, no allocation.
+ *
+ * Per warp, register Rn of all 32 lanes is one row of 32 words. Two extra
+ * rows follow the real ones: a zero row (what RZ reads) and a sink row
+ * (where writes to RZ go), so no lane loop tests for RZ. Predicates are
+ * 32-bit lane masks; index 7 (PT) is all ones, index 8 the sink. */
+#ifndef GISA_SIM_H
+#define GISA_SIM_H
+#include <stdint.h>
+
+#include "gisa.h"
+#include "spec/model.h"
+
+#define LANES 32
+#define SIM_NUR 63   /* UR0..UR62; index 63 is URZ */
+#define SIM_PT 7     /* PT / UPT */
+#define SIM_PSINK 8  /* where writes to PT go */
+#define SIM_MAXMODS 8
+
+/* Operand roles: what the semantic functions call the operands. */
+typedef enum sim_role {
+    RO_D,   /* Rd, URd */
+    RO_A,   /* Ra, SrcA */
+    RO_B,   /* SrcB, Rb, SbMsk */
+    RO_C,   /* SrcC, Rc */
+    RO_PU, RO_PV,  /* predicate results */
+    RO_PP, RO_PQ, RO_PA, RO_PB, RO_PC, /* predicate sources */
+    RO_IMM, /* UImm5Sca, UImm8Lut: instruction constants */
+    RO_IDX, /* R[URb+SImm9] */
+    RO_COUNT
+} sim_role;
+
+typedef enum sim_kind {
+    SK_NONE, SK_GPR, SK_UR, SK_CONST, SK_CMEM, SK_PRED, SK_UPRED, SK_INDEXED
+} sim_kind;
+
+typedef struct sim_opnd {
+    uint8_t kind;
+    uint8_t neg, abs, inv; /* written '-', '|..|', '~' */
+    uint8_t pnot;          /* written '!' on a predicate */
+    uint8_t pair;          /* 64-bit operand */
+    uint8_t sel;           /* suffix (.hsel2, .bsel) as an index into the op's names */
+    uint16_t index;        /* register index as written (RZ is 255) */
+    uint16_t rd_lo, rd_hi; /* rows (or UR / predicate slots) read */
+    uint16_t wr_lo, wr_hi; /* rows (or slots) written */
+    uint64_t imm;          /* SK_CONST value (64-bit operands: all 64 bits) */
+    uint32_t bank, offset; /* SK_CMEM address; imm is filled when the run starts */
+    int32_t disp;          /* SK_INDEXED: SImm9 */
+} sim_opnd;
+
+struct sim_exec;
+typedef void (*sim_fn)(struct sim_exec *x);
+
+/* What one optype's semantic function needs (ops_*.c). */
+typedef struct sim_opdef {
+    const char *optype;
+    sim_fn fn;
+    /* modifier fields read into insn->m[]: "field:NAME0 NAME1 ..." gives the
+     * index of the value's name; "field:#" the raw value. An opcode without
+     * the field reads 0. */
+    const char *mods[SIM_MAXMODS];
+    const char *sel_names; /* operand suffix names ("H1_H0 H0_H0 H1_H1") */
+    int custom_write;      /* writes its own results (R2P, SETGPR, R2UR, P2R) */
+} sim_opdef;
+
+typedef struct sim_insn {
+    const sim_opdef *def;
+    uint32_t m[SIM_MAXMODS];
+    sim_opnd op[RO_COUNT];
+    uint8_t guard, guard_not;
+    const char *fault;  /* set: executing this faults with this reason */
+    const char *text;   /* disassembly (trace and fault messages) */
+} sim_insn;
+
+typedef struct sim_warp {
+    uint32_t *r;            /* (regs + 2) rows of 32 lanes */
+    uint32_t ur[SIM_NUR + 2]; /* + URZ (0) + sink */
+    uint32_t p[9];          /* P0..P6, PT, sink: lane masks */
+    uint32_t up[9];         /* UP0..UP6, UPT, sink: 0 or all ones */
+    uint32_t active;
+    unsigned id;
+} sim_warp;
+
+/* One record per changed register in the trace (filled only when tracing). */
+typedef struct sim_tracebuf sim_tracebuf;
+
+typedef struct sim_exec {
+    sim_warp *w;
+    const sim_insn *in;
+    uint32_t mask;   /* lanes that execute: active & guard */
+    unsigned regs;   /* real rows */
+    const uint32_t *a, *b, *c, *ah, *bh, *ch; /* source lanes (high words of 64-bit ones) */
+    uint8_t pp[LANES], pq[LANES], pa[LANES], pb[LANES], pc[LANES];
+    uint32_t d[LANES], dh[LANES];
+    uint8_t pu[LANES], pv[LANES];
+    uint32_t bcast[6][LANES];
+    const char *fault; /* set by a semantic function to stop the warp */
+    int fault_lane;
+    char fault_buf[160];
+    sim_tracebuf *trace;
+} sim_exec;
+
+struct gisa_sim {
+    const gisa_isa *isa;
+    unsigned regs, nwarps, threads;
+    sim_warp *warps;
+    uint32_t *cbank[64]; /* 64 KiB each, allocated on first write */
+    gisa_word *words;
+    size_t nwords;
+    sim_insn *prog;      /* pre-decoded when the run starts */
+    char *strings;       /* texts of prog */
+    gisa_trace_fn trace_fn;
+    void *trace_user;
+};
+
+/* Pre-decodes the loaded program (predecode.c). */
+gisa_status sim_predecode(gisa_sim *s);
+void sim_program_free(gisa_sim *s);
+const sim_opdef *sim_find_opdef(const char *optype);
+uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset);
+
+/* Writes of results (exec.c); they feed the trace when it is on. */
+void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask);
+void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask);
+void sim_write_ur(sim_exec *x, unsigned slot, uint32_t value);
+void sim_write_upred(sim_exec *x, unsigned slot, int value);
+uint32_t sim_pack_pred(const uint8_t *lanes);
+
+/* Small helpers the semantic functions share. */
+static inline uint64_t sim_lane64(const uint32_t *lo, const uint32_t *hi, int l)
+{
+    return (uint64_t)hi[l] << 32 | lo[l];
+}
+static inline int sim_has(const sim_exec *x, sim_role r) { return x->in->op[r].kind != SK_NONE; }
+#endif

@@ -1,0 +1,207 @@
+/* Simulator state: creation, the register/predicate/constant accessors of
+ * the public API, program loading. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/sim.h"
+
+#define CBANK_BYTES 65536u
+
+static void warp_reset(gisa_sim *s, sim_warp *w, unsigned id)
+{
+    memset(w->r, 0, (size_t)(s->regs + 2) * LANES * sizeof *w->r);
+    memset(w->ur, 0, sizeof w->ur);
+    memset(w->p, 0, sizeof w->p);
+    memset(w->up, 0, sizeof w->up);
+    w->p[SIM_PT] = UINT32_MAX;
+    w->up[SIM_PT] = UINT32_MAX;
+    w->active = UINT32_MAX;
+    w->id = id;
+}
+
+gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out)
+{
+    if (!out)
+        return GISA_ERR_USAGE;
+    *out = NULL;
+    if (!isa || regs < 1 || regs > GISA_SIM_MAX_REGS || warps < 1 || warps > GISA_SIM_MAX_WARPS)
+        return GISA_ERR_USAGE;
+    gisa_sim *s = calloc(1, sizeof *s);
+    if (!s)
+        return GISA_ERR_NOMEM;
+    s->isa = isa;
+    s->regs = regs;
+    s->nwarps = warps;
+    s->warps = calloc(warps, sizeof *s->warps);
+    if (!s->warps) {
+        free(s);
+        return GISA_ERR_NOMEM;
+    }
+    for (unsigned i = 0; i < warps; i++) {
+        /* rows start on a cache line so the lane loops see aligned arrays */
+        s->warps[i].r = aligned_alloc(64, (size_t)(regs + 2) * LANES * sizeof(uint32_t));
+        if (!s->warps[i].r) {
+            gisa_sim_free(s);
+            return GISA_ERR_NOMEM;
+        }
+        warp_reset(s, &s->warps[i], i);
+    }
+    *out = s;
+    return GISA_OK;
+}
+
+void gisa_sim_free(gisa_sim *s)
+{
+    if (!s)
+        return;
+    if (s->warps)
+        for (unsigned i = 0; i < s->nwarps; i++)
+            free(s->warps[i].r);
+    free(s->warps);
+    for (int b = 0; b < 64; b++)
+        free(s->cbank[b]);
+    free(s->words);
+    sim_program_free(s);
+    free(s);
+}
+
+unsigned gisa_sim_regs(const gisa_sim *s) { return s ? s->regs : 0; }
+unsigned gisa_sim_warps(const gisa_sim *s) { return s ? s->nwarps : 0; }
+void gisa_sim_set_threads(gisa_sim *s, unsigned threads)
+{
+    if (s)
+        s->threads = threads;
+}
+
+static int index_ok(const gisa_sim *s, gisa_regfile rf, unsigned index)
+{
+    switch (rf) {
+    case GISA_RF_R: return index < s->regs;
+    case GISA_RF_UR: return index < SIM_NUR;
+    case GISA_RF_P:
+    case GISA_RF_UP: return index < SIM_PT;
+    }
+    return 0;
+}
+
+gisa_status gisa_sim_set(gisa_sim *s, unsigned warp, gisa_regfile rf, unsigned index, int lane, uint32_t value)
+{
+    if (!s || warp >= s->nwarps || lane >= LANES || !index_ok(s, rf, index))
+        return GISA_ERR_USAGE;
+    sim_warp *w = &s->warps[warp];
+    uint32_t lanes = lane < 0 ? UINT32_MAX : UINT32_C(1) << lane;
+    switch (rf) {
+    case GISA_RF_R:
+        for (int l = 0; l < LANES; l++)
+            if (lanes >> l & 1)
+                w->r[(size_t)index * LANES + (unsigned)l] = value;
+        break;
+    case GISA_RF_P: w->p[index] = value ? w->p[index] | lanes : w->p[index] & ~lanes; break;
+    case GISA_RF_UR: w->ur[index] = value; break;
+    case GISA_RF_UP: w->up[index] = value ? UINT32_MAX : 0; break;
+    }
+    return GISA_OK;
+}
+
+gisa_status gisa_sim_get(const gisa_sim *s, unsigned warp, gisa_regfile rf, unsigned index, unsigned lane,
+                         uint32_t *value)
+{
+    if (!s || !value || warp >= s->nwarps || lane >= LANES)
+        return GISA_ERR_USAGE;
+    const sim_warp *w = &s->warps[warp];
+    /* the zero registers and PT read as the hardware reads them */
+    switch (rf) {
+    case GISA_RF_R:
+        if (index == 255) {
+            *value = 0;
+            return GISA_OK;
+        }
+        if (index >= s->regs)
+            return GISA_ERR_USAGE;
+        *value = w->r[(size_t)index * LANES + lane];
+        return GISA_OK;
+    case GISA_RF_P:
+        if (index > SIM_PT)
+            return GISA_ERR_USAGE;
+        *value = w->p[index] >> lane & 1;
+        return GISA_OK;
+    case GISA_RF_UR:
+        if (index > SIM_NUR)
+            return GISA_ERR_USAGE;
+        *value = w->ur[index];
+        return GISA_OK;
+    case GISA_RF_UP:
+        if (index > SIM_PT)
+            return GISA_ERR_USAGE;
+        *value = w->up[index] != 0;
+        return GISA_OK;
+    }
+    return GISA_ERR_USAGE;
+}
+
+gisa_status gisa_sim_set_active(gisa_sim *s, unsigned warp, uint32_t mask)
+{
+    if (!s || warp >= s->nwarps)
+        return GISA_ERR_USAGE;
+    s->warps[warp].active = mask;
+    return GISA_OK;
+}
+
+uint32_t gisa_sim_get_active(const gisa_sim *s, unsigned warp)
+{
+    return s && warp < s->nwarps ? s->warps[warp].active : 0;
+}
+
+gisa_status gisa_sim_set_const(gisa_sim *s, unsigned bank, unsigned offset, uint32_t value)
+{
+    if (!s || bank >= 64 || offset >= CBANK_BYTES || offset % 4)
+        return GISA_ERR_USAGE;
+    if (!s->cbank[bank]) {
+        if (!value)
+            return GISA_OK;
+        s->cbank[bank] = calloc(CBANK_BYTES / 4, sizeof(uint32_t));
+        if (!s->cbank[bank])
+            return GISA_ERR_NOMEM;
+    }
+    s->cbank[bank][offset / 4] = value;
+    return GISA_OK;
+}
+
+uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset)
+{
+    if (bank >= 64 || offset >= CBANK_BYTES || !s->cbank[bank])
+        return 0;
+    return s->cbank[bank][offset / 4];
+}
+
+gisa_status gisa_sim_get_const(const gisa_sim *s, unsigned bank, unsigned offset, uint32_t *value)
+{
+    if (!s || !value || bank >= 64 || offset >= CBANK_BYTES || offset % 4)
+        return GISA_ERR_USAGE;
+    *value = sim_const_read(s, bank, offset);
+    return GISA_OK;
+}
+
+gisa_status gisa_sim_load(gisa_sim *s, const gisa_word *words, size_t n)
+{
+    if (!s || (n && !words))
+        return GISA_ERR_USAGE;
+    gisa_word *copy = malloc((n ? n : 1) * sizeof *copy);
+    if (!copy)
+        return GISA_ERR_NOMEM;
+    if (n)
+        memcpy(copy, words, n * sizeof *copy);
+    free(s->words);
+    s->words = copy;
+    s->nwords = n;
+    sim_program_free(s);
+    return GISA_OK;
+}
+
+void gisa_sim_set_trace(gisa_sim *s, gisa_trace_fn fn, void *user)
+{
+    if (!s)
+        return;
+    s->trace_fn = fn;
+    s->trace_user = user;
+}
