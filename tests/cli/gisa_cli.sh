@@ -49,7 +49,7 @@ printf 'FADD R5, R6, R7\nFOO R1\n  FADD R5, R6, Q7\n' >bad.s
 # ------------------------------------------------------------ usage, exit 2
 expect 0 "--help" "$G" --help
 check "--help lists exit statuses" has out '^Exit status'
-check "--help lists 3 as reserved" has out '3 +reserved'
+check "--help lists 3 as a simulation fault" has out '3 +simulation fault'
 expect 0 "--version" "$G" --version
 check "--version prints a version" has out '^gisa [0-9]'
 expect 2 "no command" "$G"
