@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim/sim.h"
+#include "sim/softfp.h"
 
 struct sim_tracebuf {
     gisa_trace_fn fn;
@@ -251,6 +252,7 @@ static void *run_job_thread(void *arg)
         x.trace = &tb;
     for (unsigned wi = j->first; wi < j->end; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
+    fp_restore_host_rounding(); /* the FP semantics leave the host mode anywhere */
     return NULL;
 }
 

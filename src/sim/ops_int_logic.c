@@ -62,15 +62,14 @@ static void op_sel(sim_exec *x)
         x->d[l] = x->pp[l] ? x->a[l] : x->b[l];
 }
 
-/* d[i] = lut[(a[i] << 2) | (b[i] << 1) | c[i]], as a sum of the lut's minterms */
-static inline uint32_t lut3(uint32_t lut, uint32_t a, uint32_t b, uint32_t c)
+/* d[i] = lut[(a[i] << 2) | (b[i] << 1) | c[i]], as a multiplexer tree on
+ * c, then b, then a over the lut's bits (m[k] is bit k spread to 32 bits) */
+static inline uint32_t lut3(const uint32_t *m, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t d = 0;
-    for (int k = 0; k < 8; k++) {
-        uint32_t term = (k & 4 ? a : ~a) & (k & 2 ? b : ~b) & (k & 1 ? c : ~c);
-        d |= (lut >> k & 1) ? term : 0;
-    }
-    return d;
+    uint32_t b00 = (c & m[1]) | (~c & m[0]), b01 = (c & m[3]) | (~c & m[2]);
+    uint32_t b10 = (c & m[5]) | (~c & m[4]), b11 = (c & m[7]) | (~c & m[6]);
+    uint32_t a0 = (b & b01) | (~b & b00), a1 = (b & b11) | (~b & b10);
+    return (a & a1) | (~a & a0);
 }
 
 /* LOP3: Rd = F(Ra, SrcB, Rc); .PAND: pu = (Rd != 0) & pp; .POR: pu = (Rd != 0) | pp */
@@ -79,8 +78,11 @@ static void op_lop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
     const int pand = x->in->m[LOP3_EXBOOL] == 0;
+    uint32_t m[8];
+    for (int k = 0; k < 8; k++)
+        m[k] = 0u - (lut >> k & 1);
     for (int l = 0; l < LANES; l++) {
-        uint32_t d = lut3(lut, x->a[l], x->b[l], x->c[l]);
+        uint32_t d = lut3(m, x->a[l], x->b[l], x->c[l]);
         x->d[l] = d;
         x->pu[l] = (uint8_t)(pand ? (d != 0) & x->pp[l] : (d != 0) | x->pp[l]);
     }
@@ -129,27 +131,32 @@ static const uint8_t prmt_table[7][4][4] = {
     [PRMT_RC16] = {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
 };
 
+/* Rd byte k is byte (nibble k & 7) of t, or that byte's sign replicated when
+ * the nibble's bit 3 is set: the .IDX rule. The fixed modes are written as
+ * .IDX control words too. */
+static inline uint32_t prmt_bytes(uint64_t t, uint32_t ctl)
+{
+    uint32_t d = 0;
+    for (int k = 0; k < 4; k++) {
+        uint32_t nib = ctl >> (4 * k) & 0xf;
+        uint32_t byte = (uint32_t)(t >> (8 * (nib & 7))) & 0xff;
+        byte = nib & 8 ? 0u - (byte >> 7) : byte; /* replicate the selected byte's sign */
+        d |= (byte & 0xff) << (8 * k);
+    }
+    return d;
+}
+
 enum { PRMT_MODE };
 static void op_prmt(sim_exec *x)
 {
     const uint32_t mode = x->in->m[PRMT_MODE];
-    for (int l = 0; l < LANES; l++) {
-        uint64_t t = sim_lane64(x->a, x->b, l);
-        uint32_t ctl = x->c[l], d = 0;
-        for (int k = 0; k < 4; k++) {
-            uint32_t byte;
-            if (mode == PRMT_IDX) {
-                uint32_t nib = ctl >> (4 * k) & 0xf;
-                byte = (uint32_t)(t >> (8 * (nib & 7))) & 0xff;
-                if (nib & 8) /* replicate the selected byte's sign */
-                    byte = byte & 0x80 ? 0xff : 0;
-            } else {
-                byte = (uint32_t)(t >> (8 * prmt_table[mode][ctl & 3][k])) & 0xff;
-            }
-            d |= byte << (8 * k);
-        }
-        x->d[l] = d;
+    uint32_t ctl[4]; /* the table rows as .IDX control words */
+    for (int s = 0; s < 4; s++) {
+        const uint8_t *row = prmt_table[mode][s];
+        ctl[s] = (uint32_t)row[0] | (uint32_t)row[1] << 4 | (uint32_t)row[2] << 8 | (uint32_t)row[3] << 12;
     }
+    for (int l = 0; l < LANES; l++)
+        x->d[l] = prmt_bytes(sim_lane64(x->a, x->b, l), mode == PRMT_IDX ? x->c[l] : ctl[x->c[l] & 3]);
 }
 
 const sim_opdef sim_ops_int_logic[] = {

@@ -5,7 +5,7 @@
 #include "sim/ops.h"
 
 static const sim_opdef *const families[] = {
-    sim_ops_int_arith, sim_ops_int_logic, sim_ops_int_move,
+    sim_ops_int_arith, sim_ops_int_logic, sim_ops_int_move, sim_ops_f32, sim_ops_f64, sim_ops_f16,
 };
 
 const sim_opdef *sim_find_opdef(const char *optype)

@@ -1,0 +1,149 @@
+/* Simulator throughput: a generated straight-line kernel of KERNEL_LEN
+ * instructions run on 1,024 warps; prints thread-instructions per second
+ * (instructions x warps x 32 lanes / seconds) for 1 thread and for all
+ * cores. Not a test.
+ *
+ *   sim_bench [KERNEL...]   kernels: int fp hfma2 ffma_rz dfma (default all)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gisa.h"
+
+#define KERNEL_LEN 1024
+#define WARPS 1024
+#define RUNS 3
+
+static uint64_t rng = UINT64_C(0x2545F4914F6CDD1D);
+static unsigned r32(unsigned n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (unsigned)(rng % n);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Registers R0..R31 (R[0:1]..R[30:31] for F64); sources random. */
+static void emit(FILE *f, const char *kernel, int i)
+{
+#define R() r32(32)
+    if (!strcmp(kernel, "int")) {
+        switch (i % 7) {
+        case 0: fprintf(f, "IADD R%u, R%u, R%u ;\n", R(), R(), R()); break;
+        case 1: fprintf(f, "IMAD R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
+        case 2: fprintf(f, "LOP3.POR R%u, R%u, R%u, R%u, 0x%x, !PT ;\n", R(), R(), R(), R(), r32(256)); break;
+        case 3: fprintf(f, "SHF.L.WRAP.U32 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
+        case 4: fprintf(f, "ISETP.LT.AND P%u, PT, R%u, R%u, PT ;\n", r32(4), R(), R()); break;
+        case 5: fprintf(f, "SEL R%u, R%u, R%u, P%u ;\n", R(), R(), R(), r32(4)); break;
+        default: fprintf(f, "PRMT R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
+        }
+    } else if (!strcmp(kernel, "fp")) {
+        switch (i % 5) {
+        case 0: fprintf(f, "FFMA R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
+        case 1: fprintf(f, "FADD R%u, R%u, -R%u ;\n", R(), R(), R()); break;
+        case 2: fprintf(f, "FMUL R%u, R%u, R%u ;\n", R(), R(), R()); break;
+        case 3: fprintf(f, "FSETP.LT.AND P%u, PT, R%u, R%u, PT ;\n", r32(4), R(), R()); break;
+        default: fprintf(f, "FMNMX R%u, R%u, R%u, P%u ;\n", R(), R(), R(), r32(4)); break;
+        }
+    } else if (!strcmp(kernel, "hfma2")) {
+        fprintf(f, "HFMA2 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    } else {
+        fprintf(f, "FFMA.RZ R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    }
+}
+
+static char *kernel_source(const char *kernel)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    for (int i = 0; i < KERNEL_LEN; i++) {
+        if (!strcmp(kernel, "dfma")) {
+            unsigned d = 2 * r32(16), a = 2 * r32(16), b = 2 * r32(16), c = 2 * r32(16);
+            fprintf(f, "DFMA R[%u:%u], R[%u:%u], R[%u:%u], R[%u:%u] ;\n", d, d + 1, a, a + 1, b, b + 1, c, c + 1);
+        } else {
+            emit(f, kernel, i);
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Inputs: small positive floats / mixed integers, per lane */
+static void fill(gisa_sim *sim, const char *kernel)
+{
+    for (unsigned w = 0; w < WARPS; w++)
+        for (unsigned r = 0; r < 32; r++)
+            for (int l = 0; l < 32; l++) {
+                uint32_t v = !strcmp(kernel, "int") ? (uint32_t)(w * 2654435761u + r * 40503u + (unsigned)l * 97u)
+                           : !strcmp(kernel, "hfma2") ? 0x3c003c00u + (uint32_t)(l + (int)r)
+                           : !strcmp(kernel, "dfma") ? (r & 1 ? 0x3ff00000u : (uint32_t)l * 977u)
+                                                     : 0x3f800000u + (uint32_t)(l * 1024 + (int)r);
+                gisa_sim_set(sim, w, GISA_RF_R, r, l, v);
+            }
+}
+
+static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
+{
+    char *src = kernel_source(kernel);
+    gisa_diags *d = gisa_diags_new();
+    gisa_word *words;
+    size_t n;
+    if (gisa_assemble(isa, "kernel", src, strlen(src), &words, &n, d) != GISA_OK) {
+        fprintf(stderr, "sim_bench: the %s kernel does not assemble\n", kernel);
+        return 1;
+    }
+    gisa_diags_free(d);
+    free(src);
+    gisa_sim *sim;
+    if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
+        return 1;
+    gisa_sim_set_threads(sim, threads);
+    gisa_sim_load(sim, words, n);
+    double best = 1e30;
+    for (int run = 0; run < RUNS; run++) {
+        fill(sim, kernel);
+        double t0 = now_s();
+        if (gisa_sim_run(sim, NULL) != GISA_OK) {
+            fprintf(stderr, "sim_bench: the %s kernel faulted\n", kernel);
+            return 1;
+        }
+        double t = now_s() - t0;
+        best = t < best ? t : best;
+    }
+    double ti = (double)n * WARPS * 32;
+    printf("%-8s %u thread%s: %8.1f M thread-instructions/s  (%zu instructions x %d warps x 32 lanes in %.3f s)\n",
+           kernel, threads, threads == 1 ? " " : "s", ti / best / 1e6, n, WARPS, best);
+    gisa_sim_free(sim);
+    free(words);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const char *const all[] = {"int", "fp", "hfma2", "ffma_rz", "dfma"};
+    gisa_isa *isa;
+    if (gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
+        return 1;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int rc = 0;
+    int nk = argc > 1 ? argc - 1 : 5;
+    for (int k = 0; k < nk; k++) {
+        const char *kernel = argc > 1 ? argv[k + 1] : all[k];
+        rc |= bench(isa, kernel, 1);
+        if (cores > 1)
+            rc |= bench(isa, kernel, (unsigned)cores);
+    }
+    gisa_isa_free(isa);
+    return rc;
+}

@@ -1,0 +1,61 @@
+/* Correctly rounded IEEE-754 arithmetic on raw bit patterns, for the
+ * simulator's floating-point instructions: each function returns the exact
+ * result rounded once in the given mode, with gradual underflow (subnormal
+ * results rounded, never flushed; subnormal inputs used as they are: the
+ * caller does FTZ/DAZ), overflow to infinity or to the largest finite value
+ * as the mode requires, and IEEE signs for zeros and infinities.  A NaN
+ * result is some NaN (any payload, quiet or not): the caller canonicalises.
+ *
+ * Rounding mode ownership: F32 and F64 operations use the host FPU, and set
+ * the thread's rounding mode (fesetround) to the requested one when it
+ * differs from the mode they last set; they never restore it.  So between
+ * fp_ calls the thread's mode is whatever the last one needed.  Call
+ * fp_restore_host_rounding() before running other floating-point code that
+ * expects round-to-nearest (printf, strtod, the assembler's fpconv, ...),
+ * and after any code of yours that calls fesetround() itself: it sets
+ * FE_TONEAREST and tells this module so.  The F16/BF16 operations neither
+ * use nor change the mode.  The host must not flush subnormals (no x86
+ * FTZ/DAZ). */
+#ifndef GISA_SIM_SOFTFP_H
+#define GISA_SIM_SOFTFP_H
+#include <stdint.h>
+
+/* nearest-even, toward -inf, toward +inf, toward zero */
+typedef enum fp_rnd { FP_RN = 0, FP_RM = 1, FP_RP = 2, FP_RZ = 3 } fp_rnd;
+
+uint32_t f32_add(uint32_t a, uint32_t b, fp_rnd r);
+uint32_t f32_mul(uint32_t a, uint32_t b, fp_rnd r);
+/* a*b*2^k with ONE rounding of the exact value (correct for any k; the ISA
+ * uses k in [-3,3]). */
+uint32_t f32_mul_scaled(uint32_t a, uint32_t b, int k, fp_rnd r);
+uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, fp_rnd r); /* a*b+c, one rounding */
+uint64_t f64_add(uint64_t a, uint64_t b, fp_rnd r);
+uint64_t f64_mul(uint64_t a, uint64_t b, fp_rnd r);
+uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, fp_rnd r);
+uint16_t f16_add(uint16_t a, uint16_t b, fp_rnd r); /* IEEE binary16 */
+uint16_t f16_mul(uint16_t a, uint16_t b, fp_rnd r);
+uint16_t f16_fma(uint16_t a, uint16_t b, uint16_t c, fp_rnd r);
+uint16_t bf16_add(uint16_t a, uint16_t b, fp_rnd r); /* bfloat16: 1 sign, 8 exponent, 7 fraction bits */
+uint16_t bf16_mul(uint16_t a, uint16_t b, fp_rnd r);
+uint16_t bf16_fma(uint16_t a, uint16_t b, uint16_t c, fp_rnd r);
+
+/* Conversions: widening is exact (a NaN stays a NaN); narrowing rounds
+ * once in mode r. */
+uint64_t f16_to_f64(uint16_t x);
+uint64_t bf16_to_f64(uint16_t x);
+uint16_t f16_from_f64(uint64_t x, fp_rnd r);
+uint16_t bf16_from_f64(uint64_t x, fp_rnd r);
+
+/* Sets the thread's rounding mode back to FE_TONEAREST (see above). */
+void fp_restore_host_rounding(void);
+
+/* classification helpers used by the instruction layer */
+int f32_is_nan(uint32_t x);
+int f64_is_nan(uint64_t x);
+int f16_is_nan(uint16_t x);
+int bf16_is_nan(uint16_t x);
+int f32_is_subnormal(uint32_t x);
+int f64_is_subnormal(uint64_t x);
+int f16_is_subnormal(uint16_t x);
+int bf16_is_subnormal(uint16_t x);
+#endif
