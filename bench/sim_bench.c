@@ -45,7 +45,7 @@ static void emit(FILE *f, const char *kernel, int i)
         case 3: fprintf(f, "SHF.L.WRAP.U32 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
         case 4: fprintf(f, "ISETP.LT.AND P%u, PT, R%u, R%u, PT ;\n", r32(4), R(), R()); break;
         case 5: fprintf(f, "SEL R%u, R%u, R%u, P%u ;\n", R(), R(), R(), r32(4)); break;
-        default: fprintf(f, "PRMT R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R()); break;
+        default: fprintf(f, "PRMT R%u, R%u, R%u, 0x%x ;\n", R(), R(), R(), r32(0x10000)); break;
         }
     } else if (!strcmp(kernel, "fp")) {
         switch (i % 5) {
@@ -82,13 +82,14 @@ static char *kernel_source(const char *kernel)
 /* Inputs: small positive floats / mixed integers, per lane */
 static void fill(gisa_sim *sim, const char *kernel)
 {
+    const int k = !strcmp(kernel, "int") ? 0 : !strcmp(kernel, "hfma2") ? 1 : !strcmp(kernel, "dfma") ? 2 : 3;
     for (unsigned w = 0; w < WARPS; w++)
         for (unsigned r = 0; r < 32; r++)
             for (int l = 0; l < 32; l++) {
-                uint32_t v = !strcmp(kernel, "int") ? (uint32_t)(w * 2654435761u + r * 40503u + (unsigned)l * 97u)
-                           : !strcmp(kernel, "hfma2") ? 0x3c003c00u + (uint32_t)(l + (int)r)
-                           : !strcmp(kernel, "dfma") ? (r & 1 ? 0x3ff00000u : (uint32_t)l * 977u)
-                                                     : 0x3f800000u + (uint32_t)(l * 1024 + (int)r);
+                uint32_t v = k == 0 ? (uint32_t)(w * 2654435761u + r * 40503u + (unsigned)l * 97u)
+                           : k == 1 ? 0x3c003c00u + (uint32_t)(l + (int)r)
+                           : k == 2 ? (r & 1 ? 0x3ff00000u : (uint32_t)l * 977u)
+                                    : 0x3f800000u + (uint32_t)(l * 1024 + (int)r);
                 gisa_sim_set(sim, w, GISA_RF_R, r, l, v);
             }
 }

@@ -49,8 +49,8 @@ static void op_hadd2(sim_exec *x) { half_arith(x, H_ADD); }
 static void op_hmul2(sim_exec *x) { half_arith(x, H_MUL); }
 static void op_hfma2(sim_exec *x) { half_arith(x, H_FMA); }
 
-/* HMNMX2 Rd, Ra, SrcB, pp: per lane pp ? min : max; one NaN gives the other
- * value, two NaNs or .NAN with any NaN give 0x7FFF. */
+/* HMNMX2 Rd, Ra, SrcB, pp: per lane pp ? min : max; FTZ first (rulings);
+ * one NaN gives the other value, two NaNs or .NAN with any NaN give 0x7FFF. */
 enum { HM_FMT, HM_FTZ, HM_NAN };
 static void op_hmnmx2(sim_exec *x)
 {
@@ -60,13 +60,13 @@ static void op_hmnmx2(sim_exec *x)
     for (int l = 0; l < LANES; l++) {
         uint32_t d = 0;
         for (int h = 0; h < 2; h++) {
-            uint64_t a = half_in(x->a[l], &in->op[RO_A], h, f, 0), b = half_in(x->b[l], &in->op[RO_B], h, f, 0);
+            uint64_t a = half_in(x->a[l], &in->op[RO_A], h, f, ftz), b = half_in(x->b[l], &in->op[RO_B], h, f, ftz);
             int na = fp_isnan(a, f), nb = fp_isnan(b, f);
             uint64_t r;
             if (na || nb)
                 r = nan || (na && nb) ? f->canon_nan : na ? b : a;
             else
-                r = fp_minmax(ftz ? fp_flush(a, f) : a, ftz ? fp_flush(b, f) : b, f, x->pp[l]);
+                r = fp_minmax(a, b, f, x->pp[l]);
             d |= (uint32_t)r << (16 * h);
         }
         x->d[l] = d;

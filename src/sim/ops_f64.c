@@ -26,37 +26,43 @@ static inline uint64_t f64_nan_rule(const uint64_t *in, int n, uint64_t r)
     return fp_isnan(r, &FMT_F64) ? FMT_F64.canon_nan : r;
 }
 
-enum { D_RND };
-static void op_dadd(sim_exec *x)
+/* The decorated 64-bit inputs of one source */
+static void f64_inputs(uint64_t *restrict out, const uint32_t *restrict lo, const uint32_t *restrict hi,
+                       const sim_opnd *o)
 {
+    const uint64_t keep = o->abs ? ~FMT_F64.sign : ~UINT64_C(0), flip = o->neg ? FMT_F64.sign : 0;
+    for (int l = 0; l < LANES; l++)
+        out[l] = (((uint64_t)hi[l] << 32 | lo[l]) & keep) ^ flip;
+}
+
+/* DADD/DMUL/DFMA: the host result, then the NaN rule over the inputs in
+ * priority order (SrcB, SrcC, Ra). */
+typedef enum { D_ADD, D_MUL, D_FMA } d_arith;
+static void f64_arith(sim_exec *x, d_arith op)
+{
+    const int nin = op == D_FMA ? 3 : 2;
     const sim_insn *in = x->in;
-    const fp_rnd rnd = (fp_rnd)in->m[D_RND];
+    const fp_rnd rnd = (fp_rnd)in->m[0];
+    uint64_t a[LANES], b[LANES], c[LANES], r[LANES];
+    f64_inputs(a, x->a, x->ah, &in->op[RO_A]);
+    f64_inputs(b, x->b, x->bh, &in->op[RO_B]);
+    if (op == D_FMA) {
+        f64_inputs(c, x->c, x->ch, &in->op[RO_C]);
+        f64_fma_lanes(r, a, b, c, rnd);
+    } else if (op == D_MUL) {
+        f64_mul_lanes(r, a, b, rnd);
+    } else {
+        f64_add_lanes(r, a, b, rnd);
+    }
     for (int l = 0; l < LANES; l++) {
-        uint64_t v[2] = {f64_in(x->b, x->bh, l, &in->op[RO_B]), f64_in(x->a, x->ah, l, &in->op[RO_A])};
-        f64_put(x, l, f64_nan_rule(v, 2, f64_add(v[1], v[0], rnd)));
+        uint64_t order[3] = {b[l], nin == 3 ? c[l] : a[l], a[l]};
+        f64_put(x, l, f64_nan_rule(order, nin, r[l]));
     }
 }
 
-static void op_dmul(sim_exec *x)
-{
-    const sim_insn *in = x->in;
-    const fp_rnd rnd = (fp_rnd)in->m[D_RND];
-    for (int l = 0; l < LANES; l++) {
-        uint64_t v[2] = {f64_in(x->b, x->bh, l, &in->op[RO_B]), f64_in(x->a, x->ah, l, &in->op[RO_A])};
-        f64_put(x, l, f64_nan_rule(v, 2, f64_mul(v[1], v[0], rnd)));
-    }
-}
-
-static void op_dfma(sim_exec *x)
-{
-    const sim_insn *in = x->in;
-    const fp_rnd rnd = (fp_rnd)in->m[D_RND];
-    for (int l = 0; l < LANES; l++) {
-        uint64_t v[3] = {f64_in(x->b, x->bh, l, &in->op[RO_B]), f64_in(x->c, x->ch, l, &in->op[RO_C]),
-                         f64_in(x->a, x->ah, l, &in->op[RO_A])};
-        f64_put(x, l, f64_nan_rule(v, 3, f64_fma(v[2], v[0], v[1], rnd)));
-    }
-}
+static void op_dadd(sim_exec *x) { f64_arith(x, D_ADD); }
+static void op_dmul(sim_exec *x) { f64_arith(x, D_MUL); }
+static void op_dfma(sim_exec *x) { f64_arith(x, D_FMA); }
 
 /* DMNMX Rd, Ra, SrcB, pp: pp ? min : max (the document swaps them: a typo);
  * one NaN gives the other operand, two give quiet(SrcB). */
@@ -84,7 +90,7 @@ static void op_dsetp(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f64[] = {
-    {"DADD", op_dadd, {"rnd:" RND_NAMES}, NULL, 0},
+    {"DADD", op_dadd, {"rnd:" RND_NAMES}, NULL, 0}, /* rnd must stay mods[0] (f64_arith) */
     {"DMUL", op_dmul, {"rnd:" RND_NAMES}, NULL, 0},
     {"DFMA", op_dfma, {"rnd:" RND_NAMES}, NULL, 0},
     {"DMNMX", op_dmnmx, {NULL}, NULL, 0},

@@ -73,7 +73,11 @@ static inline uint64_t fp_minmax(uint64_t a, uint64_t b, const fpfmt *f, int wan
     return want_min ? (a_less ? a : b) : (a_less ? b : a);
 }
 
-static inline int bool_lop(int t, int p, uint32_t lop) { return lop == 0 ? t & p : lop == 1 ? t | p : t ^ p; }
+/* t lop p on 0/1 values (AND, OR, XOR), branch-free */
+static inline int bool_lop(int t, int p, uint32_t lop)
+{
+    return ((t & p) & (lop == 0)) | ((t | p) & (lop == 1)) | ((t ^ p) & (lop == 2));
+}
 #define LOP_NAMES "AND OR XOR"
 #define RND_NAMES "RN RM RP RZ"
 #endif

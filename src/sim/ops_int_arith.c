@@ -6,12 +6,14 @@
 
 /* IADD Rd{, pu}, {-}Ra, {-}SrcB / IADD.X Rd{, pu}, {~}Ra, {~}SrcB{, pp} */
 enum { IADD_EXT };
-static void op_iadd(sim_exec *x)
+SIM_OP void op_iadd(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A], *B = &x->in->op[RO_B];
-    const int ext = x->in->m[IADD_EXT] == 1;
+    const uint32_t fa = addend_flip(A), fb = addend_flip(B);
+    const uint64_t ones = addend_one(A) + addend_one(B);
+    const uint8_t cin = x->in->m[IADD_EXT] == 1 ? 1 : 0;
     for (int l = 0; l < LANES; l++) {
-        uint64_t t = addend32(x->a[l], A) + addend32(x->b[l], B) + (ext ? x->pp[l] : 0);
+        uint64_t t = (uint64_t)(x->a[l] ^ fa) + (x->b[l] ^ fb) + ones + (x->pp[l] & cin);
         x->d[l] = (uint32_t)t;
         x->pu[l] = t >> 32 != 0;
     }
@@ -24,13 +26,17 @@ static inline uint64_t product(uint32_t a, uint32_t b, int is_signed)
 
 /* IMAD.LO: Rd = t[31:0] + SrcC, pu = carry. IMAD.HI.X: Rd = t[63:32] + SrcC + pp. */
 enum { IMAD_LOHI, IMAD_EXT, IMAD_ITYPE };
-static void op_imad(sim_exec *x)
+SIM_OP void op_imad(sim_exec *x)
 {
     const sim_opnd *C = &x->in->op[RO_C];
     const int hi = x->in->m[IMAD_LOHI] == 1, is_signed = x->in->m[IMAD_ITYPE] == 0;
+    const uint32_t fc = addend_flip(C);
+    const uint64_t one = addend_one(C);
+    const uint8_t cin = hi ? 1 : 0;
+    const unsigned sh = hi ? 32 : 0;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = product(x->a[l], x->b[l], is_signed);
-        uint64_t sum = (hi ? t >> 32 : (uint32_t)t) + addend32(x->c[l], C) + (hi ? x->pp[l] : 0);
+        uint64_t sum = (uint64_t)(uint32_t)(t >> sh) + (x->c[l] ^ fc) + one + (x->pp[l] & cin);
         x->d[l] = (uint32_t)sum;
         x->pu[l] = sum >> 32 != 0;
     }
@@ -38,7 +44,7 @@ static void op_imad(sim_exec *x)
 
 /* IMAD.WIDE{.X}: Rd(64) = t + SrcC(64) {+ pp}, pu = carry out of 64 bits. */
 enum { WIDE_EXT, WIDE_ITYPE };
-static void op_imad_wide(sim_exec *x)
+SIM_OP void op_imad_wide(sim_exec *x)
 {
     const sim_opnd *C = &x->in->op[RO_C];
     const int ext = x->in->m[WIDE_EXT] == 1, is_signed = x->in->m[WIDE_ITYPE] == 0;
@@ -71,7 +77,7 @@ static inline void dot_result(sim_exec *x, int l, int64_t d)
 }
 
 enum { IDP2_LOHI, IDP2_AFMT, IDP2_BFMT };
-static void op_idp2a(sim_exec *x)
+SIM_OP void op_idp2a(sim_exec *x)
 {
     const int sel = x->in->m[IDP2_LOHI] == 1 ? 2 : 0;
     const int as = x->in->m[IDP2_AFMT] == 0, bs = x->in->m[IDP2_BFMT] == 0;
@@ -84,7 +90,7 @@ static void op_idp2a(sim_exec *x)
 }
 
 enum { IDP4_AFMT, IDP4_BFMT };
-static void op_idp4a(sim_exec *x)
+SIM_OP void op_idp4a(sim_exec *x)
 {
     const int as = x->in->m[IDP4_AFMT] == 0, bs = x->in->m[IDP4_BFMT] == 0;
     for (int l = 0; l < LANES; l++) {
@@ -97,7 +103,7 @@ static void op_idp4a(sim_exec *x)
 
 /* IMUL.lohi.itype Rd, Ra, {-}SrcB: -SrcB is the 32-bit two's complement. */
 enum { IMUL_LOHI, IMUL_ITYPE };
-static void op_imul(sim_exec *x)
+SIM_OP void op_imul(sim_exec *x)
 {
     const sim_opnd *B = &x->in->op[RO_B];
     const int hi = x->in->m[IMUL_LOHI] == 1, is_signed = x->in->m[IMUL_ITYPE] == 0;
@@ -111,7 +117,7 @@ static void op_imul(sim_exec *x)
  * LEA.HI.X: Rd = ({Rc, Ra} >> (32 - s))[31:0] + SrcB + pp ({~Rc, ~Ra} with ~).
  * LEA.HI.X.SX32: the same with Ra sign-extended to 64 bits. */
 enum { LEA_LOHI, LEA_SX32 };
-static void op_lea(sim_exec *x)
+SIM_OP void op_lea(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A];
     const unsigned s = (unsigned)x->in->op[RO_IMM].imm & 31;
@@ -133,7 +139,7 @@ static void op_lea(sim_exec *x)
 }
 
 /* IABS Rd, {-}SrcB: |0x80000000| stays 0x80000000. */
-static void op_iabs(sim_exec *x)
+SIM_OP void op_iabs(sim_exec *x)
 {
     const sim_opnd *B = &x->in->op[RO_B];
     for (int l = 0; l < LANES; l++) {
@@ -144,13 +150,14 @@ static void op_iabs(sim_exec *x)
 
 /* IMNMX Rd, {-}Ra, {-}SrcB, pp: pp ? min : max */
 enum { IMNMX_ITYPE };
-static void op_imnmx(sim_exec *x)
+SIM_OP void op_imnmx(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A], *B = &x->in->op[RO_B];
     const int is_signed = x->in->m[IMNMX_ITYPE] == 0;
     for (int l = 0; l < LANES; l++) {
         uint32_t a = neg32(x->a[l], A), b = neg32(x->b[l], B);
-        int a_less = is_signed ? (int32_t)a < (int32_t)b : a < b;
+        const uint32_t bias = is_signed ? 0x80000000u : 0; /* signed order as unsigned */
+        int a_less = (a ^ bias) < (b ^ bias);
         x->d[l] = x->pp[l] ? (a_less ? a : b) : (a_less ? b : a);
     }
 }

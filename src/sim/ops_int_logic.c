@@ -2,43 +2,35 @@
  * PRMT. */
 #include "sim/ops.h"
 
-enum { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE };
+/* The comparison as a mask of the relations it accepts: LT 1, EQ 2, GT 4 */
+static const uint8_t cmp_mask[6] = {2, 5, 1, 3, 4, 6}; /* EQ NE LT LE GT GE */
 enum { BOOL_AND, BOOL_OR, BOOL_XOR };
 
-static inline int int_compare(uint32_t a, uint32_t b, uint32_t op, int is_signed)
-{
-    int lt = is_signed ? (int32_t)a < (int32_t)b : a < b;
-    int eq = a == b;
-    switch (op) {
-    case CMP_EQ: return eq;
-    case CMP_NE: return !eq;
-    case CMP_LT: return lt;
-    case CMP_LE: return lt || eq;
-    case CMP_GT: return !lt && !eq;
-    default: return !lt;
-    }
-}
-
+/* t boolop p on 0/1 values, branch-free: `op` selects one of the three */
 static inline int bool_op(int t, int p, uint32_t op)
 {
-    return op == BOOL_AND ? t & p : op == BOOL_OR ? t | p : t ^ p;
+    int is_and = op == BOOL_AND, is_or = op == BOOL_OR, is_xor = op == BOOL_XOR;
+    return ((t & p) & is_and) | ((t | p) & is_or) | ((t ^ p) & is_xor);
 }
 
-/* t = a compop b; with .X, equal halves defer to pq (the lower words' verdict). */
-static inline int set_test(const sim_exec *x, int l, uint32_t cmp, int is_signed, int ext)
+/* t = a compop b; with .X, equal words defer to pq (the lower words' verdict).
+ * `bias` flips the sign bit so that signed order is unsigned order. */
+static inline int set_test(const sim_exec *x, int l, uint32_t mask, uint32_t bias, int ext)
 {
-    if (ext && x->a[l] == x->b[l])
-        return x->pq[l];
-    return int_compare(x->a[l], x->b[l], cmp, is_signed);
+    uint32_t a = x->a[l] ^ bias, b = x->b[l] ^ bias;
+    uint32_t rel = (uint32_t)(a < b) | (uint32_t)(a == b) << 1 | (uint32_t)(a > b) << 2;
+    int t = (rel & mask) != 0, defer = ext & (a == b);
+    return (t & !defer) | (x->pq[l] & defer);
 }
 
 /* ISETP: pu = t boolop pp; pv = !t boolop pp */
 enum { ISETP_CMP, ISETP_BOOL, ISETP_ITYPE, ISETP_EXT };
-static void op_isetp(sim_exec *x)
+SIM_OP void op_isetp(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
+    const uint32_t mask = cmp_mask[m[ISETP_CMP]], bias = m[ISETP_ITYPE] == 0 ? 0x80000000u : 0;
     for (int l = 0; l < LANES; l++) {
-        int t = set_test(x, l, m[ISETP_CMP], m[ISETP_ITYPE] == 0, m[ISETP_EXT] == 1);
+        int t = set_test(x, l, mask, bias, m[ISETP_EXT] == 1);
         x->pu[l] = (uint8_t)bool_op(t, x->pp[l], m[ISETP_BOOL]);
         x->pv[l] = (uint8_t)bool_op(!t, x->pp[l], m[ISETP_BOOL]);
     }
@@ -46,20 +38,23 @@ static void op_isetp(sim_exec *x)
 
 /* ISET: Rd = (t boolop pp) ? (.BM ? 0xFFFFFFFF : 1.0f) : 0 */
 enum { ISET_CMP, ISET_BOOL, ISET_ITYPE, ISET_EXT, ISET_BMBF };
-static void op_iset(sim_exec *x)
+SIM_OP void op_iset(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
     const uint32_t one = m[ISET_BMBF] == 0 ? UINT32_MAX : 0x3F800000u;
+    const uint32_t mask = cmp_mask[m[ISET_CMP]], bias = m[ISET_ITYPE] == 0 ? 0x80000000u : 0;
     for (int l = 0; l < LANES; l++) {
-        int t = set_test(x, l, m[ISET_CMP], m[ISET_ITYPE] == 0, m[ISET_EXT] == 1);
+        int t = set_test(x, l, mask, bias, m[ISET_EXT] == 1);
         x->d[l] = bool_op(t, x->pp[l], m[ISET_BOOL]) ? one : 0;
     }
 }
 
-static void op_sel(sim_exec *x)
+SIM_OP void op_sel(sim_exec *x)
 {
-    for (int l = 0; l < LANES; l++)
-        x->d[l] = x->pp[l] ? x->a[l] : x->b[l];
+    for (int l = 0; l < LANES; l++) {
+        uint32_t take_a = 0u - x->pp[l];
+        x->d[l] = (x->a[l] & take_a) | (x->b[l] & ~take_a);
+    }
 }
 
 /* d[i] = lut[(a[i] << 2) | (b[i] << 1) | c[i]], as a multiplexer tree on
@@ -74,7 +69,7 @@ static inline uint32_t lut3(const uint32_t *m, uint32_t a, uint32_t b, uint32_t 
 
 /* LOP3: Rd = F(Ra, SrcB, Rc); .PAND: pu = (Rd != 0) & pp; .POR: pu = (Rd != 0) | pp */
 enum { LOP3_EXBOOL };
-static void op_lop3(sim_exec *x)
+SIM_OP void op_lop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
     const int pand = x->in->m[LOP3_EXBOOL] == 0;
@@ -89,7 +84,7 @@ static void op_lop3(sim_exec *x)
 }
 
 /* PLOP3: pu = lut[(pa << 2) | (pb << 1) | pc] */
-static void op_plop3(sim_exec *x)
+SIM_OP void op_plop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
     for (int l = 0; l < LANES; l++)
@@ -99,7 +94,7 @@ static void op_plop3(sim_exec *x)
 /* SHF: funnel {SrcC, Ra} shifted by n = CLAMP ? min(SrcB, n_ub) : SrcB mod n_ub */
 enum { SHF_DIR, SHF_LOHI, SHF_CW, SHF_TYPE };
 enum { SHF_S64, SHF_U64, SHF_S32, SHF_U32 };
-static void op_shf(sim_exec *x)
+SIM_OP void op_shf(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
     const unsigned n_ub = m[SHF_TYPE] == SHF_S64 || m[SHF_TYPE] == SHF_U64 ? 64 : 32;
@@ -147,13 +142,19 @@ static inline uint32_t prmt_bytes(uint64_t t, uint32_t ctl)
 }
 
 enum { PRMT_MODE };
-static void op_prmt(sim_exec *x)
+SIM_OP void op_prmt(sim_exec *x)
 {
     const uint32_t mode = x->in->m[PRMT_MODE];
     uint32_t ctl[4]; /* the table rows as .IDX control words */
     for (int s = 0; s < 4; s++) {
         const uint8_t *row = prmt_table[mode][s];
         ctl[s] = (uint32_t)row[0] | (uint32_t)row[1] << 4 | (uint32_t)row[2] << 8 | (uint32_t)row[3] << 12;
+    }
+    if (x->in->op[RO_C].kind != SK_GPR) { /* one control word for all lanes: shifts are uniform */
+        const uint32_t c = mode == PRMT_IDX ? x->c[0] : ctl[x->c[0] & 3];
+        for (int l = 0; l < LANES; l++)
+            x->d[l] = prmt_bytes(sim_lane64(x->a, x->b, l), c);
+        return;
     }
     for (int l = 0; l < LANES; l++)
         x->d[l] = prmt_bytes(sim_lane64(x->a, x->b, l), mode == PRMT_IDX ? x->c[l] : ctl[x->c[l] & 3]);

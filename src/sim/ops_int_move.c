@@ -6,7 +6,7 @@
 
 /* MOV{.32} Rd, SrcA / MOV.64 Rd, Ra (the write-back copies the high word of
  * a 64-bit Rd) */
-static void op_mov(sim_exec *x)
+SIM_OP void op_mov(sim_exec *x)
 {
     for (int l = 0; l < LANES; l++) {
         x->d[l] = x->a[l];
@@ -19,7 +19,7 @@ static inline int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ?
 /* I2I.dtype Rd, SrcB: saturate the signed input; the result as a 32-bit integer */
 static const int32_t i2i_min[4] = {-128, 0, -32768, 0}, i2i_max[4] = {127, 255, 32767, 65535};
 enum { I2I_DTYPE };
-static void op_i2i(sim_exec *x)
+SIM_OP void op_i2i(sim_exec *x)
 {
     const uint32_t t = x->in->m[I2I_DTYPE];
     for (int l = 0; l < LANES; l++)
@@ -29,7 +29,7 @@ static void op_i2i(sim_exec *x)
 /* I2IP.dsttype.satrelu Rd, Ra, SrcB, Rc: SrcB's result in the low `size` bits,
  * Ra's in the next `size`, Rc's low bits above them. */
 enum { I2IP_TYPE, I2IP_RELU };
-static void op_i2ip(sim_exec *x)
+SIM_OP void op_i2ip(sim_exec *x)
 {
     const uint32_t t = x->in->m[I2IP_TYPE];
     const unsigned size = 2u << (t / 2);              /* S2 U2 S4 U4 S8 U8 S16 U16 */
@@ -63,7 +63,7 @@ static inline uint32_t pred_byte(const sim_warp *w, int l)
 /* P2R.bsel Rd, PR, Ra, SbMsk: the selected byte of Ra with the masked bits
  * taken from the predicates; the other bytes are Ra's. */
 enum { P2R_BSEL };
-static void op_p2r(sim_exec *x)
+SIM_OP void op_p2r(sim_exec *x)
 {
     const unsigned sh = 8 * x->in->m[P2R_BSEL];
     for (int l = 0; l < LANES; l++) {

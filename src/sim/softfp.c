@@ -6,7 +6,7 @@
  * round-to-odd software path).
  *
  * F16 and BF16: every operand is exact in double, and so is every product
- * (see narrow_mul).  Sums are exact too unless the exponents are far apart;
+ * (see exact_mul).  Sums are exact too unless the exponents are far apart;
  * then the smaller addend is replaced by a sticky bit (add_sticky), which
  * makes the double a round-to-odd image of the exact sum.  That double is
  * rounded once, in software, to the 16-bit format (narrow).  No double
@@ -35,6 +35,13 @@
 #endif
 
 #define SIGN64 0x8000000000000000u
+
+/* narrow() and widen() must be specialised for each format's constants. */
+#if defined(__GNUC__) || defined(__clang__)
+#define FORMAT_INLINE inline __attribute__((always_inline))
+#else
+#define FORMAT_INLINE inline
+#endif
 
 static inline float f32v(uint32_t b)
 {
@@ -69,6 +76,9 @@ static inline uint64_t f64b(double d)
 /* The mode this module last set on this thread; -1: unknown (fegetround()
  * would cost more than one needless fesetround()). */
 static _Thread_local int cur_mode = -1;
+static void use_mode(fp_rnd r);
+
+void fp_use_rounding(fp_rnd r) { use_mode(r); }
 
 static void use_mode(fp_rnd r)
 {
@@ -163,7 +173,7 @@ uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, fp_rnd r)
 #define BF16_M 7
 
 /* The exact double value of a 16-bit pattern; NaNs keep their payload. */
-static inline double widen(uint16_t h, int E, int M)
+static FORMAT_INLINE double widen(uint16_t h, int E, int M)
 {
     const int bias = (1 << (E - 1)) - 1;
     uint64_t s = (uint64_t)(h >> (E + M)) << 63;
@@ -183,7 +193,7 @@ static inline double widen(uint16_t h, int E, int M)
  * which decides the increment.  The increment may carry into the next
  * binade, or from the largest subnormal into the smallest normal: the
  * encoding (biased exponent - 1) << M + kept absorbs both. */
-static inline uint16_t narrow(double x, int E, int M, fp_rnd r)
+static FORMAT_INLINE uint16_t narrow(double x, int E, int M, fp_rnd r)
 {
     const int bias = (1 << (E - 1)) - 1;
     const uint32_t inf = ((1u << E) - 1) << M;
@@ -210,13 +220,12 @@ static inline uint16_t narrow(double x, int E, int M, fp_rnd r)
         if (shift > 60) /* then sig < 2^53 < half: all of it is below half */
             shift = 60;
         uint64_t kept = sig >> shift, rem = sig & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-        int up = 0;
-        switch (r) {
-        case FP_RN: up = rem > half || (rem == half && (kept & 1)); break;
-        case FP_RM: up = rem && neg; break;
-        case FP_RP: up = rem && !neg; break;
-        default: break;
-        }
+        /* data-dependent: keep it free of branches */
+        int up;
+        if (r == FP_RN)
+            up = (rem > half) | ((rem == half) & (int)(kept & 1));
+        else /* away from zero in the direction of the mode */
+            up = (rem != 0) & (r == (neg ? FP_RM : FP_RP));
         enc = (uint32_t)((qe + M + bias - 1) << M) + (uint32_t)kept + (uint32_t)up;
         overflow = enc >= inf;
     }
@@ -230,7 +239,7 @@ static inline uint16_t narrow(double x, int E, int M, fp_rnd r)
 /* Products: F16 significands have 11 bits, BF16 ones 8, so a product has at
  * most 22 significant bits, and its magnitude lies in [2^-266, 2^256):
  * exact in double whatever the host rounding mode. */
-static inline double narrow_mul(double x, double y)
+static inline double exact_mul(double x, double y)
 {
     return x * y;
 }
@@ -241,8 +250,8 @@ static inline double narrow_mul(double x, double y)
  *
  * Let 2^E <= |x| < 2^(E+1) be the larger operand by exponent.  If y's
  * exponent is within 26 of E, the sum spans at most 51 bits (from E+1 down
- * to E-26-23): exact.  (F16 sums always are, 2^-24..2^17 is 41 bits; BF16
- * ones need the next case.)  Otherwise |y| < 2^(E-26) and y is replaced by
+ * to E-26-23): exact.  (A plain F16 sum is always exact, multiples of 2^-24
+ * below 2^17 take 41 bits; BF16 sums and all FMAs are not.)  Otherwise |y| < 2^(E-26) and y is replaced by
  * a sticky bit y' = sign(y) * 2^(E-26), and x + y' (28 bits) is exact.
  * That is round-to-odd on the grid 2^(E-26), at least 25 bits of
  * precision: since x is a multiple of 2^(E-23), so is every rounding
@@ -280,12 +289,12 @@ uint16_t f16_add(uint16_t a, uint16_t b, fp_rnd r)
 
 uint16_t f16_mul(uint16_t a, uint16_t b, fp_rnd r)
 {
-    return narrow(narrow_mul(widen(a, F16_ARGS), widen(b, F16_ARGS)), F16_ARGS, r);
+    return narrow(exact_mul(widen(a, F16_ARGS), widen(b, F16_ARGS)), F16_ARGS, r);
 }
 
 uint16_t f16_fma(uint16_t a, uint16_t b, uint16_t c, fp_rnd r)
 {
-    double p = narrow_mul(widen(a, F16_ARGS), widen(b, F16_ARGS));
+    double p = exact_mul(widen(a, F16_ARGS), widen(b, F16_ARGS));
     return narrow(add_sticky(p, widen(c, F16_ARGS), r), F16_ARGS, r);
 }
 
@@ -296,12 +305,12 @@ uint16_t bf16_add(uint16_t a, uint16_t b, fp_rnd r)
 
 uint16_t bf16_mul(uint16_t a, uint16_t b, fp_rnd r)
 {
-    return narrow(narrow_mul(widen(a, BF16_ARGS), widen(b, BF16_ARGS)), BF16_ARGS, r);
+    return narrow(exact_mul(widen(a, BF16_ARGS), widen(b, BF16_ARGS)), BF16_ARGS, r);
 }
 
 uint16_t bf16_fma(uint16_t a, uint16_t b, uint16_t c, fp_rnd r)
 {
-    double p = narrow_mul(widen(a, BF16_ARGS), widen(b, BF16_ARGS));
+    double p = exact_mul(widen(a, BF16_ARGS), widen(b, BF16_ARGS));
     return narrow(add_sticky(p, widen(c, BF16_ARGS), r), BF16_ARGS, r);
 }
 

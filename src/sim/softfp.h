@@ -48,6 +48,17 @@ uint16_t bf16_from_f64(uint64_t x, fp_rnd r);
 
 /* Sets the thread's rounding mode back to FE_TONEAREST (see above). */
 void fp_restore_host_rounding(void);
+/* Makes r the thread's host rounding mode (a no-op when it already is). */
+void fp_use_rounding(fp_rnd r);
+
+/* The F32/F64 operations on 32 lanes at once (softfp_lanes.c): the same
+ * results as the scalar functions, with one mode switch per call. */
+void f32_add_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, fp_rnd r);
+void f32_mul_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, int k, fp_rnd r); /* a*b*2^k, |k| <= 3 */
+void f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c, fp_rnd r);
+void f64_add_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, fp_rnd r);
+void f64_mul_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, fp_rnd r);
+void f64_fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, fp_rnd r);
 
 /* classification helpers used by the instruction layer */
 int f32_is_nan(uint32_t x);

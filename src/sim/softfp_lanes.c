@@ -1,0 +1,101 @@
+/* The F32/F64 operations of softfp over the 32 lanes of an instruction: the
+ * host rounding mode is switched once (fp_use_rounding), then the lanes run
+ * as plain host operations, which the compiler vectorises.
+ *
+ * Why this file needs no -frounding-math (which would stop the vectoriser
+ * from using FMA): every operand is loaded from memory the caller passed in,
+ * after the opaque call that sets the mode; such a call may write that
+ * memory, so no load, and no operation on it, can move above it or be
+ * folded at compile time. The results are stored before returning. Under
+ * -std=c11 GCC and clang do not contract a*b+c into an FMA (-ffp-contract
+ * =off) and x86-64 evaluates float in float (FLT_EVAL_METHOD == 0). */
+#include <math.h>
+#include <string.h>
+
+#include "sim/ops.h"
+#include "sim/softfp.h"
+
+#define LANE_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
+#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__SANITIZE_ADDRESS__) || defined(GISA_NO_CLONES)
+#undef LANE_FN
+#define LANE_FN
+#endif
+
+LANE_FN void f32_add_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b, fp_rnd r)
+{
+    float fa[LANES], fb[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    for (int l = 0; l < LANES; l++)
+        fd[l] = fa[l] + fb[l];
+    memcpy(d, fd, sizeof fd);
+}
+
+/* a*b is exact in double and so is the scaling by 2^k (|k| <= 3): the
+ * conversion to float is the one rounding (see f32_mul_scaled). */
+LANE_FN void f32_mul_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b, int k,
+                           fp_rnd r)
+{
+    float fa[LANES], fb[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    if (k) {
+        const double s = ldexp(1.0, k < -3 ? -3 : k > 3 ? 3 : k);
+        for (int l = 0; l < LANES; l++)
+            fd[l] = (float)((double)fa[l] * (double)fb[l] * s);
+    } else {
+        for (int l = 0; l < LANES; l++)
+            fd[l] = fa[l] * fb[l];
+    }
+    memcpy(d, fd, sizeof fd);
+}
+
+LANE_FN void f32_fma_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b,
+                           const uint32_t *restrict c, fp_rnd r)
+{
+    float fa[LANES], fb[LANES], fc[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    memcpy(fc, c, sizeof fc);
+    for (int l = 0; l < LANES; l++)
+        fd[l] = fmaf(fa[l], fb[l], fc[l]);
+    memcpy(d, fd, sizeof fd);
+}
+
+LANE_FN void f64_add_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b, fp_rnd r)
+{
+    double fa[LANES], fb[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    for (int l = 0; l < LANES; l++)
+        fd[l] = fa[l] + fb[l];
+    memcpy(d, fd, sizeof fd);
+}
+
+LANE_FN void f64_mul_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b, fp_rnd r)
+{
+    double fa[LANES], fb[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    for (int l = 0; l < LANES; l++)
+        fd[l] = fa[l] * fb[l];
+    memcpy(d, fd, sizeof fd);
+}
+
+LANE_FN void f64_fma_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b,
+                           const uint64_t *restrict c, fp_rnd r)
+{
+    double fa[LANES], fb[LANES], fc[LANES], fd[LANES];
+    fp_use_rounding(r);
+    memcpy(fa, a, sizeof fa);
+    memcpy(fb, b, sizeof fb);
+    memcpy(fc, c, sizeof fc);
+    for (int l = 0; l < LANES; l++)
+        fd[l] = fma(fa[l], fb[l], fc[l]);
+    memcpy(d, fd, sizeof fd);
+}
