@@ -11,10 +11,11 @@ extern const sim_opdef sim_ops_f32[];
 extern const sim_opdef sim_ops_f64[];
 extern const sim_opdef sim_ops_f16[];
 
-/* Semantic functions are compiled twice on x86-64, for AVX2 and for the
+/* With GCC on x86-64 the semantic functions are compiled twice, for AVX2 and the
  * baseline, and the loader picks one (the lane loops then run 8 lanes per
  * vector instruction where the host allows). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) && !defined(GISA_NO_CLONES)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+    !defined(GISA_NO_CLONES)
 #define SIM_OP static __attribute__((target_clones("avx2", "default")))
 #else
 #define SIM_OP static
