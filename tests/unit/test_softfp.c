@@ -595,6 +595,71 @@ static void test_mode_cache(void)
     fp_restore_host_rounding();
 }
 
+/* The 32-lane kernels (softfp_lanes.c, vectorised) against the scalar
+ * functions checked above with MPFR: same bits (any NaN for any NaN) in every
+ * mode, on special values mixed with random patterns. */
+static uint64_t lane_seed = 0x243F6A8885A308D3u;
+static uint64_t lane_rand(void)
+{
+    lane_seed += 0x9E3779B97F4A7C15u;
+    uint64_t z = lane_seed;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static int same_bits(uint64_t x, uint64_t y, int is64)
+{
+    if (is64)
+        return x == y || (f64_is_nan(x) && f64_is_nan(y));
+    return x == y || (f32_is_nan((uint32_t)x) && f32_is_nan((uint32_t)y));
+}
+
+static void test_lanes(void)
+{
+    static const uint32_t sp32[] = {0, 0x80000000u, 1, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0x3f800000u,
+                                    0xff800000u, 0x7f800000u, 0x7fc00001u, 0x7f800001u, 0x33800000u};
+    static const uint64_t sp64[] = {0, 0x8000000000000000u, 1, 0x000fffffffffffffu, 0x0010000000000000u,
+                                    0x7fefffffffffffffu, 0x3ff0000000000000u, 0xfff0000000000000u,
+                                    0x7ff8000000000001u, 0x3ca0000000000000u};
+    long bad = 0;
+    for (int iter = 0; iter < 2000; iter++) {
+        fp_rnd r = (fp_rnd)(iter & 3);
+        uint32_t a[32], b[32], c[32], d[32];
+        uint64_t A[32], B[32], C[32], D[32];
+        for (int l = 0; l < 32; l++) {
+            uint64_t x = lane_rand();
+            a[l] = x % 5 == 0 ? sp32[x % 12] : (uint32_t)lane_rand();
+            b[l] = x % 7 == 0 ? sp32[(x >> 8) % 12] : (uint32_t)lane_rand();
+            c[l] = x % 3 == 0 ? (a[l] ^ 0x80000000u) : (uint32_t)lane_rand(); /* cancellations */
+            A[l] = x % 5 == 0 ? sp64[x % 10] : lane_rand();
+            B[l] = x % 7 == 0 ? sp64[(x >> 8) % 10] : lane_rand();
+            C[l] = x % 3 == 0 ? (A[l] ^ 0x8000000000000000u) : lane_rand();
+        }
+        int k = (int)(iter % 7) - 3;
+        f32_add_lanes(d, a, b, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(d[l], f32_add(a[l], b[l], r), 0);
+        f32_mul_lanes(d, a, b, k, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(d[l], k ? f32_mul_scaled(a[l], b[l], k, r) : f32_mul(a[l], b[l], r), 0);
+        f32_fma_lanes(d, a, b, c, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(d[l], f32_fma(a[l], b[l], c[l], r), 0);
+        f64_add_lanes(D, A, B, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(D[l], f64_add(A[l], B[l], r), 1);
+        f64_mul_lanes(D, A, B, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(D[l], f64_mul(A[l], B[l], r), 1);
+        f64_fma_lanes(D, A, B, C, r);
+        for (int l = 0; l < 32; l++)
+            bad += !same_bits(D[l], f64_fma(A[l], B[l], C[l], r), 1);
+    }
+    CHECKF(bad == 0, "%ld lane results differ from the scalar functions", bad);
+    comparisons += 2000 * 32 * 6;
+}
+
 int main(void)
 {
     clock_t t0 = clock();
@@ -604,6 +669,7 @@ int main(void)
     test_random();
     test_exhaustive16();
     test_classify_wide();
+    test_lanes();
     teardown();
     fp_restore_host_rounding();
     if (failures > MAX_PRINTED)
