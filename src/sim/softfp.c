@@ -98,29 +98,32 @@ void fp_restore_host_rounding(void)
 
 /* ------------------------------------------------------------------ F32, F64 */
 
-uint32_t f32_add(uint32_t a, uint32_t b, fp_rnd r)
-{
-    use_mode(r);
-    volatile float x = f32v(a), y = f32v(b);
-    volatile float z = x + y;
-    return f32b(z);
-}
+/* One host operation in mode r on operands read from volatiles: the op
+ * cannot be folded or moved across the mode switch. W is the bit-pattern
+ * type, F the host type, TO/FROM the conversions. */
+#define HOST_OP2(name, W, F, FROM, TO, expr)                                                                        \
+    W name(W a, W b, fp_rnd r)                                                                                      \
+    {                                                                                                               \
+        use_mode(r);                                                                                                \
+        volatile F x = FROM(a), y = FROM(b);                                                                        \
+        volatile F z = expr;                                                                                        \
+        return TO(z);                                                                                               \
+    }
+#define HOST_OP3(name, W, F, FROM, TO, fn)                                                                          \
+    W name(W a, W b, W c, fp_rnd r)                                                                                 \
+    {                                                                                                               \
+        use_mode(r);                                                                                                \
+        volatile F x = FROM(a), y = FROM(b), w = FROM(c);                                                           \
+        volatile F z = fn(x, y, w);                                                                                 \
+        return TO(z);                                                                                               \
+    }
 
-uint32_t f32_mul(uint32_t a, uint32_t b, fp_rnd r)
-{
-    use_mode(r);
-    volatile float x = f32v(a), y = f32v(b);
-    volatile float z = x * y;
-    return f32b(z);
-}
-
-uint32_t f32_fma(uint32_t a, uint32_t b, uint32_t c, fp_rnd r)
-{
-    use_mode(r);
-    volatile float x = f32v(a), y = f32v(b), w = f32v(c);
-    volatile float z = fmaf(x, y, w);
-    return f32b(z);
-}
+HOST_OP2(f32_add, uint32_t, float, f32v, f32b, x + y)
+HOST_OP2(f32_mul, uint32_t, float, f32v, f32b, x * y)
+HOST_OP3(f32_fma, uint32_t, float, f32v, f32b, fmaf)
+HOST_OP2(f64_add, uint64_t, double, f64v, f64b, x + y)
+HOST_OP2(f64_mul, uint64_t, double, f64v, f64b, x * y)
+HOST_OP3(f64_fma, uint64_t, double, f64v, f64b, fma)
 
 /* Why one rounding: the product of two floats has at most 48 significant
  * bits and a magnitude in [2^-298, 2^256), so it is exact in double (no
@@ -138,30 +141,6 @@ uint32_t f32_mul_scaled(uint32_t a, uint32_t b, int k, fp_rnd r)
     volatile double x = f32v(a), y = f32v(b), s = f64v((uint64_t)(1023 + k) << 52);
     volatile float z = (float)(x * y * s);
     return f32b(z);
-}
-
-uint64_t f64_add(uint64_t a, uint64_t b, fp_rnd r)
-{
-    use_mode(r);
-    volatile double x = f64v(a), y = f64v(b);
-    volatile double z = x + y;
-    return f64b(z);
-}
-
-uint64_t f64_mul(uint64_t a, uint64_t b, fp_rnd r)
-{
-    use_mode(r);
-    volatile double x = f64v(a), y = f64v(b);
-    volatile double z = x * y;
-    return f64b(z);
-}
-
-uint64_t f64_fma(uint64_t a, uint64_t b, uint64_t c, fp_rnd r)
-{
-    use_mode(r);
-    volatile double x = f64v(a), y = f64v(b), w = f64v(c);
-    volatile double z = fma(x, y, w);
-    return f64b(z);
 }
 
 /* ------------------------------------------------------------------ F16, BF16 */

@@ -22,16 +22,37 @@
 #define LANE_FN
 #endif
 
-LANE_FN void f32_add_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b, fp_rnd r)
-{
-    float fa[LANES], fb[LANES], fd[LANES];
-    fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    for (int l = 0; l < LANES; l++)
-        fd[l] = fa[l] + fb[l];
-    memcpy(d, fd, sizeof fd);
-}
+/* A lane kernel: switch the mode, copy the operands in, one host operation
+ * per lane, copy the results out. */
+#define LANE_KERNEL2(name, W, F, expr)                                                                              \
+    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, fp_rnd r)                            \
+    {                                                                                                               \
+        F fa[LANES], fb[LANES], fd[LANES];                                                                          \
+        fp_use_rounding(r);                                                                                         \
+        memcpy(fa, a, sizeof fa);                                                                                   \
+        memcpy(fb, b, sizeof fb);                                                                                   \
+        for (int l = 0; l < LANES; l++)                                                                             \
+            fd[l] = expr;                                                                                           \
+        memcpy(d, fd, sizeof fd);                                                                                   \
+    }
+#define LANE_KERNEL3(name, W, F, fn)                                                                                \
+    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, const W *restrict c, fp_rnd r)       \
+    {                                                                                                               \
+        F fa[LANES], fb[LANES], fc[LANES], fd[LANES];                                                               \
+        fp_use_rounding(r);                                                                                         \
+        memcpy(fa, a, sizeof fa);                                                                                   \
+        memcpy(fb, b, sizeof fb);                                                                                   \
+        memcpy(fc, c, sizeof fc);                                                                                   \
+        for (int l = 0; l < LANES; l++)                                                                             \
+            fd[l] = fn(fa[l], fb[l], fc[l]);                                                                        \
+        memcpy(d, fd, sizeof fd);                                                                                   \
+    }
+
+LANE_KERNEL2(f32_add_lanes, uint32_t, float, fa[l] + fb[l])
+LANE_KERNEL3(f32_fma_lanes, uint32_t, float, fmaf)
+LANE_KERNEL2(f64_add_lanes, uint64_t, double, fa[l] + fb[l])
+LANE_KERNEL2(f64_mul_lanes, uint64_t, double, fa[l] * fb[l])
+LANE_KERNEL3(f64_fma_lanes, uint64_t, double, fma)
 
 /* a*b is exact in double and so is the scaling by 2^k (|k| <= 3): the
  * conversion to float is the one rounding (see f32_mul_scaled). */
@@ -50,53 +71,5 @@ LANE_FN void f32_mul_lanes(uint32_t *restrict d, const uint32_t *restrict a, con
         for (int l = 0; l < LANES; l++)
             fd[l] = fa[l] * fb[l];
     }
-    memcpy(d, fd, sizeof fd);
-}
-
-LANE_FN void f32_fma_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b,
-                           const uint32_t *restrict c, fp_rnd r)
-{
-    float fa[LANES], fb[LANES], fc[LANES], fd[LANES];
-    fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    memcpy(fc, c, sizeof fc);
-    for (int l = 0; l < LANES; l++)
-        fd[l] = fmaf(fa[l], fb[l], fc[l]);
-    memcpy(d, fd, sizeof fd);
-}
-
-LANE_FN void f64_add_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b, fp_rnd r)
-{
-    double fa[LANES], fb[LANES], fd[LANES];
-    fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    for (int l = 0; l < LANES; l++)
-        fd[l] = fa[l] + fb[l];
-    memcpy(d, fd, sizeof fd);
-}
-
-LANE_FN void f64_mul_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b, fp_rnd r)
-{
-    double fa[LANES], fb[LANES], fd[LANES];
-    fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    for (int l = 0; l < LANES; l++)
-        fd[l] = fa[l] * fb[l];
-    memcpy(d, fd, sizeof fd);
-}
-
-LANE_FN void f64_fma_lanes(uint64_t *restrict d, const uint64_t *restrict a, const uint64_t *restrict b,
-                           const uint64_t *restrict c, fp_rnd r)
-{
-    double fa[LANES], fb[LANES], fc[LANES], fd[LANES];
-    fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    memcpy(fc, c, sizeof fc);
-    for (int l = 0; l < LANES; l++)
-        fd[l] = fma(fa[l], fb[l], fc[l]);
     memcpy(d, fd, sizeof fd);
 }
