@@ -93,7 +93,10 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     if (sl->sfx_slot >= 0) {
         const mod_slot *m = &F->mods[sl->sfx_slot];
         char buf[32];
-        const char *nm = m->field >= 0 ? field_value_name(&op->fields[m->field], vals[m->field], buf, sizeof buf) : NULL;
+        /* a suffix no field encodes is always its default (H1_H0, B0) */
+        const char *nm = m->field >= 0 ? field_value_name(&op->fields[m->field], vals[m->field], buf, sizeof buf)
+                         : m->def_choice >= 0 ? m->choices[m->def_choice].spell
+                                              : NULL;
         int k = nm && sel_names ? name_index(sel_names, nm) : -1;
         if (k < 0) {
             snprintf(why, cap, "operand %s: suffix value not simulated", sl->name);
@@ -128,6 +131,7 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
         break;
     case OK_IMM:
         o->kind = SK_CONST;
+        o->pair |= t->fmt == IMM_F64; /* the high word of a double: a 64-bit value */
         if (t->fmt == IMM_F64 || (t->fmt == IMM_F32 && t->width < 32))
             o->imm = v << ((t->fmt == IMM_F64 ? 64 : 32) - t->width);
         else if (t->fmt == IMM_SIGNED && o->pair && t->width < 64)
