@@ -15,7 +15,7 @@
 
 #define KERNEL_LEN 1024
 #define WARPS 1024
-#define RUNS 3
+#define RUNS 7
 
 static uint64_t rng = UINT64_C(0x2545F4914F6CDD1D);
 static unsigned r32(unsigned n)
