@@ -2,7 +2,8 @@
 #
 #   make            configure into build/ (Release) and build
 #   make test       check Debian deps, build, run ctest
-#   make demo       build, lint the ISA, round-trip examples/demo.s
+#   make demo       build, lint the ISA, round-trip examples/demo.s, simulate
+#                   examples/sim_demo.s with a trace
 #   make asan       clang + ASan/UBSan build in build-asan/, run ctest
 #   make clang|gcc  build with that compiler in build-<cc>/, run ctest
 #   make fuzz       clang + libFuzzer build in build-fuzz/, run each harness
@@ -62,6 +63,7 @@ demo: build
 	./build/gisa lint
 	./build/gisa doc FFMA_RRC
 	./build/gisa as examples/demo.s -o - --format hex | ./build/gisa dis --format hex
+	./build/gisa run examples/sim_demo.s --state examples/sim_demo.json --trace=- --out /dev/null
 
 asan:
 	$(call configure,build-asan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGISA_SANITIZE=ON,CC=$(CLANG))
