@@ -28,36 +28,14 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
                     size_t max_errors)
 {
     static const char *const default_out[] = {"a.bin", "a.hex", "a.c"};
-    const char *name;
-    char *text;
-    size_t len;
-    gisa_diags *d;
-    int r = cli_open_input(cmd, a, max_errors, &name, &text, &len, &d);
+    gisa_word *words;
+    size_t n;
+    int r = cli_read_words(cmd, isa, a, CLI_WORDS_ASM, max_errors, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_word *words = NULL;
-    size_t n = 0;
-    gisa_status st = gisa_assemble(isa, name, text, len, &words, &n, d);
-    free(text);
-    cli_print_diags(stderr, d, 1, name);
-    if (st != GISA_OK) {
-        /* like clang, count the errors shown, not the one that hit the limit */
-        size_t errors = 0;
-        for (size_t i = 0; i < gisa_diags_count(d); i++)
-            errors += gisa_diags_get(d, i)->severity == GISA_ERROR;
-        if (gisa_diags_dropped(d))
-            fputs("too many errors; stopping\n", stderr);
-        if (errors)
-            fprintf(stderr, "%zu %s\n", errors, errors == 1 ? "error" : "errors");
-        else
-            cli_error(cmd, "%s", gisa_status_str(st));
-        gisa_diags_free(d);
-        return EXIT_INPUT;
-    }
-    gisa_diags_free(d);
     char *out;
     size_t out_len;
-    st = gisa_words_serialize(isa, words, n, fmt, &out, &out_len);
+    gisa_status st = gisa_words_serialize(isa, words, n, fmt, &out, &out_len);
     free(words);
     if (st != GISA_OK) {
         cli_error(cmd, "cannot format the output: %s", gisa_status_str(st));

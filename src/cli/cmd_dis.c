@@ -43,28 +43,11 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
 
 static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int hex)
 {
-    const char *name;
-    char *data;
-    size_t len;
-    gisa_diags *d;
-    int r = cli_open_input(cmd, a, 100, &name, &data, &len, &d);
+    gisa_word *words;
+    size_t n;
+    int r = cli_read_words(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_word *words = NULL;
-    size_t n = 0;
-    gisa_status st = gisa_words_parse(isa, data, len, hex, &words, &n, d);
-    free(data);
-    cli_print_diags(stderr, d, 1, name);
-    if (st != GISA_OK) {
-        size_t errors = gisa_diags_errors(d);
-        if (gisa_diags_dropped(d))
-            fputs("too many errors; stopping\n", stderr);
-        if (!errors)
-            cli_error(cmd, "%s: %s", name, gisa_status_str(st));
-        gisa_diags_free(d);
-        return EXIT_INPUT;
-    }
-    gisa_diags_free(d);
     char *out = NULL;
     size_t out_len = 0, invalid = 0;
     if (listing(isa, a, words, n, &out, &out_len, &invalid)) {

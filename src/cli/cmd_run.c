@@ -15,6 +15,7 @@ static const cli_opt opts[] = {
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
 };
 
+/* The --format of the program, in cli_words_from order */
 static int program_format(const char *path, const char *opt)
 {
     static const char *const names[] = {"asm", "bin", "hex"};
@@ -30,27 +31,6 @@ static int program_format(const char *path, const char *opt)
     if (n > 4 && !strcmp(path + n - 4, ".hex"))
         return 2;
     return 0;
-}
-
-static int load_program(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int fmt, gisa_word **w, size_t *n)
-{
-    const char *name;
-    char *data;
-    size_t len;
-    gisa_diags *d;
-    int r = cli_open_input(cmd, a, 100, &name, &data, &len, &d);
-    if (r != CLI_CONTINUE)
-        return r;
-    gisa_status st = fmt == 0 ? gisa_assemble(isa, name, data, len, w, n, d)
-                              : gisa_words_parse(isa, data, len, fmt == 2, w, n, d);
-    free(data);
-    cli_print_diags(stderr, d, 1, name);
-    gisa_diags_free(d);
-    if (st != GISA_OK) {
-        cli_error(cmd, "%s: the program has errors; nothing was simulated", name);
-        return EXIT_INPUT;
-    }
-    return CLI_CONTINUE;
 }
 
 static void trace_to_file(void *user, const char *line)
@@ -135,8 +115,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     gisa_sim *sim = NULL;
     char *state = NULL;
     size_t state_len = 0;
-    if ((r = load_program(cmd, isa, &a, fmt, &words, &n)) != CLI_CONTINUE)
+    if ((r = cli_read_words(cmd, isa, &a, (cli_words_from)fmt, 100, &words, &n)) != CLI_CONTINUE) {
+        fputs("gisa run: nothing was simulated\n", stderr);
         goto done;
+    }
     if (gisa_sim_new(isa, (unsigned)regs, (unsigned)warps, &sim) != GISA_OK) {
         cli_error(cmd, "cannot allocate %zu warps of %zu registers", warps, regs);
         r = EXIT_USAGE;

@@ -309,8 +309,8 @@ void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *
     }
 }
 
-int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
-                   gisa_diags **d)
+static int open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
+                      gisa_diags **d)
 {
     const char *in = a->npos ? a->pos[0] : "-";
     *name = cli_input_name(in);
@@ -325,6 +325,39 @@ int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const ch
     }
     gisa_diags_set_limit(*d, limit ? limit : (size_t)-1);
     return CLI_CONTINUE;
+}
+
+int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
+                   gisa_word **words, size_t *n)
+{
+    const char *name;
+    char *data;
+    size_t len;
+    gisa_diags *d;
+    int r = open_input(cmd, a, limit, &name, &data, &len, &d);
+    if (r != CLI_CONTINUE)
+        return r;
+    *words = NULL;
+    *n = 0;
+    gisa_status st = from == CLI_WORDS_ASM ? gisa_assemble(isa, name, data, len, words, n, d)
+                                           : gisa_words_parse(isa, data, len, from == CLI_WORDS_HEX, words, n, d);
+    free(data);
+    cli_print_diags(stderr, d, 1, name);
+    if (st != GISA_OK) {
+        /* like clang, count the errors shown, not the one that hit the limit */
+        size_t errors = 0;
+        for (size_t i = 0; i < gisa_diags_count(d); i++)
+            errors += gisa_diags_get(d, i)->severity == GISA_ERROR;
+        if (gisa_diags_dropped(d))
+            fputs("too many errors; stopping\n", stderr);
+        if (errors)
+            fprintf(stderr, "%zu %s\n", errors, errors == 1 ? "error" : "errors");
+        else
+            cli_error(cmd, "%s: %s", name, gisa_status_str(st));
+        r = EXIT_INPUT;
+    }
+    gisa_diags_free(d);
+    return r;
 }
 
 int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,

@@ -88,10 +88,13 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
 /* Reads the input named by the first positional argument (none or "-":
- * stdin) and makes a diagnostics list limited to `limit` entries (0: no
- * limit). Returns CLI_CONTINUE or an exit status after printing why. */
-int cli_open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
-                   gisa_diags **d);
+ * stdin) and turns it into words: assembles it, or parses a binary or hex
+ * image. Prints the diagnostics (at most `limit`, 0: no limit) and, on
+ * errors, their count. Returns CLI_CONTINUE with *words malloc'd, or an exit
+ * status. */
+typedef enum cli_words_from { CLI_WORDS_ASM, CLI_WORDS_BIN, CLI_WORDS_HEX } cli_words_from;
+int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
+                   gisa_word **words, size_t *n);
 /* For commands that write a file: rejects an empty -o, then loads the ISA. */
 int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);
 /* cli_parse, then cli_load_isa: the start of every command. */

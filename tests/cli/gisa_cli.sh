@@ -3,45 +3,7 @@
 # errors, 2 usage/file errors), output formats and round trips, atomic
 # output (nothing written on errors), diagnostics format, ISA selection.
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
-set -euo pipefail
-
-: "${GISA_BIN:?set GISA_BIN to the gisa executable}"
-G=$(cd "$(dirname "$GISA_BIN")" && pwd)/$(basename "$GISA_BIN")
-SRC=$(cd "${GISA_SOURCE_DIR:-$(dirname "$0")/../..}" && pwd)
-unset GISA_ISA # tests choose the ISA themselves
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/gisa-cli.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*" >&2
-    [ -s err ] && sed 's/^/  stderr: /' err | head -5 >&2
-    return 0
-}
-# run CMD...: stdout -> out, stderr -> err, exit status -> $rc (never aborts)
-run() {
-    rc=0
-    "$@" >out 2>err || rc=$?
-}
-# expect N DESC CMD...: run CMD, check its exit status is N
-expect() {
-    local want=$1 desc=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, want $want"; fi
-}
-# check DESC CMD...: CMD must succeed
-check() {
-    local desc=$1
-    shift
-    if "$@"; then ok; else bad "$desc"; fi
-}
-has() { grep -qE -- "$2" "$1"; }         # has FILE REGEX
-no_tmp() { ! ls -a | grep -q '\.tmp'; }   # no leftover FILE.tmpXXXXXX
+source "$(dirname "$0")/lib/harness.bash" cli
 
 printf 'FFMA.RZ R1, R2, R3, R4\nFADD R5, R6, R7\nFMUL R1, R2, 1.5\n' >ok.s
 printf 'FADD R5, R6, R7\nFOO R1\n  FADD R5, R6, Q7\n' >bad.s
@@ -250,5 +212,4 @@ expect 0 "dis -o FILE" "$G" dis ok.bin -o listing.s
 check "dis -o wrote the listing" diff -u ok.s listing.s
 check "no temp files at the end" no_tmp
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -5,47 +5,7 @@
 # 1 assembly errors, 2 usage or state-file errors, 3 simulation fault (the
 # state is still written; the message names pc, instruction, lane, reason).
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
-set -euo pipefail
-
-: "${GISA_BIN:?set GISA_BIN to the gisa executable}"
-G=$(cd "$(dirname "$GISA_BIN")" && pwd)/$(basename "$GISA_BIN")
-SRC=$(cd "${GISA_SOURCE_DIR:-$(dirname "$0")/../..}" && pwd)
-unset GISA_ISA # tests choose the ISA themselves
-: "$SRC"
-
-T=$(mktemp -d "${TMPDIR:-/tmp}/gisa-run.XXXXXX")
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    echo "FAIL: $*" >&2
-    [ -s err ] && sed 's/^/  stderr: /' err | head -5 >&2
-    return 0
-}
-# run CMD...: stdout -> out, stderr -> err, exit status -> $rc (never aborts)
-run() {
-    rc=0
-    "$@" >out 2>err || rc=$?
-}
-# expect N DESC CMD...: run CMD, check its exit status is N
-expect() {
-    local want=$1 desc=$2
-    shift 2
-    run "$@"
-    if [ "$rc" -eq "$want" ]; then ok; else bad "$desc: exit $rc, want $want"; fi
-}
-# check DESC CMD...: CMD must succeed
-check() {
-    local desc=$1
-    shift
-    if "$@"; then ok; else bad "$desc"; fi
-}
-has() { grep -qE -- "$2" "$1"; }        # has FILE REGEX
-hasnt() { ! grep -qE -- "$2" "$1"; }    # hasnt FILE REGEX
-no_tmp() { ! ls -a | grep -q '\.tmp'; } # no leftover FILE.tmpXXXXXX
+source "$(dirname "$0")/lib/harness.bash" run
 # has_line FILE TEXT: FILE has the line TEXT (a JSON member, with or without its trailing comma)
 has_line() { grep -qxF -e "$2" -e "$2," -- "$1"; }
 # lanes V0 V1 ...: the JSON array of 32 hex strings "0x%08x", lane i = V_i (the last value repeats)
@@ -267,5 +227,4 @@ check "undecodable word: pc 1" has err 'pc 1\b'
 check "undecodable word: the state before it" has_line inv.out "  \"R4\": $(lanes 1)"
 check "undecodable word: nothing after it" hasnt inv.out '"R3"'
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

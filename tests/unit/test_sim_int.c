@@ -738,6 +738,15 @@ static void test_idioms(void)
 
 #define DIR_WARPS 4
 
+/* The directed tests' usual job: DIR_WARPS warps, one run. */
+static void run_directed(const char *prog, const char *ins, const char *outs, ref_fn ref, const void *ctx,
+                         int rand_active)
+{
+    job j = {.prog = prog, .ins = ins, .outs = outs, .ref = ref, .ctx = ctx, .warps = DIR_WARPS,
+             .rand_active = rand_active};
+    run_job(&j);
+}
+
 static int coin(void)
 {
     return (int)(next64() >> 33 & 1);
@@ -792,24 +801,11 @@ static void test_iadd(void)
                             snprintf(prog, sizeof prog, "IADD%s R0%s, %sR2, %s%s%s%s", x ? ".X" : "", pu ? ", P0" : "",
                                      na ? neg : "", nb ? neg : "", b.text, ppm ? ", " : "", pp);
                             snprintf(ins, sizeof ins, "R2 %s P1", b.tok);
-                            job j = {.prog = prog,
-                                     .ins = ins,
-                                     .outs = "R0 P0",
-                                     .ref = ref_iadd,
-                                     .ctx = &c,
-                                     .warps = DIR_WARPS,
-                                     .rand_active = (x + k + pu) % 3 == 0};
-                            run_job(&j);
+                            run_directed(prog, ins, "R0 P0", ref_iadd, &c, (x + k + pu) % 3 == 0);
                         }
     /* a negative immediate is a value (no negation bit): R1 - 0x114514 */
     iaddctx c = {0, 0, 0, 1, 0};
-    job j = {.prog = "IADD R0, P0, R2, -0x114514",
-             .ins = "R2 #0xFFEEBAEC",
-             .outs = "R0 P0",
-             .ref = ref_iadd,
-             .ctx = &c,
-             .warps = DIR_WARPS};
-    run_job(&j);
+    run_directed("IADD R0, P0, R2, -0x114514", "R2 #0xFFEEBAEC", "R0 P0", ref_iadd, &c, 0);
 }
 
 /* ---- IMAD ---- in: R2 B C P1; out: R0 P0 */
@@ -855,14 +851,7 @@ static void test_imad(void)
                             snprintf(prog, sizeof prog, "IMAD.HI.X%s R0%s, R2, %s, %s%s%s%s", itype_txt[it],
                                      pu ? ", P0" : "", b.text, nc ? "~" : "", cc.text, ppm ? ", " : "", pp);
                         snprintf(ins, sizeof ins, "R2 %s %s P1", b.tok, cc.tok);
-                        job j = {.prog = prog,
-                                 .ins = ins,
-                                 .outs = "R0 P0",
-                                 .ref = ref_imad,
-                                 .ctx = &c,
-                                 .warps = DIR_WARPS,
-                                 .rand_active = cb == 3};
-                        run_job(&j);
+                        run_directed(prog, ins, "R0 P0", ref_imad, &c, cb == 3);
                     }
 }
 
@@ -911,14 +900,7 @@ static void test_wide(void)
                                  itype_txt[it], pu ? ", P0" : "", b.text, nc ? (x ? "~" : "-") : "", cc.text,
                                  ppm ? ", " : "", pp);
                         snprintf(ins, sizeof ins, "R2 %s %s P1", b.tok, cc.tok);
-                        job j = {.prog = prog,
-                                 .ins = ins,
-                                 .outs = "R0 R1 P0",
-                                 .ref = ref_wide,
-                                 .ctx = &c,
-                                 .warps = DIR_WARPS,
-                                 .rand_active = f == 2};
-                        run_job(&j);
+                        run_directed(prog, ins, "R0 R1 P0", ref_wide, &c, f == 2);
                     }
 }
 
@@ -972,9 +954,7 @@ static void test_idp(void)
                                      au ? "U16" : "S16", bu ? "U8" : "S8", pu ? ", P0" : "", b.text, cc.text,
                                      ppm ? ", " : "", pp);
                         snprintf(ins, sizeof ins, "R2 %s %s P1", b.tok, cc.tok);
-                        job j = {
-                            .prog = prog, .ins = ins, .outs = "R0 P0", .ref = ref_idp, .ctx = &c, .warps = DIR_WARPS};
-                        run_job(&j);
+                        run_directed(prog, ins, "R0 P0", ref_idp, &c, 0);
                     }
 }
 
@@ -1004,8 +984,7 @@ static void test_imul(void)
                     snprintf(prog, sizeof prog, "IMUL%s%s R0, R2, %s%s", lohi[lh], itype_txt[it], nb ? "-" : "",
                              b.text);
                     snprintf(ins, sizeof ins, "R2 %s", b.tok);
-                    job j = {.prog = prog, .ins = ins, .outs = "R0", .ref = ref_imul, .ctx = &c, .warps = DIR_WARPS};
-                    run_job(&j);
+                    run_directed(prog, ins, "R0", ref_imul, &c, 0);
                 }
 }
 
@@ -1064,8 +1043,7 @@ static void test_lea(void)
                         snprintf(prog, sizeof prog, "LEA.HI.X.SX32 R0%s, %sR2, %s, 0x%x%s%s", pu ? ", P0" : "",
                                  neg ? "~" : "", b.text, c.s, ppm ? ", " : "", pp);
                     snprintf(ins, sizeof ins, "R2 %s R5 P1", b.tok);
-                    job j = {.prog = prog, .ins = ins, .outs = "R0 P0", .ref = ref_lea, .ctx = &c, .warps = DIR_WARPS};
-                    run_job(&j);
+                    run_directed(prog, ins, "R0 P0", ref_lea, &c, 0);
                 }
 }
 
@@ -1567,13 +1545,7 @@ static void test_shf(void)
                     }
     /* the document's example: SHF.L.HI.S32 R7, R7, 0x24, R0 shifts by 32 (clamped) */
     shfctx c = {0, 1, 0, 0};
-    job j = {.prog = "SHF.L.HI.S32 R7, R7, 0x24, R0",
-             .ins = "R7 #0x24 R0",
-             .outs = "R7",
-             .ref = ref_shf,
-             .ctx = &c,
-             .warps = DIR_WARPS};
-    run_job(&j);
+    run_directed("SHF.L.HI.S32 R7, R7, 0x24, R0", "R7 #0x24 R0", "R7", ref_shf, &c, 0);
 }
 
 /* ---- PRMT ---- in: R2 B C; out: R0.
