@@ -77,7 +77,7 @@ static inline uint64_t random_value(const isa_type *t)
         }
         return t->nvalues ? t->values[rnd() % (uint64_t)t->nvalues].value : 0;
     case TY_CMEM:
-        return rnd_bits(t->bank_w) << t->bank_off | (rnd_bits(t->offs_w) & ~(uint64_t)(t->align - 1)) << t->offs_off;
+        return cmem_pack(t, rnd_bits(t->bank_bits), rnd_bits(t->offs_w) & ~(uint64_t)(t->align - 1));
     case TY_IMM: break;
     }
     return rnd_bits(t->width);
@@ -125,7 +125,7 @@ static inline gisa_word gen_word(const isa_opcode *op, const syntax_form *F)
                 v[s->field] -= 2;
         }
         if (s->kind == OK_CMEM && pair)
-            v[s->field] &= ~((uint64_t)s->type->align << s->type->offs_off);
+            v[s->field] = cmem_pack(s->type, cmem_bank(s->type, v[s->field]), cmem_offset(s->type, v[s->field]) & ~(uint64_t)s->type->align);
     }
     gisa_word w = {{0, 0}};
     for (int i = 0; i < op->nfields; i++)

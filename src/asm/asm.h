@@ -29,6 +29,8 @@ typedef struct src_opnd {
     uint64_t pair_lo, pair_hi;
     const char *num;       /* SRC_NUMBER: the literal text without sign */
     size_t num_len;
+    char fpfx;             /* F-literal: 'F' (F1.5), 'H' (FH: high word of an F64), 'L' (FL); else 0 */
+    char num_neg;          /* F-literal: the sign after the prefix (F-1.5) */
     uint64_t bank, offset; /* SRC_CMEM */
     int64_t index;         /* SRC_INDEXED */
     const char *sfx;       /* .H0_H0, .B1 */
@@ -42,6 +44,11 @@ typedef struct src_word { /* a dotted modifier of the mnemonic */
     int col;
     int used;
 } src_word;
+
+typedef struct asm_error {
+    int col, len;
+    char msg[400];
+} asm_error;
 
 typedef struct statement {
     const char *line;      /* the original line, for messages */
@@ -60,12 +67,9 @@ typedef struct statement {
     int nops;
     uint64_t ctl_val[3];
     int ctl_given[3], ctl_col[3];
+    int has_warn;          /* set by asm_encode: the encoding is right but worth a warning */
+    asm_error warn;
 } statement;
-
-typedef struct asm_error {
-    int col, len;
-    char msg[400];
-} asm_error;
 
 /* Parses one statement: line[begin, end) (comments blanked out); columns
  * in messages are relative to the line.

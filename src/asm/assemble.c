@@ -9,10 +9,10 @@
 
 #define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
 
-static void report(gisa_diags *diags, const char *file, const statement *st, const asm_error *e)
+static void report(gisa_diags *diags, gisa_severity sev, const char *file, const statement *st, const asm_error *e)
 {
     srcloc at = {file, st->lineno, e->col + 1, e->len, st->line, (int)st->line_len};
-    diag_add(diags, GISA_ERROR, &at, "%s", e->msg);
+    diag_add(diags, sev, &at, "%s", e->msg);
 }
 
 /* Copies a line with its comments turned into spaces (columns kept);
@@ -91,16 +91,21 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 q++;
             if (q < t) {
                 asm_error err;
+                int keep = 1; /* the word goes to the output */
                 st.line = src;
                 st.line_len = ll;
                 st.lineno = lineno;
                 gisa_word w;
                 if (asm_parse_statement(line, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
-                    report(diags, filename, &st, &err);
+                    report(diags, GISA_ERROR, filename, &st, &err);
                     errors++;
                     if (diags && gisa_diags_count(diags) >= 1 && gisa_diags_dropped(diags) > 0)
                         goto done; /* over the limit: stop */
-                } else if (!errors) {
+                    keep = 0;
+                } else if (st.has_warn) {
+                    report(diags, GISA_WARNING, filename, &st, &st.warn);
+                }
+                if (keep && !errors) {
                     if (n == cap) {
                         size_t nc = cap ? cap * 2 : 1024;
                         gisa_word *p = nc > ASM_MAX_WORDS ? NULL : realloc(out, nc * sizeof *p);

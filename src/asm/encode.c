@@ -27,6 +27,8 @@ typedef struct ctx {
     int first_word;
     int cand;
     uint64_t vals[MAXF];
+    asm_error warn; /* a warning of the form being tried (kept if it is chosen) */
+    int has_warn;
     failure best;
     int cand_depth[256]; /* deepest failure of each candidate */
     const char *cand_slot[256];
@@ -55,6 +57,21 @@ static void record(ctx *c, int depth, int col, int len, const char *slot, int sr
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(c->best.err.msg, sizeof c->best.err.msg, fmt, ap);
+    va_end(ap);
+}
+
+static void warn(ctx *c, int col, int len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void warn(ctx *c, int col, int len, const char *fmt, ...)
+{
+    if (c->has_warn)
+        return;
+    c->has_warn = 1;
+    c->warn.col = col;
+    c->warn.len = len > 0 ? len : 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->warn.msg, sizeof c->warn.msg, fmt, ap);
     va_end(ap);
 }
 
@@ -346,6 +363,78 @@ static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_forma
     return 0;
 }
 
+/* A value of an f32/f64 immediate field narrower than its format (F64Imm:
+ * the high 32 bits of an F64); a literal that needs the low bits is an
+ * error, or with `inexact = round` rounded to nearest with a warning. */
+static int narrow_float(ctx *c, const opnd_slot *s, const src_opnd *o, fp_format f, uint64_t full, uint64_t *v, int depth, int si)
+{
+    const isa_type *t = s->type;
+    int fw = f == FP_F64 ? 64 : 32, w = t->width, ebits = f == FP_F64 ? 11 : 8;
+    uint64_t low = w < fw ? full & ((UINT64_C(1) << (fw - w)) - 1) : 0;
+    *v = full >> (fw - w);
+    if (!low)
+        return 0;
+    if (!t->inexact_round)
+        FAIL(o->col, o->len, NULL, si, "%s: %.*s is not exact in %s: this field holds only the high %d bits of an %s (the low %d bits must be 0)",
+             c->F->mnemonic, (int)o->num_len, o->num, t->name, w, f == FP_F64 ? "F64" : "F32", fw - w);
+    char text[128];
+    int ovf = 0;
+    snprintf(text, sizeof text, "%.*s", (int)(o->num_len < 120 ? o->num_len : 120), o->num);
+    if (fp_parse_em(text, strlen(text), ebits, w - 1 - ebits, v, &ovf))
+        FAIL(o->col, o->len, s->name, si, "kind");
+    *v |= (full >> (fw - 1)) << (w - 1); /* the sign */
+    if (ovf)
+        FAIL(o->col, o->len, NULL, si, "%s: %.*s is out of the range of the %d-bit %s", c->F->mnemonic, (int)o->num_len, o->num, w, t->name);
+    char shown[64];
+    uint64_t back = *v << (fw - w);
+    if (fp_print(back, f, shown, sizeof shown))
+        snprintf(shown, sizeof shown, "NaN");
+    warn(c, o->col, o->len, "%s: %.*s has more precision than the %d-bit %s holds; encoded 0x%llx (%s)", c->F->mnemonic, (int)o->num_len, o->num,
+         w, t->name, (unsigned long long)*v, shown);
+    return 0;
+}
+
+/* `literal = prefixed` types: a plain number is the raw bit pattern ('-':
+ * two's complement), a float value is written F1.5, FH/FL for the halves
+ * of an F64 in a 32-bit field. */
+static int prefixed_literal(ctx *c, const opnd_slot *s, const src_opnd *o, int neg, uint64_t *v, int depth, int si)
+{
+    const isa_type *t = s->type;
+    int w = t->width;
+    uint64_t mask = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+    if (!o->fpfx) {
+        if (!parse_int_literal(o, v)) {
+            if (!memchr(o->num, '.', o->num_len) && !memchr(o->num, 'e', o->num_len) && !memchr(o->num, 'n', o->num_len))
+                FAIL(o->col, o->len, s->name, si, "kind");
+            FAIL(o->col, o->len, NULL, si, "%s: a float value is written with an F prefix here (F%.*s): plain numbers are raw bits", c->F->mnemonic,
+                 (int)o->num_len, o->num);
+        }
+        if (*v > mask)
+            FAIL(o->col, o->len, NULL, si, "%s: %s%.*s does not fit the %d bits of %s", c->F->mnemonic, neg ? "-" : "", (int)o->num_len, o->num, w, t->name);
+        if (neg)
+            *v = (0 - *v) & mask;
+        return 0;
+    }
+    fp_format f = t->fmt == IMM_F64 ? FP_F64 : FP_F32;
+    src_opnd lit = *o;
+    lit.neg = (char)(neg ^ o->num_neg);
+    lit.abs = lit.inv = lit.not_ = 0;
+    if (o->fpfx != 'F') { /* FH / FL: a half of the F64 value */
+        if (w != 32)
+            FAIL(o->col, o->len, NULL, si, "%s: F%c gives a 32-bit half of an F64; %s holds %d bits (write F%.*s)", c->F->mnemonic, o->fpfx,
+                 t->name, w, (int)o->num_len, o->num);
+        uint64_t d;
+        if (float_literal(c, s, &lit, FP_F64, &d, depth, si))
+            return -1;
+        *v = o->fpfx == 'H' ? d >> 32 : d & 0xffffffffu;
+        return 0;
+    }
+    uint64_t full;
+    if (float_literal(c, s, &lit, f, &full, depth, si))
+        return -1;
+    return narrow_float(c, s, &lit, f, full, v, depth, si);
+}
+
 static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
     const isa_type *t = s->type;
@@ -353,6 +442,27 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     uint64_t v;
     if (o->kind != SRC_NUMBER)
         FAIL(o->col, o->len, s->name, si, "kind");
+    /* where the operand has modifier bits, '-' and |x| set them; otherwise
+     * '-' belongs to the literal */
+    int deco = s->neg_field >= 0 || s->abs_field >= 0;
+    int neg = o->neg && !deco;
+    if (deco && apply_decorations(c, s, o, depth, si))
+        return -1;
+    src_opnd lit = *o;
+    if (deco)
+        lit.neg = lit.abs = 0;
+    if (o->fpfx && t->fmt != IMM_F32 && t->fmt != IMM_F64)
+        FAIL(o->col, o->len, NULL, si, "%s: %s is an integer: F%s%.*s is a float literal", c->F->mnemonic, s->name, o->num_neg ? "-" : "", (int)o->num_len, o->num);
+    if (t->prefixed) {
+        if (prefixed_literal(c, s, &lit, neg, &v, depth, si))
+            return -1;
+        c->vals[s->field] = v;
+        return 0;
+    }
+    if (o->fpfx) { /* F1.5 where plain floats are read anyway */
+        lit.num_neg = 0;
+        lit.neg = (char)(neg ^ o->num_neg);
+    }
     switch (t->fmt) {
     case IMM_SIGNED:
     case IMM_UNSIGNED: {
@@ -372,18 +482,11 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
         break;
     }
     case IMM_F32:
-        if (float_literal(c, s, o, FP_F32, &v, depth, si))
-            return -1;
-        v >>= 32 - (w < 32 ? w : 32);
-        break;
     case IMM_F64: {
-        uint64_t bits;
-        if (float_literal(c, s, o, FP_F64, &bits, depth, si))
+        fp_format f = t->fmt == IMM_F64 ? FP_F64 : FP_F32;
+        uint64_t full;
+        if (float_literal(c, s, &lit, f, &full, depth, si) || narrow_float(c, s, &lit, f, full, &v, depth, si))
             return -1;
-        if (w < 64 && (bits & ((UINT64_C(1) << (64 - w)) - 1)))
-            FAIL(o->col, o->len, NULL, si, "%s: %.*s is not exact in %s: this field holds only the high %d bits of an F64 (the low %d bits must be 0)",
-                 c->F->mnemonic, (int)o->num_len, o->num, t->name, w, 64 - w);
-        v = bits >> (64 - w);
         break;
     }
     case IMM_F16X2: {
@@ -391,7 +494,7 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
             FAIL(o->col, o->len, NULL, si, "%s: %s is two half-precision immediates written 'high, low' (e.g. -1, 1)", c->F->mnemonic, s->name);
         fp_format f = s->fmt_field >= 0 && c->vals[s->fmt_field] == s->fmt_value ? FP_BF16 : FP_F16;
         uint64_t hi16, lo16;
-        if (float_literal(c, s, o, f, &hi16, depth, si) || float_literal(c, s, o2, f, &lo16, depth + 1, si + 1))
+        if (float_literal(c, s, &lit, f, &hi16, depth, si) || float_literal(c, s, o2, f, &lo16, depth + 1, si + 1))
             return -1;
         v = hi16 << 16 | lo16;
         break;
@@ -399,6 +502,31 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     default: FAIL(o->col, o->len, s->name, si, "kind");
     }
     c->vals[s->field] = v;
+    return 0;
+}
+
+static int match_cmem(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+{
+    const isa_type *t = s->type;
+    if (o->kind != SRC_CMEM)
+        FAIL(o->col, o->len, s->name, si, "kind");
+    uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s) ? 2 : 1);
+    if (o->bank >> t->bank_bits)
+        FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
+             (unsigned long long)((UINT64_C(1) << t->bank_bits) - 1));
+    if (o->offset >> t->offs_w)
+        FAIL(o->col, o->len, NULL, si, "constant offset out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->offset,
+             (unsigned long long)((UINT64_C(1) << t->offs_w) - 1));
+    if (o->offset & t->offs_shared)
+        FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned (its low bits hold part of the bank number)",
+             (unsigned long long)o->offset, (unsigned long long)(t->offs_shared + 1));
+    if (o->offset % align && !t->misaligned_warn)
+        FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
+    if (apply_decorations(c, s, o, depth, si))
+        return -1;
+    if (o->offset % align)
+        warn(c, o->col, o->len, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
+    c->vals[s->field] = cmem_pack(t, o->bank, o->offset);
     return 0;
 }
 
@@ -411,24 +539,7 @@ static int match_operand(ctx *c, const opnd_slot *s, const src_opnd *o, const sr
         return 0;
     case OK_REG: return match_reg(c, s, o, depth, si);
     case OK_IMM: return match_imm(c, s, o, o2, depth, si);
-    case OK_CMEM: {
-        const isa_type *t = s->type;
-        if (o->kind != SRC_CMEM)
-            FAIL(o->col, o->len, s->name, si, "kind");
-        uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s) ? 2 : 1);
-        if (o->bank >> t->bank_w)
-            FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
-                 (unsigned long long)((UINT64_C(1) << t->bank_w) - 1));
-        if (o->offset >> t->offs_w)
-            FAIL(o->col, o->len, NULL, si, "constant offset out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->offset,
-                 (unsigned long long)((UINT64_C(1) << t->offs_w) - 1));
-        if (o->offset % align)
-            FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
-        if (apply_decorations(c, s, o, depth, si))
-            return -1;
-        c->vals[s->field] = o->bank << t->bank_off | o->offset << t->offs_off;
-        return 0;
-    }
+    case OK_CMEM: return match_cmem(c, s, o, depth, si);
     case OK_INDEXED: {
         uint64_t v;
         if (o->kind != SRC_INDEXED)
@@ -487,6 +598,7 @@ static int try_form(ctx *c, uint64_t *out_vals)
     const syntax_form *F = c->F;
     statement *st = c->st;
     memcpy(c->vals, op->absent, sizeof(uint64_t) * (size_t)op->nfields);
+    c->has_warn = 0;
     if (match_mods(c))
         return -1;
     uint64_t base[MAXF];
@@ -693,6 +805,9 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
                     word_set(&w, c.op->fx[f].off, c.op->fx[f].width, vals[f]);
                 }
                 *out = w;
+                st->has_warn = c.has_warn;
+                if (c.has_warn)
+                    st->warn = c.warn;
                 return 0;
             }
         }

@@ -1,7 +1,8 @@
 /* Assembly statement syntax, independent of any instruction:
  *   [@[!]P] MNEMONIC[.MOD...] [operand {, operand}] [$sched=N] [$req=N] [$wsb=N]
  * operand:  [-|~|!] [|] core [.SUFFIX] [|] [.SUFFIX]
- * core:     R5 RZ UR3 P0 PT PR R[2:3] UR[4:5] R[UR2+0x1] c[0x0][0x100] 12 -0x10 1.5e3 inf 0f3F800000 */
+ * core:     R5 RZ UR3 P0 PT PR R[2:3] UR[4:5] R[UR2+0x1] c[0x0][0x100] 12 -0x10 1.5e3 inf 0f3F800000
+ *           F1.5 F-2 FH3.14 FL1.1 (float values of targets whose plain numbers are raw bits) */
 #include <stdio.h>
 #include <string.h>
 
@@ -42,6 +43,27 @@ static size_t scan_number(const char *s, size_t i, size_t end)
         }
     }
     return i - b;
+}
+
+static int starts_number(const char *s, size_t i, size_t end)
+{
+    if (i < end && (is_digit(s[i]) || s[i] == '.'))
+        return 1;
+    return end - i >= 3 && (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3) || !strncmp(s + i, "INF", 3) ||
+                            !strncmp(s + i, "NAN", 3)) && (end - i == 3 || !is_alnum(s[i + 3]));
+}
+
+/* Length of the prefix of an F-literal (F, FH or FL before an optionally
+ * signed number), or 0. */
+static size_t float_prefix(const char *s, size_t i, size_t end)
+{
+    if (i >= end || s[i] != 'F')
+        return 0;
+    size_t n = i + 1 < end && (s[i + 1] == 'H' || s[i + 1] == 'L') ? 2 : 1;
+    size_t j = i + n;
+    if (j < end && (s[j] == '-' || s[j] == '+'))
+        j++;
+    return starts_number(s, j, end) ? n : 0;
 }
 
 static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
@@ -85,7 +107,18 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     }
     size_t core = i;
     char c = s[i];
-    if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
+    size_t flen = float_prefix(s, i, end);
+    if (flen) { /* F1.5  F-1.5  FH3.14  FL1.1: a float value, sign inside */
+        o->fpfx = flen > 1 ? s[i + 1] : 'F';
+        i += flen;
+        if (s[i] == '-' || s[i] == '+')
+            o->num_neg = s[i++] == '-';
+        size_t n = scan_number(s, i, end);
+        o->kind = SRC_NUMBER;
+        o->num = s + i;
+        o->num_len = n;
+        i += n;
+    } else if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
         i += 2;
         skip(s, &i, end);
         if (!parse_uint_at(s, &i, end, &o->bank))
@@ -102,11 +135,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
         o->kind = SRC_CMEM;
-    } else if (is_digit(c) || c == '.' ||
-               ((c == 'i' || c == 'n' || c == 'I' || c == 'N') &&
-                (end - i >= 3 && (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3) ||
-                                  !strncmp(s + i, "INF", 3) || !strncmp(s + i, "NAN", 3))) &&
-                (end - i == 3 || !is_alnum(s[i + 3])))) {
+    } else if (starts_number(s, i, end)) {
         size_t n = scan_number(s, i, end);
         o->kind = SRC_NUMBER;
         o->num = s + i;

@@ -19,12 +19,18 @@ static uint64_t dbits(double x)
 
 uint64_t fp_from_double(double x, fp_format f, int *overflow)
 {
-    int eb = fmt[f].ebits, mb = fmt[f].mbits;
+    if (f == FP_F64) {
+        *overflow = 0;
+        return dbits(x);
+    }
+    return fp_from_double_em(x, fmt[f].ebits, fmt[f].mbits, overflow);
+}
+
+uint64_t fp_from_double_em(double x, int eb, int mb, int *overflow)
+{
     uint64_t b = dbits(x);
     uint64_t sign = b >> 63;
     *overflow = 0;
-    if (f == FP_F64)
-        return b;
     uint64_t signbit = sign << (eb + mb);
     uint64_t expmax = (UINT64_C(1) << eb) - 1;
     if (isnan(x))
@@ -134,7 +140,26 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
         *bits = dbits(v);
         return 0;
     }
-    /* F16/BF16: round to odd into a double (53 bits > 2 * 11 + 2), then once more */
+    return fp_parse_em(buf, n, fmt[f].ebits, fmt[f].mbits, bits, overflow);
+}
+
+int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
+{
+    char buf[128];
+    *overflow = 0;
+    if (n == 0 || n >= sizeof buf || mb > 25)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    if (buf[0] == '-' || buf[0] == '+')
+        return -1;
+    char *end;
+    if (!strcmp(buf, "inf") || !strcmp(buf, "INF") || !strcmp(buf, "nan") || !strcmp(buf, "NAN")) {
+        *bits = fp_from_double_em(buf[0] == 'i' || buf[0] == 'I' ? INFINITY : NAN, eb, mb, overflow);
+        return 0;
+    }
+    /* round to odd into a double (53 bits >= 2 * 26 + 1), then once more:
+     * the same result as one rounding of the decimal value */
     int mode = fegetround();
     fesetround(FE_TOWARDZERO);
     feclearexcept(FE_INEXACT);
@@ -148,12 +173,11 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
         memcpy(&v, &b, sizeof v);
     }
     if (isinf(v) || (inexact && fabs(v) == 0x1.fffffffffffffp+1023)) {
-        *overflow = 1;
-        *bits = fp_from_double(INFINITY, f, overflow);
+        *bits = fp_from_double_em(INFINITY, eb, mb, overflow);
         *overflow = 1;
         return 0;
     }
-    *bits = fp_from_double(v, f, overflow);
+    *bits = fp_from_double_em(v, eb, mb, overflow);
     return 0;
 }
 

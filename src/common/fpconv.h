@@ -16,6 +16,11 @@ double fp_to_double(uint64_t bits, fp_format f);
  * rounds it ONCE to the format (round-to-odd to double first, so that a
  * second rounding to F16/BF16 is exact). Returns 0 on success. */
 int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow);
+/* The same for any binary format narrower than F32 or a high part of an
+ * F64, given by its exponent and fraction widths (the high 20 bits of an
+ * F32: 8, 11); at most 25 fraction bits. */
+uint64_t fp_from_double_em(double x, int ebits, int mbits, int *overflow);
+int fp_parse_em(const char *s, size_t n, int ebits, int mbits, uint64_t *bits, int *overflow);
 /* Shortest decimal text that fp_parse reads back to the same bits; writes
  * "inf"/"-inf"; returns 0, or -1 for NaN (the caller prints raw bits). */
 int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap);

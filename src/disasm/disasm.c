@@ -133,10 +133,9 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
         }
         if (s->kind == OK_CMEM) {
             const isa_type *t = s->type;
-            uint64_t off = (vals[s->field] >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1);
+            uint64_t off = cmem_offset(t, vals[s->field]);
             uint64_t align = (uint64_t)t->align * (disasm_is_pair(s, vals) ? 2 : 1);
-            uint64_t used = ((((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off));
-            if (off % align || (vals[s->field] & ~used)) {
+            if ((off % align && !t->misaligned_warn) || (vals[s->field] & ~cmem_used(t))) {
                 if (!why)
                     return "";
                 snprintf(why, cap, "constant offset 0x%llx of %s is not %llu-byte aligned", (unsigned long long)off, s->name, (unsigned long long)align);
@@ -190,7 +189,7 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
     const isa_type *t = s->type;
     switch (s->kind) {
     case OK_REG:
-        if (disasm_is_pair(s, vals) && v != t->zero_value) {
+        if (disasm_is_pair(s, vals) && v != t->zero_value && !t->pair_first) {
             put(o, t->prefix);
             put(o, "[");
             put_dec(o, v);
@@ -203,9 +202,9 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
         break;
     case OK_CMEM:
         put(o, "c[");
-        put_hex(o, (v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1));
+        put_hex(o, cmem_bank(t, v));
         put(o, "][");
-        put_hex(o, (v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1));
+        put_hex(o, cmem_offset(t, v));
         put(o, "]");
         break;
     case OK_INDEXED: {
@@ -225,6 +224,10 @@ static void print_operand(out *o, const isa_opcode *op, const syntax_form *F, co
     }
     case OK_IMM: {
         int w = t->width;
+        if (t->prefixed) { /* raw bits, as the target's assembler reads plain numbers */
+            put_hex(o, v);
+            break;
+        }
         switch (t->fmt) {
         case IMM_SIGNED: {
             int64_t sx = w == 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);

@@ -141,8 +141,8 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
         return NULL;
     case OK_CMEM:
         o->kind = SK_CMEM;
-        o->bank = (uint32_t)((v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1));
-        o->offset = (uint32_t)((v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1));
+        o->bank = (uint32_t)cmem_bank(t, v);
+        o->offset = (uint32_t)cmem_offset(t, v);
         return NULL;
     case OK_INDEXED: {
         o->kind = SK_INDEXED;
@@ -206,7 +206,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
     }
     const isa_opcode *op = &isa->opcodes[opc];
     const syntax_form *F = &op->forms[form];
-    const sim_opdef *def = sim_find_opdef(op->optype->name);
+    const sim_opdef *def = sim_find_opdef(op->optype->semantics);
     if (!def) {
         snprintf(why, TEXT_CAP, "%s has no semantics in this simulator", op->optype->name);
         in->fault = why;

@@ -57,6 +57,14 @@ static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt
 
 /* ------------------------------------------------------------------ types */
 
+static int is_alias(const isa_type *t, const char *name)
+{
+    for (int v = 0; v < t->nvalues; v++)
+        if (t->values[v].alias && !strcmp(t->values[v].name, name))
+            return 1;
+    return 0;
+}
+
 static void lint_types(linter *L)
 {
     const gisa_isa *isa = L->isa;
@@ -68,7 +76,7 @@ static void lint_types(linter *L)
             if (t->width < 64 && t->values[v].value >> t->width)
                 emit(L, GISA_ERROR, &t->values[v].loc, "value %s = %llu of type %s does not fit its %d bits", t->values[v].name,
                      (unsigned long long)t->values[v].value, t->name, t->width);
-            for (int w = 0; w < v; w++)
+            for (int w = 0; w < v && !t->values[v].alias; w++)
                 if (t->values[w].value == t->values[v].value)
                     emit(L, GISA_WARNING, &t->values[v].loc, "values %s and %s of type %s share the number %llu", t->values[w].name, t->values[v].name,
                          t->name, (unsigned long long)t->values[v].value);
@@ -144,7 +152,7 @@ static void lint_syntax(linter *L, const isa_opcode *op)
             for (int c = 0; c < m->nchoices; c++) {
                 char buf[32];
                 const char *tn = type_value_name(f->type, m->choices[c].value, buf, sizeof buf);
-                if (tn && strcmp(tn, m->choices[c].spell))
+                if (tn && strcmp(tn, m->choices[c].spell) && !is_alias(f->type, m->choices[c].spell))
                     emit(L, GISA_WARNING, &F->loc, "%s: the syntax spells .%s what type %s calls %s (field %s)", F->mnemonic, m->choices[c].spell,
                          f->type->name, tn, f->name);
             }

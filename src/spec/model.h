@@ -29,10 +29,18 @@ typedef struct isa_type {
     const char *prefix, *zero;
     int prefix_len, zero_len;
     uint64_t zero_value;
+    int pair_first; /* `pair = first`: a 64-bit pair is written as its first register */
     /* TY_IMM: a float format narrower than its format keeps the high bits */
     imm_format fmt;
-    /* TY_CMEM */
-    int bank_off, bank_w, offs_off, offs_w, align;
+    int prefixed;      /* `literal = prefixed`: numbers are raw bits, floats need F/FH/FL */
+    int inexact_round; /* `inexact = round`: round a too precise literal (warning) */
+    /* TY_CMEM: the bank may be split over several bit ranges (low bits
+     * first); offset bits that a bank range overlaps must be 0 */
+    int nbank_parts, bank_bits;
+    int bank_part_off[4], bank_part_w[4];
+    int offs_off, offs_w, align;
+    uint64_t offs_shared; /* offset bits a bank range overlaps */
+    int misaligned_warn;  /* `misaligned = warning` */
 } isa_type;
 
 typedef struct isa_field {
@@ -145,6 +153,7 @@ struct isa_optype {
     const raw_def *def; /* the definition holding the syntax block */
     int *opcodes;
     int nopcodes;
+    const char *semantics; /* `__Simulation semantics = NAME;`, else the name */
 };
 
 typedef struct isa_ruling {
@@ -203,6 +212,38 @@ int model_field(const isa_opcode *op, const char *name);
 int type_value(const isa_type *t, const char *name, size_t n, uint64_t *v);
 /* Name of a value (enum/reg), or NULL. */
 const char *type_value_name(const isa_type *t, uint64_t v, char *buf, size_t cap);
+
+static inline uint64_t cmem_bank(const isa_type *t, uint64_t v)
+{
+    uint64_t b = 0;
+    for (int i = 0, at = 0; i < t->nbank_parts; at += t->bank_part_w[i], i++)
+        b |= (v >> t->bank_part_off[i] & ((UINT64_C(1) << t->bank_part_w[i]) - 1)) << at;
+    return b;
+}
+
+static inline uint64_t cmem_offset(const isa_type *t, uint64_t v)
+{
+    return (v >> t->offs_off & ((UINT64_C(1) << t->offs_w) - 1)) & ~t->offs_shared;
+}
+
+/* The field value of c[bank][offset]; the caller checked the ranges and
+ * that the shared offset bits are 0. */
+static inline uint64_t cmem_pack(const isa_type *t, uint64_t bank, uint64_t offset)
+{
+    uint64_t v = offset << t->offs_off;
+    for (int i = 0; i < t->nbank_parts; bank >>= t->bank_part_w[i], i++)
+        v |= (bank & ((UINT64_C(1) << t->bank_part_w[i]) - 1)) << t->bank_part_off[i];
+    return v;
+}
+
+/* Bits of the field that bank and offset use (the others must be 0). */
+static inline uint64_t cmem_used(const isa_type *t)
+{
+    uint64_t m = ((UINT64_C(1) << t->offs_w) - 1) << t->offs_off;
+    for (int i = 0; i < t->nbank_parts; i++)
+        m |= ((UINT64_C(1) << t->bank_part_w[i]) - 1) << t->bank_part_off[i];
+    return m;
+}
 
 static inline uint64_t word_get_bit(const gisa_word *w, int b) { return (w->w[b >> 6] >> (b & 63)) & 1; }
 

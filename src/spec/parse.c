@@ -211,9 +211,25 @@ static void parse_enum_value(parser *p)
     if (cur_eat(&p->c, '=')) {
         cur_skip_ws(&p->c);
         size_t vc = p->c.i;
-        if (!cur_uint(&p->c, &v.value)) {
-            err(p, vc, 1, "expected a number after '=' for value '%s'", name);
-            return;
+        const char *other;
+        size_t on = cur_word(&p->c, &other);
+        if (on && !is_digit(other[0])) { /* an alias of an earlier value */
+            int i;
+            for (i = 0; i < d->nvalues; i++)
+                if (strlen(d->values[i].name) == on && !memcmp(d->values[i].name, other, on))
+                    break;
+            if (i == d->nvalues) {
+                err(p, vc, on, "'%s' is not an earlier value of this type", arena_strndup(p->a, other, on));
+                return;
+            }
+            v.value = d->values[i].value;
+            v.alias = 1;
+        } else {
+            p->c.i = vc;
+            if (!cur_uint(&p->c, &v.value)) {
+                err(p, vc, 1, "expected a number or an earlier value's name after '=' for value '%s'", name);
+                return;
+            }
         }
         v.has_value = 1;
     }
@@ -244,6 +260,22 @@ static void parse_key_value(parser *p)
         v.value = (uint64_t)off << 16 | (uint64_t)w;
         v.has_value = 1;
         v.text = "field";
+        while (cur_eat(&p->c, ',')) { /* a field split over several bit ranges */
+            cur_skip_ws(&p->c);
+            n = cur_word(&p->c, &s);
+            if (n != 5 || memcmp(s, "field", 5) || !cur_eat(&p->c, '<')) {
+                err(p, p->c.i, 1, "expected another 'field<off, width>' after ','%s", "");
+                return;
+            }
+            if (!parse_int(p, &off, "an offset") || !expect(p, ',', "','") || !parse_int(p, &w, "a width") ||
+                !expect(p, '>', "'>'"))
+                return;
+            if (v.nmore == 3) {
+                err(p, p->c.i, 1, "at most four bit ranges per value%s", "");
+                return;
+            }
+            v.more[v.nmore++] = (uint32_t)off << 16 | (uint32_t)w;
+        }
     } else if (!n) {
         err(p, vc, 1, "expected a value after '=' for '%s'", key);
         return;
@@ -563,6 +595,10 @@ static void parse_line(parser *p)
     default: break;
     }
     switch (p->sec) {
+    case SEC_SIMULATION: /* `semantics = NAME;` (project extension); other lines are prose */
+        if (c->n - start > 9 && !memcmp(c->s + start, "semantics", 9) && !is_ident_char(c->s[start + 9]))
+            parse_key_value(p);
+        break;
     case SEC_ENCODING: parse_field(p); break;
     case SEC_OPERANDINFO: parse_opinfo(p); break;
     case SEC_EXCEPTION: parse_exception(p); break;

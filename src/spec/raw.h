@@ -24,6 +24,9 @@ typedef struct raw_value { /* one enumerator, or one key = value line */
     const char *text; /* for key = value lines: the value text */
     const char *text2; /* "zero = RZ = 255": the second value */
     uint64_t value;
+    int alias;         /* enumerator `SAT = FTZ;`: another name for FTZ's value */
+    uint32_t more[3];  /* "bank = field<16, 4>, field<0, 1>": further ranges, off << 16 | width */
+    int nmore;
     int has_value;
     srcloc loc;
 } raw_value;

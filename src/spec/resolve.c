@@ -105,6 +105,69 @@ static const raw_value *kv(const raw_def *d, const char *key)
     return NULL;
 }
 
+/* The index of the value of an optional `key = A|B;` line (0 when absent). */
+static int key_choice(builder *b, const raw_def *d, const char *key, const char *first, const char *second)
+{
+    const raw_value *v = kv(d, key);
+    if (!v)
+        return 0;
+    if (v->text && !strcmp(v->text, first))
+        return 0;
+    if (v->text && !strcmp(v->text, second))
+        return 1;
+    diag_add(b->diags, GISA_ERROR, &v->loc, "%s of %s must be %s or %s", key, d->name, first, second);
+    b->errors++;
+    return 0;
+}
+
+/* One bit range of a constant-memory sub-field, checked against the type. */
+static int cmem_range(builder *b, const raw_def *d, uint64_t packed, int *off, int *w)
+{
+    *off = (int)(packed >> 16);
+    *w = (int)(packed & 0xffff);
+    if (*w < 1 || *w > 32 || *off + *w > d->width) {
+        error_at(b, &d->loc, "bank/offset sub-fields of %s do not fit its width%s", d->name, NULL);
+        return -1;
+    }
+    return 0;
+}
+
+static int build_cmem_type(builder *b, const raw_def *d, isa_type *t)
+{
+    const raw_value *bank = kv(d, "bank"), *off = kv(d, "offset"), *al = kv(d, "align");
+    t->kind = TY_CMEM;
+    if (!bank || !off || !bank->has_value || !off->has_value || off->nmore) {
+        error_at(b, &d->loc, "constant-memory type %s needs 'bank = field<off, width>;' (several ranges allowed, low bits first) and 'offset = field<off, width>;'%s", d->name, NULL);
+        return 0;
+    }
+    if (cmem_range(b, d, off->value, &t->offs_off, &t->offs_w))
+        return 0;
+    uint64_t offs_mask = ((UINT64_C(1) << t->offs_w) - 1) << t->offs_off, bank_mask = 0;
+    t->nbank_parts = 1 + bank->nmore;
+    for (int i = 0; i < t->nbank_parts; i++) {
+        int *po = &t->bank_part_off[i], *pw = &t->bank_part_w[i];
+        if (cmem_range(b, d, i ? bank->more[i - 1] : bank->value, po, pw))
+            return 0;
+        uint64_t m = ((UINT64_C(1) << *pw) - 1) << *po;
+        if (m & bank_mask)
+            error_at(b, &bank->loc, "the bank ranges of %s overlap each other%s", d->name, NULL);
+        bank_mask |= m;
+        t->bank_bits += *pw;
+    }
+    if (t->bank_bits > 32)
+        error_at(b, &bank->loc, "the bank of %s has more than 32 bits%s", d->name, NULL);
+    t->offs_shared = (bank_mask & offs_mask) >> t->offs_off;
+    uint64_t a = 4;
+    if (al && (!al->text || !parse_number(al->text, strlen(al->text), &a) || !a || a > 256 || (a & (a - 1))))
+        error_at(b, &al->loc, "align of %s must be a power of two up to 256%s", d->name, NULL);
+    t->align = (int)a;
+    t->misaligned_warn = key_choice(b, d, "misaligned", "error", "warning") == 1;
+    /* an offset bit shared with the bank must be one that alignment keeps 0 */
+    if (t->offs_shared & ~((uint64_t)a - 1))
+        error_at(b, &bank->loc, "%s: a bank range overlaps offset bits that an aligned offset can use%s", d->name, NULL);
+    return 0;
+}
+
 static int build_type(builder *b, const raw_def *d, isa_type *t)
 {
     gisa_isa *isa = b->isa;
@@ -156,6 +219,7 @@ static int build_type(builder *b, const raw_def *d, isa_type *t)
         t->zero = z->text;
         t->prefix_len = (int)strlen(t->prefix);
         t->zero_len = (int)strlen(t->zero);
+        t->pair_first = key_choice(b, d, "pair", "range", "first") == 1;
         if (!parse_number(z->text2, strlen(z->text2), &t->zero_value) ||
             (t->width < 64 && t->zero_value >> t->width)) {
             error_at(b, &z->loc, "zero register number '%s' does not fit the type%s", z->text2, NULL);
@@ -175,30 +239,17 @@ static int build_type(builder *b, const raw_def *d, isa_type *t)
         error_at(b, f ? &f->loc : &d->loc, "immediate type %s needs 'format = signed|unsigned|f32|f64|f16x2|cmem;'%s", d->name, NULL);
         return 0;
     }
-    if (k == 5) {
-        const raw_value *bank = kv(d, "bank"), *off = kv(d, "offset"), *al = kv(d, "align");
-        t->kind = TY_CMEM;
-        if (!bank || !off || !bank->has_value || !off->has_value) {
-            error_at(b, &d->loc, "constant-memory type %s needs 'bank = field<off, width>;' and 'offset = field<off, width>;'%s", d->name, NULL);
-            return 0;
-        }
-        t->bank_off = (int)(bank->value >> 16);
-        t->bank_w = (int)(bank->value & 0xffff);
-        t->offs_off = (int)(off->value >> 16);
-        t->offs_w = (int)(off->value & 0xffff);
-        uint64_t a = 4;
-        if (al && (!al->text || !parse_number(al->text, strlen(al->text), &a) || !a || a > 256 || (a & (a - 1))))
-            error_at(b, &al->loc, "align of %s must be a power of two up to 256%s", d->name, NULL);
-        t->align = (int)a;
-        if (t->bank_off + t->bank_w > t->width || t->offs_off + t->offs_w > t->width || t->bank_w > 32 ||
-            t->offs_w > 32)
-            error_at(b, &d->loc, "bank/offset sub-fields of %s do not fit its width%s", d->name, NULL);
-        return 0;
-    }
+    if (k == 5)
+        return build_cmem_type(b, d, t);
     t->kind = TY_IMM;
     t->fmt = (imm_format)k;
     if ((t->fmt == IMM_F32 || t->fmt == IMM_F16X2) && t->width > 32)
         error_at(b, &d->loc, "%s: a %s immediate holds at most 32 bits%s", d->name, fmts[k]);
+    int floating = t->fmt == IMM_F32 || t->fmt == IMM_F64;
+    t->prefixed = key_choice(b, d, "literal", "plain", "prefixed") == 1;
+    t->inexact_round = key_choice(b, d, "inexact", "error", "round") == 1;
+    if ((t->prefixed || t->inexact_round) && !floating)
+        error_at(b, &d->loc, "%s: 'literal' and 'inexact' apply to f32/f64 immediates only%s", d->name, NULL);
     return 0;
 }
 
@@ -550,7 +601,8 @@ int model_build(gisa_isa *isa, gisa_diags *diags)
             if (isa->optypes[t].def == sdef)
                 break;
         if (t == isa->noptypes) {
-            isa->optypes[t] = (isa_optype){sdef->name, sdef, NULL, 0};
+            const raw_value *sem = kv(sdef, "semantics");
+            isa->optypes[t] = (isa_optype){sdef->name, sdef, NULL, 0, sem && sem->text ? sem->text : sdef->name};
             isa->noptypes++;
         }
         isa_optype *ot = &isa->optypes[t];

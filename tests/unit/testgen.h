@@ -131,7 +131,7 @@ static inline void tg_generate(const isa_opcode *op, const syntax_form *F, tg_rn
         case OK_CMEM: {
             uint64_t align = (uint64_t)t->align * (tg_is_pair(s, v) ? 2 : 1);
             uint64_t off = tg_below(r, 2) ? tg_below(r, 64) * align : tg_below(r, (UINT64_C(1) << t->offs_w) / align) * align;
-            v[s->field] = tg_below(r, 1u << t->bank_w) << t->bank_off | off << t->offs_off;
+            v[s->field] = cmem_pack(t, tg_below(r, UINT64_C(1) << t->bank_bits), off);
             break;
         }
         case OK_INDEXED:
