@@ -298,9 +298,13 @@ static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, i
                  o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
         v = o->pair_lo;
     } else if (o->kind == SRC_NAME && type_value(t, o->name, o->name_len, &v) == 0) {
-        if (pair && v != t->zero_value && (v & 1))
+        if (pair && v != t->zero_value && (v & 1)) {
+            if (t->pair_first)
+                FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s%llu)", c->F->mnemonic, s->name, t->prefix,
+                     (unsigned long long)(v - 1));
             FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s[%llu:%llu])", c->F->mnemonic, s->name, t->prefix,
                  (unsigned long long)(v - 1), (unsigned long long)v);
+        }
         if (pair && v != t->zero_value && v + 1 >= t->zero_value)
             FAIL(o->col, o->len, NULL, si, "%s: %s%llu has no partner register for a 64-bit pair", c->F->mnemonic, t->prefix, (unsigned long long)v);
     } else {

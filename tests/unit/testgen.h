@@ -167,8 +167,12 @@ static inline void tg_generate(const isa_opcode *op, const syntax_form *F, tg_rn
 
 static inline int tg_word_eq(gisa_word a, gisa_word b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 
-static inline void tg_hex(gisa_word w, char out[33])
+/* The word as the disassembler's `.invalid 0x...` prints it: 16 or 32 digits. */
+static inline void tg_hex(const gisa_isa *isa, gisa_word w, char out[33])
 {
-    snprintf(out, 33, "%016llx%016llx", (unsigned long long)w.w[1], (unsigned long long)w.w[0]);
+    if (isa->word_bits == 64)
+        snprintf(out, 33, "%016llx", (unsigned long long)w.w[0]);
+    else
+        snprintf(out, 33, "%016llx%016llx", (unsigned long long)w.w[1], (unsigned long long)w.w[0]);
 }
 #endif

@@ -12,20 +12,30 @@ int test_summary(void)
     return test_failed ? 1 : 0;
 }
 
-gisa_isa *test_isa(void)
+gisa_isa *test_isa_target(const char *target)
 {
-    static gisa_isa *isa;
-    if (isa)
-        return isa;
+    static struct {
+        const char *name;
+        gisa_isa *isa;
+    } cache[8];
+    int k;
+    for (k = 0; k < 8 && cache[k].name; k++)
+        if (!strcmp(cache[k].name, target ? target : ""))
+            return cache[k].isa;
+    gisa_isa *isa;
     gisa_diags *d = gisa_diags_new();
-    if (gisa_isa_load_embedded(NULL, &isa, d) != GISA_OK) {
+    if (k == 8 || gisa_isa_load_embedded(target, &isa, d) != GISA_OK) {
         test_dump_diags(d);
-        fprintf(stderr, "cannot load the embedded ISA\n");
+        fprintf(stderr, "cannot load the embedded ISA %s\n", target ? target : "(default)");
         exit(2);
     }
     gisa_diags_free(d);
+    cache[k].name = target ? target : "";
+    cache[k].isa = isa;
     return isa;
 }
+
+gisa_isa *test_isa(void) { return test_isa_target(NULL); }
 
 const char *test_path(const char *rel)
 {

@@ -34,6 +34,8 @@ extern int test_passed, test_failed;
 int test_summary(void);
 /* Loads the embedded default ISA or aborts the test program. */
 gisa_isa *test_isa(void);
+/* The same for a named embedded target (loaded once, kept). */
+gisa_isa *test_isa_target(const char *target);
 /* Path of a file in the source tree ($GISA_SOURCE_DIR or "."). */
 const char *test_path(const char *rel);
 /* Directory of ../shared beside the source tree, or NULL (tests then skip). */
