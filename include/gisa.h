@@ -165,8 +165,11 @@ typedef enum gisa_regfile {
     GISA_RF_UP = 3  /* per-warp uniform predicates (lane ignored) */
 } gisa_regfile;
 
-/* regs: registers per lane (1..255); warps: 1..GISA_SIM_MAX_WARPS. Every
- * register, predicate and constant starts at 0, every lane active. */
+/* The most registers per lane the target names (255 for gisa128: R0..R254;
+ * 63 for fermi: R0..R62). */
+unsigned gisa_sim_max_regs(const gisa_isa *isa);
+/* regs: registers per lane (1..gisa_sim_max_regs); warps: 1..GISA_SIM_MAX_WARPS.
+ * Every register, predicate and constant starts at 0, every lane active. */
 gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out);
 void gisa_sim_free(gisa_sim *sim);
 unsigned gisa_sim_regs(const gisa_sim *sim);

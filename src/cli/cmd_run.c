@@ -9,7 +9,7 @@ static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
     {"trace", 0, "[=FILE]", "log every executed instruction and each change (default: standard error)"},
-    {"regs", 0, "N", "registers per lane, R0..R(N-1) (1..255, default 255)"},
+    {"regs", 0, "N", "registers per lane, R0..R(N-1) (default and most: 255 for gisa128, 63 for fermi)"},
     {"warps", 0, "W", "number of warps (default 1)"},
     {"threads", 0, "T", "worker threads (default: one per core)"},
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
@@ -96,7 +96,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     int r = cli_parse(cmd, argc, argv, &a);
     if (r != CLI_CONTINUE)
         return r;
-    size_t regs = 255, warps = 1, threads = 0;
+    size_t regs = 0, warps = 1, threads = 0;
     if ((r = parse_limit(cmd, a.val[O_REGS], "regs", 1, GISA_SIM_MAX_REGS, &regs)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_WARPS], "warps", 1, GISA_SIM_MAX_WARPS, &warps)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE)
@@ -117,6 +117,13 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     size_t state_len = 0;
     if ((r = cli_read_words(cmd, isa, &a, (cli_words_from)fmt, 100, &words, &n)) != CLI_CONTINUE) {
         fputs("gisa run: nothing was simulated\n", stderr);
+        goto done;
+    }
+    if (!a.val[O_REGS])
+        regs = gisa_sim_max_regs(isa);
+    if (regs > gisa_sim_max_regs(isa)) {
+        r = cli_usage_error(cmd, "--regs %zu: target %s has only %u registers per lane", regs, a.target ? a.target : "gisa128",
+                            gisa_sim_max_regs(isa));
         goto done;
     }
     if (gisa_sim_new(isa, (unsigned)regs, (unsigned)warps, &sim) != GISA_OK) {

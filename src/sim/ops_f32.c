@@ -1,4 +1,4 @@
-/* F32 instructions: FADD FMUL FFMA FMNMX FSETP FSET FSEL FCHK. */
+/* F32 instructions: FADD FMUL FFMA FMNMX FSETP FSET FSEL FCHK, and Fermi's FCMP. */
 #include "sim/ops_fp.h"
 
 static inline uint32_t f32_in(uint32_t v, const sim_opnd *o, int ftz)
@@ -154,6 +154,19 @@ SIM_OP void op_fsel(sim_exec *x)
         x->d[l] = x->pp[l] ? f32_in(x->a[l], &in->op[RO_A], ftz) : f32_in(x->b[l], &in->op[RO_B], ftz);
 }
 
+/* FCMP.cmp.ftz Rd, Ra, SrcB, Rc: (Rc cmp 0.0) ? Ra : SrcB, the bits of Ra
+ * or SrcB unchanged; .FTZ flushes only the compared Rc (as PTX's slct.ftz) */
+enum { FCMP_FTZ, FCMP_CMP };
+SIM_OP void op_fcmp(sim_exec *x)
+{
+    const sim_insn *in = x->in;
+    const uint32_t cmp = in->m[FCMP_CMP];
+    uint32_t c[LANES];
+    f32_inputs(c, x->c, &in->op[RO_C], in->m[FCMP_FTZ] == 1);
+    for (int l = 0; l < LANES; l++)
+        x->d[l] = f32_compare(c[l], 0, cmp) ? x->a[l] : x->b[l];
+}
+
 /* FCHK pu, Ra, SrcB: exponents are bits [30:23] minus 127 (ruling) */
 SIM_OP void op_fchk(sim_exec *x)
 {
@@ -174,5 +187,6 @@ const sim_opdef sim_ops_f32[] = {
     {"FSET", op_fset, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES, "lop:" LOP_NAMES, "bval:BM BF"}, NULL, 0},
     {"FSEL", op_fsel, {"ftz:NoFTZ FTZ"}, NULL, 0},
     {"FCHK", op_fchk, {NULL}, NULL, 0},
+    {"FCMP", op_fcmp, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES}, NULL, 0},
     {NULL, NULL, {NULL}, NULL, 0},
 };

@@ -19,12 +19,21 @@ static void warp_reset(gisa_sim *s, sim_warp *w, unsigned id)
     w->id = id;
 }
 
+unsigned gisa_sim_max_regs(const gisa_isa *isa)
+{
+    unsigned n = 0;
+    for (int i = 0; isa && i < isa->ntypes; i++)
+        if (isa->types[i].kind == TY_REG && isa->types[i].rclass == RC_GPR && isa->types[i].zero_value > n)
+            n = (unsigned)isa->types[i].zero_value;
+    return n > GISA_SIM_MAX_REGS ? GISA_SIM_MAX_REGS : n;
+}
+
 gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out)
 {
     if (!out)
         return GISA_ERR_USAGE;
     *out = NULL;
-    if (!isa || regs < 1 || regs > GISA_SIM_MAX_REGS || warps < 1 || warps > GISA_SIM_MAX_WARPS)
+    if (!isa || regs < 1 || regs > gisa_sim_max_regs(isa) || warps < 1 || warps > GISA_SIM_MAX_WARPS)
         return GISA_ERR_USAGE;
     gisa_sim *s = calloc(1, sizeof *s);
     if (!s)

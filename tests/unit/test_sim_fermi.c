@@ -1,0 +1,290 @@
+/* The Fermi target in the simulator, differentially: each Fermi arithmetic
+ * instruction (every rounding, .FTZ, .SAT, operand decoration and operand
+ * kind: register, c[][] incl. banks >= 0x10, 20-bit and 32-bit immediates,
+ * FFMA/DFMA's c[][]-as-SrcC form) must give, bit for bit on every lane, what
+ * the equivalent gisa128 instruction gives (those are checked against GNU
+ * MPFR in test_sim_fp32/fp64). FCMP, which gisa128 lacks, is checked against
+ * a reference written here from its definition. Inputs: special values and
+ * random bits, different in every lane and round. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+enum { ROUNDS = 12, NCONST = 4 };
+
+static const gisa_isa *fermi, *g128;
+static uint64_t rng = 0x9E3779B97F4A7C15u;
+static long compared, programs;
+
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+/* Special values or random bits, F32 or F64. */
+static uint64_t operand_value(int f64)
+{
+    static const uint32_t s32[] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
+                                   0x7fa00000u, 0x00000001u, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0x3fc00000u, 0x3effffffu};
+    static const uint64_t s64[] = {0, 1ull << 63, 0x3ff0000000000000u, 0xbff0000000000000u, 0x7ff0000000000000u,
+                                   0xfff0000000000000u, 0x7ff8000000000000u, 0x7ff4000000000000u, 1, 0x800fffffffffffffu,
+                                   0x0010000000000000u, 0x7fefffffffffffffu, 0x3ff8000000000000u};
+    uint64_t r = next();
+    if (r % 4 == 0)
+        return f64 ? s64[(r >> 8) % (sizeof s64 / sizeof *s64)] : s32[(r >> 8) % (sizeof s32 / sizeof *s32)];
+    if (r % 4 == 1) /* near 1.0: sums and products that round */
+        return f64 ? 0x3fe0000000000000u + (next() >> 11) % (1ull << 53) : 0x3f000000u + (uint32_t)(next() >> 40) % (1u << 24);
+    return f64 ? next() : next() >> 32;
+}
+
+static const struct {
+    unsigned bank, offset;
+} consts[NCONST] = {{0x0, 0x10}, {0x11, 0x8}, {0x1f, 0xfff8}, {0x3, 0x30}};
+
+static gisa_sim *make_sim(const gisa_isa *isa, const char *text, const uint32_t *regs, const uint32_t *preds,
+                          const uint64_t *cvals)
+{
+    gisa_word *w = NULL;
+    size_t n = 0;
+    gisa_diags *d = gisa_diags_new();
+    gisa_status s = gisa_assemble(isa, "t.s", text, strlen(text), &w, &n, d);
+    CHECKF(s == GISA_OK && n == 1, "%s: '%s' does not assemble", gisa_isa_word_bits(isa) == 64 ? "fermi" : "gisa128", text);
+    if (s != GISA_OK) {
+        test_dump_diags(d);
+        gisa_diags_free(d);
+        return NULL;
+    }
+    gisa_diags_free(d);
+    gisa_sim *sim;
+    if (gisa_sim_new(isa, 63, 1, &sim) != GISA_OK)
+        abort();
+    gisa_sim_set_threads(sim, 1);
+    for (unsigned r = 0; r < 16; r++)
+        for (int l = 0; l < 32; l++)
+            gisa_sim_set(sim, 0, GISA_RF_R, r, l, regs[r * 32 + (unsigned)l]);
+    for (unsigned p = 0; p < 7; p++)
+        for (int l = 0; l < 32; l++)
+            gisa_sim_set(sim, 0, GISA_RF_P, p, l, preds[p * 32 + (unsigned)l]);
+    for (int k = 0; k < NCONST; k++) {
+        gisa_sim_set_const(sim, consts[k].bank, consts[k].offset, (uint32_t)cvals[k]);
+        gisa_sim_set_const(sim, consts[k].bank, consts[k].offset + 4, (uint32_t)(cvals[k] >> 32));
+    }
+    gisa_sim_load(sim, w, 1);
+    free(w);
+    gisa_sim_fault f;
+    s = gisa_sim_run(sim, &f);
+    CHECKF(s == GISA_OK, "'%s' faults: %s", text, f.message);
+    return sim;
+}
+
+/* Runs the Fermi text and the gisa128 text on the same inputs and compares
+ * R0..R1 and P0..P1 on every lane. */
+static void same(const char *ftext, const char *gtext, int f64)
+{
+    for (int round = 0; round < ROUNDS; round++) {
+        uint32_t regs[16 * 32], preds[7 * 32];
+        uint64_t cvals[NCONST];
+        for (int r = 0; r < 16; r += 2)
+            for (int l = 0; l < 32; l++) {
+                uint64_t v = f64 ? operand_value(1) : operand_value(0) | operand_value(0) << 32;
+                regs[r * 32 + l] = (uint32_t)v;
+                regs[(r + 1) * 32 + l] = (uint32_t)(v >> 32);
+            }
+        for (int i = 0; i < 7 * 32; i++)
+            preds[i] = next() & 1;
+        for (int k = 0; k < NCONST; k++)
+            cvals[k] = f64 ? operand_value(1) : operand_value(0);
+        gisa_sim *a = make_sim(fermi, ftext, regs, preds, cvals), *b = make_sim(g128, gtext, regs, preds, cvals);
+        programs++;
+        if (!a || !b) {
+            gisa_sim_free(a);
+            gisa_sim_free(b);
+            return;
+        }
+        int bad = 0;
+        for (unsigned l = 0; l < 32 && !bad; l++)
+            for (int k = 0; k < 4 && !bad; k++) {
+                uint32_t va = 0, vb = 0;
+                gisa_regfile rf = k < 2 ? GISA_RF_R : GISA_RF_P;
+                gisa_sim_get(a, 0, rf, (unsigned)k % 2, l, &va);
+                gisa_sim_get(b, 0, rf, (unsigned)k % 2, l, &vb);
+                compared++;
+                if (va != vb) {
+                    bad = 1;
+                    CHECKF(0, "'%s' vs '%s' lane %u %s%d: %08x vs %08x (inputs R2 %08x %08x, R4 %08x %08x)", ftext, gtext, l, k < 2 ? "R" : "P",
+                           k % 2, va, vb, regs[2 * 32 + l], regs[3 * 32 + l], regs[4 * 32 + l], regs[5 * 32 + l]);
+                }
+            }
+        gisa_sim_free(a);
+        gisa_sim_free(b);
+    }
+}
+
+static const char *const RND[4] = {"", ".RM", ".RP", ".RZ"};
+static const char *const DECO_PRE[4] = {"", "-", "|", "-|"}, *const DECO_POST[4] = {"", "", "|", "|"};
+
+/* SrcB in Fermi and gisa128 spelling: a register, c[][] or an immediate
+ * (20 bits in Fermi, the equivalent full F32/high-F64 bits in gisa128). */
+static void srcb(int kind, int deco, int f64, char *fs, char *gs, size_t cap)
+{
+    if (kind == 0) {
+        snprintf(fs, cap, "%sR4%s", DECO_PRE[deco], DECO_POST[deco]);
+        snprintf(gs, cap, "%s", fs);
+    } else if (kind == 1) {
+        int k = (int)(next() % NCONST);
+        snprintf(fs, cap, "%sc[0x%x][0x%x]%s", DECO_PRE[deco], consts[k].bank, consts[k].offset, DECO_POST[deco]);
+        snprintf(gs, cap, "%s", fs);
+    } else {
+        uint64_t v20 = operand_value(f64) >> (f64 ? 44 : 12) & 0xfffff;
+        snprintf(fs, cap, "%s0x%llx%s", DECO_PRE[deco], (unsigned long long)v20, DECO_POST[deco]);
+        /* gisa128 takes no |imm|: fold the decorations into the value */
+        uint64_t sign = 1u << 19;
+        uint64_t v = deco >= 2 ? v20 & ~sign : v20;
+        v ^= deco & 1 ? sign : 0;
+        if (f64)
+            snprintf(gs, cap, "0d%016llX", (unsigned long long)(v << 44));
+        else
+            snprintf(gs, cap, "0f%08llX", (unsigned long long)(v << 12));
+    }
+}
+
+static void test_add_mul(void)
+{
+    char fs[64], gs[64], ft[160], gt[160];
+    for (int f64 = 0; f64 < 2; f64++)
+        for (int rnd = 0; rnd < 4; rnd++)
+            for (int mods = 0; mods < (f64 ? 1 : 4); mods++)
+                for (int kind = 0; kind < 3; kind++)
+                    for (int da = 0; da < 4; da++)
+                        for (int db = 0; db < 4; db++) {
+                            const char *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
+                            /* ADD: both operands decorated; MUL: only -SrcB */
+                            srcb(kind, db, f64, fs, gs, sizeof fs);
+                            snprintf(ft, sizeof ft, "%s%s%s%s R0, %sR2%s, %s", f64 ? "DADD" : "FADD", ftz, RND[rnd], sat, DECO_PRE[da], DECO_POST[da], fs);
+                            snprintf(gt, sizeof gt, "%s%s%s%s R0, %sR2%s, %s", f64 ? "DADD" : "FADD", ftz, RND[rnd], sat, DECO_PRE[da], DECO_POST[da], gs);
+                            same(ft, gt, f64);
+                            if (da || db > 1)
+                                continue;
+                            snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %s", f64 ? "DMUL" : "FMUL", ftz, RND[rnd], sat, fs);
+                            snprintf(gt, sizeof gt, "%s%s%s%s R0, R2, %s", f64 ? "DMUL" : "FMUL", ftz, RND[rnd], sat, gs);
+                            same(ft, gt, f64);
+                        }
+}
+
+static void test_fma(void)
+{
+    char fs[64], gs[64], ft[160], gt[160];
+    for (int f64 = 0; f64 < 2; f64++)
+        for (int rnd = 0; rnd < 4; rnd++)
+            for (int mods = 0; mods < (f64 ? 1 : 4); mods++)
+                for (int kind = 0; kind < 4; kind++)
+                    for (int nb = 0; nb < 2; nb++)
+                        for (int nc = 0; nc < 2; nc++) {
+                            const char *op = f64 ? "DFMA" : "FFMA", *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
+                            if (kind < 3) {
+                                srcb(kind, nb, f64, fs, gs, sizeof fs);
+                                snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %s, %sR6", op, ftz, RND[rnd], sat, fs, nc ? "-" : "");
+                                snprintf(gt, sizeof gt, "%s%s%s%s R0, R2, %s, %sR6", op, ftz, RND[rnd], sat, gs, nc ? "-" : "");
+                            } else { /* c[][] as SrcC: the form with bits 46..47 = 2 */
+                                snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %sR4, %sc[0x11][0x8]", op, ftz, RND[rnd], sat, nb ? "-" : "", nc ? "-" : "");
+                                snprintf(gt, sizeof gt, "%s", ft);
+                            }
+                            same(ft, gt, f64);
+                        }
+}
+
+static void test_imm32(void)
+{
+    char ft[160], gt[160];
+    for (int i = 0; i < 64; i++) {
+        uint32_t v = (uint32_t)operand_value(0);
+        int mods = i & 3, deco = i >> 2 & 3;
+        snprintf(ft, sizeof ft, "FADD32I%s R0, %sR2%s, 0x%x", mods & 1 ? ".FTZ" : "", DECO_PRE[deco], DECO_POST[deco], v);
+        snprintf(gt, sizeof gt, "FADD%s R0, %sR2%s, 0f%08X", mods & 1 ? ".FTZ" : "", DECO_PRE[deco], DECO_POST[deco], v);
+        same(ft, gt, 0);
+        const char *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
+        snprintf(ft, sizeof ft, "FMUL32I%s%s R0, R2, 0x%x", ftz, sat, v);
+        snprintf(gt, sizeof gt, "FMUL%s%s R0, R2, 0f%08X", ftz, sat, v);
+        same(ft, gt, 0);
+    }
+}
+
+static void test_setp(void)
+{
+    static const char *const CMP[] = {"LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
+    static const char *const LOP[] = {"AND", "OR", "XOR"};
+    char fs[64], gs[64], ft[160], gt[160];
+    for (int f64 = 0; f64 < 2; f64++)
+        for (int c = 0; c < 14; c++)
+            for (int lop = 0; lop < 3; lop++) {
+                int kind = (c + lop) % 3, da = c % 4, db = (c + lop + f64) % 4;
+                srcb(kind, db, f64, fs, gs, sizeof fs);
+                const char *pp = lop == 1 ? "!P2" : "P2";
+                snprintf(ft, sizeof ft, "%s.%s.%s P0, P1, %sR2%s, %s, %s", f64 ? "DSETP" : "FSETP", CMP[c], LOP[lop], DECO_PRE[da], DECO_POST[da], fs, pp);
+                snprintf(gt, sizeof gt, "%s.%s.%s P0, P1, %sR2%s, %s, %s", f64 ? "DSETP" : "FSETP", CMP[c], LOP[lop], DECO_PRE[da], DECO_POST[da], gs, pp);
+                same(ft, gt, f64);
+            }
+}
+
+/* FCMP.cmp.ftz Rd, Ra, SrcB, Rc = (Rc cmp 0) ? Ra : SrcB, from C comparisons */
+static int c_compare(float x, int cmp)
+{
+    if (isnan(x))
+        return cmp == 7 ? 0 : cmp >= 8; /* NUM false; NAN and the U forms true */
+    int lt = x < 0, eq = x == 0, gt = x > 0;
+    int base = cmp >= 8 ? cmp - 8 : cmp;
+    return (base & 1 && lt) || (base & 2 && eq) || (base & 4 && gt);
+}
+
+static void test_fcmp(void)
+{
+    static const char *const CMP[] = {"LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
+    static const int CODE[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+    char text[96];
+    for (int c = 0; c < 14; c++)
+        for (int ftz = 0; ftz < 2; ftz++)
+            for (int round = 0; round < ROUNDS; round++) {
+                uint32_t regs[16 * 32] = {0}, preds[7 * 32] = {0};
+                uint64_t cv[NCONST] = {0};
+                for (int i = 0; i < 16 * 32; i++)
+                    regs[i] = (uint32_t)operand_value(0);
+                snprintf(text, sizeof text, "FCMP.%s%s R0, R2, R4, R6", CMP[c], ftz ? ".FTZ" : "");
+                gisa_sim *s = make_sim(fermi, text, regs, preds, cv);
+                if (!s)
+                    return;
+                programs++;
+                for (unsigned l = 0; l < 32; l++) {
+                    uint32_t cbits = regs[6 * 32 + l], got;
+                    if (ftz && !(cbits & 0x7f800000u))
+                        cbits &= 0x80000000u;
+                    float x;
+                    memcpy(&x, &cbits, sizeof x);
+                    uint32_t want = c_compare(x, CODE[c]) ? regs[2 * 32 + l] : regs[4 * 32 + l];
+                    gisa_sim_get(s, 0, GISA_RF_R, 0, l, &got);
+                    compared++;
+                    CHECKF(got == want, "%s lane %u: Rc %08x gives %08x, want %08x", text, l, regs[6 * 32 + l], got, want);
+                }
+                gisa_sim_free(s);
+            }
+}
+
+int main(void)
+{
+    fermi = test_isa_target("fermi");
+    g128 = test_isa_target("gisa128");
+    CHECK(gisa_sim_max_regs(fermi) == 63 && gisa_sim_max_regs(g128) == 255);
+    gisa_sim *s;
+    CHECK(gisa_sim_new(fermi, 64, 1, &s) == GISA_ERR_USAGE); /* R63 is RZ */
+    test_add_mul();
+    test_fma();
+    test_imm32();
+    test_setp();
+    test_fcmp();
+    printf("fermi vs gisa128: %ld programs, %ld lane results compared\n", programs, compared);
+    return test_summary();
+}
