@@ -1,0 +1,427 @@
+/* The MUFU functions (sim/mufu) against GNU MPFR: every result must match
+ * the correctly rounded value bit for bit.
+ *
+ * Reference: the MPFR function at the format's precision (24 bits for F32;
+ * 21 for the F64 high word G: 1 sign, 11 exponent, 20 fraction bits) with
+ * the format's exponent range (emin/emax), then mpfr_subnormalize: one
+ * rounding to nearest-even with gradual underflow and overflow to
+ * infinity.  NaN results are 0x7FFFFFFF.  One rule differs from MPFR:
+ * rsq(-0) is -inf (IEEE 754's rSqrt; mpfr_rec_sqrt gives +inf).  .FTZ is
+ * derived from the same reference call: a subnormal input counts as a
+ * signed zero, a subnormal result becomes a signed zero.
+ *
+ * Inputs: exhaustive where cheap (RCP: three binades and every subnormal;
+ * RSQ: a binade of each exponent parity and every subnormal; RCP64H and
+ * RSQ64H: all 2^20 fractions at two exponents of each parity, and every
+ * F64 subnormal); for COS, SIN, EX2, LG2 random bit patterns plus dense
+ * sampling where results are delicate: near 0, near multiples of pi/2
+ * (huge ones too), near integers for EX2 and its overflow and underflow
+ * thresholds, near 1 and powers of two for LG2; and for every op the
+ * special values.  Each input is checked with and without .FTZ; a share of
+ * them, and the listed hard cases (inputs whose value lies so close to a
+ * rounding boundary that the fast path hands over to the accurate one),
+ * also through mufu_eval_accurate. */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mpfr.h>
+
+#include "sim/mufu.h"
+#include "testlib.h"
+
+#if MPFR_VERSION_MAJOR < 4
+#error "test_mufu needs MPFR >= 4"
+#endif
+
+enum { MAX_PRINTED = 8 };
+enum { NOPS = 8 };
+
+static const char *const OP_NAME[NOPS] = {"COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H"};
+
+static int is_wide(mufu_op op) { return op == MUFU_RCP64H || op == MUFU_RSQ64H; }
+
+/* ------------------------------------------------------------------ formats */
+
+static double value_of(mufu_op op, uint32_t x)
+{
+    if (is_wide(op)) {
+        uint64_t b = (uint64_t)x << 32;
+        double d;
+        memcpy(&d, &b, sizeof d);
+        return d;
+    }
+    float f;
+    memcpy(&f, &x, sizeof f);
+    return f;
+}
+
+/* exact: every reference result is a value of the format */
+static uint32_t bits_of(mufu_op op, double d)
+{
+    if (is_wide(op)) {
+        uint64_t b;
+        memcpy(&b, &d, sizeof b);
+        if ((uint32_t)b != 0) {
+            fprintf(stderr, "test_mufu: %a is not a G value\n", d);
+            abort();
+        }
+        return (uint32_t)(b >> 32);
+    }
+    float f = (float)d;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static uint32_t exp_mask(mufu_op op) { return is_wide(op) ? 0x7ff00000u : 0x7f800000u; }
+static int is_subnormal(mufu_op op, uint32_t x) { return !(x & exp_mask(op)) && (x & 0x7fffffffu); }
+static uint32_t flush(mufu_op op, uint32_t x) { return is_subnormal(op, x) ? x & 0x80000000u : x; }
+
+/* ------------------------------------------------------------------ reference */
+
+static mpfr_t in, out;
+
+static uint32_t reference(mufu_op op, uint32_t x)
+{
+    double xd = value_of(op, x);
+    if (isnan(xd))
+        return 0x7fffffffu;
+    int wide = is_wide(op);
+    if ((op == MUFU_RSQ || op == MUFU_RSQ64H) && xd == 0 && signbit(xd))
+        return 0x80000000u | exp_mask(op);
+    mpfr_set_emin(wide ? -1041 : -148); /* smallest subnormal 2^(emin-1) */
+    mpfr_set_emax(wide ? 1024 : 128);
+    mpfr_set_prec(out, wide ? 21 : 24);
+    mpfr_set_d(in, xd, MPFR_RNDN);
+    int t;
+    switch (op) {
+    case MUFU_COS: t = mpfr_cos(out, in, MPFR_RNDN); break;
+    case MUFU_SIN: t = mpfr_sin(out, in, MPFR_RNDN); break;
+    case MUFU_EX2: t = mpfr_exp2(out, in, MPFR_RNDN); break;
+    case MUFU_LG2: t = mpfr_log2(out, in, MPFR_RNDN); break;
+    case MUFU_RCP:
+    case MUFU_RCP64H: t = mpfr_ui_div(out, 1, in, MPFR_RNDN); break;
+    default: t = mpfr_rec_sqrt(out, in, MPFR_RNDN); break;
+    }
+    mpfr_subnormalize(out, t, MPFR_RNDN);
+    if (mpfr_nan_p(out))
+        return 0x7fffffffu;
+    return bits_of(op, mpfr_get_d(out, MPFR_RNDN));
+}
+
+/* ------------------------------------------------------------------ checking */
+
+typedef struct tally {
+    long inputs, compared, bad;
+    double seconds;
+} tally;
+
+static tally tallies[NOPS];
+static uint32_t ref_zero[NOPS][2]; /* reference at +0 and -0: .FTZ of a subnormal */
+
+static void mismatch(mufu_op op, uint32_t x, const char *how, uint32_t want, uint32_t got)
+{
+    if (tallies[op].bad++ < MAX_PRINTED)
+        fprintf(stderr, "%s%s x=0x%08x (%a): want 0x%08x got 0x%08x\n", OP_NAME[op], how, x, value_of(op, x), want,
+                got);
+}
+
+static void compare(mufu_op op, uint32_t x, const char *how, uint32_t want, uint32_t got)
+{
+    tallies[op].compared++;
+    if (want != got)
+        mismatch(op, x, how, want, got);
+}
+
+/* x with and without .FTZ; also through the accurate path alone when
+ * `accurate` (only COS, SIN, EX2, LG2 have one). */
+static void check(mufu_op op, uint32_t x, int accurate)
+{
+    uint32_t want = reference(op, x);
+    uint32_t want_ftz = is_subnormal(op, x) ? ref_zero[op][x >> 31] : flush(op, want);
+    tallies[op].inputs++;
+    compare(op, x, "", want, mufu_eval(op, x, 0));
+    compare(op, x, ".FTZ", want_ftz, mufu_eval(op, x, 1));
+    if (accurate && op <= MUFU_LG2) {
+        compare(op, x, " (accurate path)", want, mufu_eval_accurate(op, x, 0));
+        compare(op, x, ".FTZ (accurate path)", want_ftz, mufu_eval_accurate(op, x, 1));
+    }
+}
+
+/* ------------------------------------------------------------------ inputs */
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15u;
+
+static uint64_t rng(void) /* splitmix64 */
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* Every share-th input of a family also goes through the accurate path. */
+enum { ACCURATE_SHARE = 16 };
+static long family_count;
+
+static void check_family(mufu_op op, uint32_t x)
+{
+    check(op, x, family_count++ % ACCURATE_SHARE == 0);
+}
+
+static void every_fraction(mufu_op op, uint32_t first, unsigned frac_bits)
+{
+    for (uint32_t m = 0; m < 1u << frac_bits; m++)
+        check(op, first + m, 0);
+}
+
+/* the bit patterns within `radius` units of the last place around x, both signs */
+static void around(mufu_op op, uint32_t x, int radius)
+{
+    for (int d = -radius; d <= radius; d++) {
+        uint32_t b = (uint32_t)((int64_t)(x & 0x7fffffffu) + d);
+        if (b >= 0x7f800000u)
+            continue;
+        check_family(op, b);
+        check_family(op, b | 0x80000000u);
+    }
+}
+
+static void random_patterns(mufu_op op, long n)
+{
+    for (long i = 0; i < n; i++)
+        check_family(op, (uint32_t)rng());
+}
+
+/* uniform in [-limit, limit) */
+static void random_uniform(mufu_op op, long n, double limit)
+{
+    for (long i = 0; i < n; i++)
+        check_family(op, f32_bits((float)((double)(rng() >> 11) * 0x1p-53 * 2 * limit - limit)));
+}
+
+/* 2^e <= |x| < 2^(e+1) with e uniform in [lo, hi] (subnormal below
+ * -126), random significand and sign */
+static void random_exponents(mufu_op op, long n, int lo, int hi)
+{
+    for (long i = 0; i < n; i++) {
+        uint64_t r = rng();
+        int e = lo + (int)(r % (uint64_t)(hi - lo + 1));
+        uint32_t frac = (uint32_t)(r >> 32) >> 9, b;
+        if (e >= -126)
+            b = (uint32_t)(e + 127) << 23 | frac;
+        else
+            b = 1u << (e + 149) | (frac & ((1u << (e + 149)) - 1));
+        check_family(op, b | (uint32_t)(r >> 63) << 31);
+    }
+}
+
+static const uint32_t F32_SPECIALS[] = {
+    0x00000000u, 0x00000001u, 0x00000002u, 0x000fffffu, 0x00400000u, 0x007fffffu, 0x00800000u, 0x00800001u,
+    0x01000000u, 0x33800000u, 0x34000000u, 0x3e800000u, 0x3f000000u, 0x3f3504f3u, 0x3f490fdau, 0x3f490fdbu,
+    0x3f7fffffu, 0x3f800000u, 0x3f800001u, 0x3fc90fdbu, 0x3fffffffu, 0x40000000u, 0x40490fdbu, 0x40c90fdbu,
+    0x42fe0000u, 0x42ffffffu, 0x43000000u, 0x43150000u, 0x43160000u, 0x4b000000u, 0x4b7fffffu, 0x4cbebc20u,
+    0x5a000000u, 0x7e800000u, 0x7f000000u, 0x7f7fffffu, 0x7f800000u, 0x7f800001u, 0x7fc00000u, 0x7fffffffu,
+};
+
+static void specials_f32(mufu_op op)
+{
+    for (size_t i = 0; i < sizeof F32_SPECIALS / sizeof F32_SPECIALS[0]; i++) {
+        check(op, F32_SPECIALS[i], 1);
+        check(op, F32_SPECIALS[i] | 0x80000000u, 1);
+    }
+}
+
+/* Hard cases found by running all 2^32 inputs: the fast path could not
+ * round them; listed hardest first (smallest distance to a boundary). */
+static const uint32_t HARD_COS[] = {0};
+static const uint32_t HARD_SIN[] = {0};
+static const uint32_t HARD_EX2[] = {0};
+static const uint32_t HARD_LG2[] = {0};
+
+static void hard_cases(mufu_op op, const uint32_t *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        check(op, list[i], 1);
+}
+#define HARD(op, list) hard_cases(op, list, sizeof list / sizeof list[0])
+
+/* ------------------------------------------------------------------ per op */
+
+static void test_sincos(mufu_op op)
+{
+    specials_f32(op);
+    if (op == MUFU_SIN)
+        HARD(op, HARD_SIN);
+    else
+        HARD(op, HARD_COS);
+    random_patterns(op, 300000);
+    random_uniform(op, 300000, 10.0);
+    random_uniform(op, 200000, 1e5);
+    random_exponents(op, 200000, 20, 127); /* huge arguments */
+    random_exponents(op, 200000, -149, -10); /* near 0 */
+    for (uint32_t b = 1; b < 0x00800000u; b += 0x3f1u) /* subnormals */
+        check_family(op, b);
+    /* near k pi/2: small k densely, then large k spread over the range */
+    for (int k = 1; k <= 4000; k++)
+        around(op, f32_bits((float)(k * 1.5707963267948966)), 16);
+    for (int i = 0; i < 2000; i++) {
+        double k = floor(ldexp((double)(rng() >> 11), -53) * ldexp(1.0, (int)(rng() % 100)));
+        around(op, f32_bits((float)(k * 1.5707963267948966)), 8);
+    }
+    /* the floats nearest k pi/2 for k up to 2^24: reduction stress */
+    for (int i = 0; i < 200000; i++) {
+        double k = (double)(rng() % (1u << 24));
+        check_family(op, f32_bits((float)(k * 1.5707963267948966)));
+    }
+}
+
+static void test_ex2(void)
+{
+    mufu_op op = MUFU_EX2;
+    specials_f32(op);
+    HARD(op, HARD_EX2);
+    random_patterns(op, 200000);
+    random_uniform(op, 800000, 151.0);
+    random_uniform(op, 200000, 1.0);
+    random_exponents(op, 200000, -149, -1); /* near 0 */
+    for (int n = -151; n <= 129; n++) /* near every integer in range */
+        around(op, f32_bits((float)n), n == 0 ? 0 : 600);
+    around(op, 0x43000000u, 40000); /* overflow threshold, below 128 */
+    around(op, 0x42fc0000u, 2000);  /* 126: subnormal results start */
+    around(op, 0x43150000u, 20000); /* 149 */
+    around(op, 0x43160000u, 20000); /* 150 */
+    for (uint32_t b = 1; b < 0x00800000u; b += 0x7f1u)
+        check_family(op, b);
+}
+
+static void test_lg2(void)
+{
+    mufu_op op = MUFU_LG2;
+    specials_f32(op);
+    HARD(op, HARD_LG2);
+    random_patterns(op, 200000);
+    random_exponents(op, 200000, -126, 127);
+    for (int i = 0; i < 200000; i++) /* positive, near 1 */
+        check_family(op, 0x3f800000u + (uint32_t)((int)(rng() % 0x400000u) - 0x200000));
+    for (int d = 1; d <= 100000; d++) { /* densely next to 1 */
+        check_family(op, 0x3f800000u + (uint32_t)d);
+        check_family(op, 0x3f800000u - (uint32_t)d);
+    }
+    for (int e = -149; e <= 127; e++) { /* next to other powers of two */
+        uint32_t p = e < -126 ? 1u << (e + 149) : (uint32_t)(e + 127) << 23;
+        for (uint32_t d = 1; d <= 300; d++) {
+            check_family(op, p + d);
+            if (p - d < p)
+                check_family(op, p - d);
+        }
+    }
+    for (uint32_t b = 1; b < 0x00800000u; b += 0x3f1u) /* subnormals */
+        check_family(op, b);
+}
+
+static void test_rcp(void)
+{
+    mufu_op op = MUFU_RCP;
+    specials_f32(op);
+    every_fraction(op, 0x3f800000u, 23); /* [1, 2) */
+    every_fraction(op, 0x7e800000u, 23); /* [2^126, 2^127): subnormal results */
+    every_fraction(op, 0x7f000000u, 23); /* [2^127, 2^128): subnormal results */
+    every_fraction(op, 0x00000000u, 23); /* every subnormal: results overflow or not */
+    random_patterns(op, 100000);
+}
+
+static void test_rsq(void)
+{
+    mufu_op op = MUFU_RSQ;
+    specials_f32(op);
+    every_fraction(op, 0x3f800000u, 23); /* [1, 2) */
+    every_fraction(op, 0x40000000u, 23); /* [2, 4) */
+    every_fraction(op, 0x00000000u, 23); /* every subnormal */
+    random_patterns(op, 100000);
+}
+
+static void test_wide(mufu_op op)
+{
+    static const uint32_t specials[] = {0x00000000u, 0x00000001u, 0x000fffffu, 0x00100000u, 0x00100001u,
+                                        0x3ff00000u, 0x3ff00001u, 0x3fffffffu, 0x40000000u, 0x7fe00000u,
+                                        0x7fefffffu, 0x7ff00000u, 0x7ff00001u, 0x7ff80000u, 0x7fffffffu};
+    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++) {
+        check(op, specials[i], 0);
+        check(op, specials[i] | 0x80000000u, 0);
+    }
+    every_fraction(op, 0x3ff00000u, 20); /* [1, 2) */
+    every_fraction(op, 0x40000000u, 20); /* [2, 4) */
+    every_fraction(op, 0x7fd00000u, 20); /* 2^1022: RCP's results are subnormal */
+    every_fraction(op, 0x7fe00000u, 20); /* 2^1023 */
+    every_fraction(op, 0x00000000u, 20); /* every F64 subnormal */
+    every_fraction(op, 0x00100000u, 20); /* the smallest normal binade */
+    for (int i = 0; i < 100000; i++)
+        check(op, (uint32_t)rng(), 0);
+}
+
+/* ------------------------------------------------------------------ main */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void run(mufu_op op)
+{
+    double t0 = now();
+    family_count = 0;
+    switch (op) {
+    case MUFU_COS:
+    case MUFU_SIN: test_sincos(op); break;
+    case MUFU_EX2: test_ex2(); break;
+    case MUFU_LG2: test_lg2(); break;
+    case MUFU_RCP: test_rcp(); break;
+    case MUFU_RSQ: test_rsq(); break;
+    default: test_wide(op); break;
+    }
+    tally *t = &tallies[op];
+    t->seconds = now() - t0;
+    printf("%-7s %9ld inputs %10ld comparisons %6.1f s: %s\n", OP_NAME[op], t->inputs, t->compared, t->seconds,
+           t->bad ? "MISMATCHES" : "all equal");
+    CHECKF(t->bad == 0, "%s: %ld of %ld results differ from MPFR", OP_NAME[op], t->bad, t->compared);
+}
+
+int main(void)
+{
+    double t0 = now();
+    mpfr_init2(in, 64);
+    mpfr_init2(out, 24);
+    for (int op = 0; op < NOPS; op++) {
+        ref_zero[op][0] = reference((mufu_op)op, 0);
+        ref_zero[op][1] = reference((mufu_op)op, 0x80000000u);
+    }
+    /* sanity of the reference's special values, as docs/semantics.md states them */
+    CHECK(ref_zero[MUFU_COS][1] == 0x3f800000u && ref_zero[MUFU_SIN][1] == 0x80000000u);
+    CHECK(ref_zero[MUFU_LG2][0] == 0xff800000u && ref_zero[MUFU_LG2][1] == 0xff800000u);
+    CHECK(ref_zero[MUFU_RCP][1] == 0xff800000u && ref_zero[MUFU_RSQ][1] == 0xff800000u);
+    CHECK(ref_zero[MUFU_RSQ64H][1] == 0xfff00000u && ref_zero[MUFU_RCP64H][0] == 0x7ff00000u);
+    CHECK(mufu_eval((mufu_op)NOPS, 0x3f800000u, 0) == 0x7fffffffu);
+    long total = 0;
+    for (int op = 0; op < NOPS; op++) {
+        run((mufu_op)op);
+        total += tallies[op].compared;
+    }
+    mpfr_clears(in, out, (mpfr_ptr)0);
+    mpfr_free_cache();
+    printf("test_mufu: %ld comparisons with MPFR in %.1f s\n", total, now() - t0);
+    return test_summary();
+}
