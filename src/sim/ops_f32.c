@@ -1,4 +1,6 @@
-/* F32 instructions: FADD FMUL FFMA FMNMX FSETP FSET FSEL FCHK, and Fermi's FCMP. */
+/* F32 instructions: FADD FMUL FFMA FMNMX FSETP FSET FSEL FCHK, and Fermi's
+ * FCMP and MUFU. */
+#include "sim/mufu.h"
 #include "sim/ops_fp.h"
 
 static inline uint32_t f32_in(uint32_t v, const sim_opnd *o, int ftz)
@@ -167,6 +169,21 @@ SIM_OP void op_fcmp(sim_exec *x)
         x->d[l] = f32_compare(c[l], 0, cmp) ? x->a[l] : x->b[l];
 }
 
+/* MUFU.op.ftz Rd, Ra: the correctly rounded function (mufu.c) of Ra after
+ * its -/|x| (for RCP64H/RSQ64H Ra is the high word of an F64: the same
+ * sign bit) */
+enum { MUFU_FTZ_M, MUFU_OP_M };
+SIM_OP void op_mufu(sim_exec *x)
+{
+    const sim_insn *in = x->in;
+    const mufu_op f = (mufu_op)in->m[MUFU_OP_M];
+    const int ftz = in->m[MUFU_FTZ_M] == 1;
+    uint32_t a[LANES];
+    f32_inputs(a, x->a, &in->op[RO_A], 0);
+    for (int l = 0; l < LANES; l++)
+        x->d[l] = mufu_eval(f, a[l], ftz);
+}
+
 /* FCHK pu, Ra, SrcB: exponents are bits [30:23] minus 127 (ruling) */
 SIM_OP void op_fchk(sim_exec *x)
 {
@@ -188,5 +205,6 @@ const sim_opdef sim_ops_f32[] = {
     {"FSEL", op_fsel, {"ftz:NoFTZ FTZ"}, NULL, 0},
     {"FCHK", op_fchk, {NULL}, NULL, 0},
     {"FCMP", op_fcmp, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES}, NULL, 0},
+    {"MUFU", op_mufu, {"ftz:NoFTZ FTZ", "mufu:COS SIN EX2 LG2 RCP RSQ RCP64H RSQ64H"}, NULL, 0},
     {NULL, NULL, {NULL}, NULL, 0},
 };

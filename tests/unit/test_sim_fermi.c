@@ -4,12 +4,15 @@
  * FFMA/DFMA's c[][]-as-SrcC form) must give, bit for bit on every lane, what
  * the equivalent gisa128 instruction gives (those are checked against GNU
  * MPFR in test_sim_fp32/fp64). FCMP, which gisa128 lacks, is checked against
- * a reference written here from its definition. Inputs: special values and
+ * a reference written here from its definition; MUFU's wiring (function
+ * selection, -/|x| on Ra, .FTZ and its alias .SAT) against mufu_eval, whose
+ * results test_mufu checks against MPFR. Inputs: special values and
  * random bits, different in every lane and round. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim/mufu.h"
 #include "testlib.h"
 
 enum { ROUNDS = 12, NCONST = 4 };
@@ -273,6 +276,36 @@ static void test_fcmp(void)
             }
 }
 
+static void test_mufu(void)
+{
+    static const char *const OP[] = {"COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H"};
+    char text[96];
+    for (int op = 0; op < 8; op++)
+        for (int ftz = 0; ftz < 3; ftz++)
+            for (int deco = 0; deco < 4; deco++) {
+                uint32_t regs[16 * 32] = {0}, preds[7 * 32] = {0};
+                uint64_t cv[NCONST] = {0};
+                for (int i = 0; i < 16 * 32; i++)
+                    regs[i] = (uint32_t)(op >= 6 ? operand_value(1) >> 32 : operand_value(0));
+                snprintf(text, sizeof text, "MUFU.%s%s R0, %sR2%s", OP[op], ftz == 1 ? ".FTZ" : ftz == 2 ? ".SAT" : "", DECO_PRE[deco],
+                         DECO_POST[deco]);
+                gisa_sim *s = make_sim(fermi, text, regs, preds, cv);
+                if (!s)
+                    return;
+                programs++;
+                for (unsigned l = 0; l < 32; l++) {
+                    uint32_t in = regs[2 * 32 + l], got;
+                    in = deco >= 2 ? in & 0x7fffffffu : in;
+                    in ^= deco & 1 ? 0x80000000u : 0;
+                    uint32_t want = mufu_eval((mufu_op)op, in, ftz != 0);
+                    gisa_sim_get(s, 0, GISA_RF_R, 0, l, &got);
+                    compared++;
+                    CHECKF(got == want, "%s lane %u: Ra %08x gives %08x, want %08x", text, l, regs[2 * 32 + l], got, want);
+                }
+                gisa_sim_free(s);
+            }
+}
+
 int main(void)
 {
     fermi = test_isa_target("fermi");
@@ -285,6 +318,7 @@ int main(void)
     test_imm32();
     test_setp();
     test_fcmp();
+    test_mufu();
     printf("fermi vs gisa128: %ld programs, %ld lane results compared\n", programs, compared);
     return test_summary();
 }
