@@ -128,7 +128,18 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             return fail(err, i, 1, "expected '][' in c[BANK][OFFSET]");
         i += 2;
         skip(s, &i, end);
-        if (!parse_uint_at(s, &i, end, &o->offset))
+        int rz = end - i >= 2 && s[i] == 'R' && s[i + 1] == 'Z' && (end - i == 2 || !is_alnum(s[i + 2]));
+        if (rz) { /* c[BANK][RZ+OFFSET]: the zero register as the index (asfermi) */
+            i += 2;
+            skip(s, &i, end);
+            o->offset = 0;
+            if (i < end && s[i] == '+') {
+                i++;
+                skip(s, &i, end);
+                rz = 0;
+            }
+        }
+        if (!rz && !parse_uint_at(s, &i, end, &o->offset))
             return fail(err, i, 1, "expected the byte offset in c[BANK][OFFSET]");
         skip(s, &i, end);
         if (i >= end || s[i] != ']')

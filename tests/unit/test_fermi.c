@@ -141,6 +141,9 @@ static const bug_case cases[] = {
     {"FADD R0, R1, c[0x1f][0xfffc]", 0x50007ffff4101c00, NULL},
     {"FADD R0, R1, c[0x0][0x102]", 0x5000400408101c00, "not 4-byte aligned"},
     ERR("FADD R0, R1, c[0x0][0x101]", "not 2-byte aligned"),
+    {"FADD R0, R1, c[0x10][RZ+0x100]", 0x5000400404101c00, NULL},
+    {"FADD R0, R1, c[0x0][RZ]", 0x5000400000101c00, NULL},
+    ERR("FADD R0, R1, c[0x0][R2+0x4]", "byte offset"),
     ERR("FADD R0, R1, c[0x20][0x0]", "bank out of range"),
     ERR("FADD R0, R1, c[0x0][0x10000]", "offset out of range"),
     /* MUFU: .FTZ, with the document's .SAT as an alias */
