@@ -102,6 +102,7 @@ typedef struct syntax_form {
     int min_src, max_src; /* source operand count range (F16x2 immediates count 2) */
     const char *text;
     srcloc loc;
+    struct dis_form *dis; /* compiled printing (disasm/plan.h) */
 } syntax_form;
 
 typedef struct isa_exception {
@@ -187,6 +188,7 @@ struct gisa_isa {
     strmap mnemonic_by_name;
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
+    struct dis_model *dis;      /* compiled printing (disasm/plan.h) */
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */
