@@ -18,31 +18,19 @@ int disasm_is_pair(const opnd_slot *s, const uint64_t *vals)
     return expr_eval(s->bitwidth, vals) == 64;
 }
 
-/* Why the form cannot print these field values, or NULL when it can. With
- * why == NULL only the verdict is wanted (the fast path). */
-static const char *form_rejects(const isa_opcode *op, const syntax_form *F, const gisa_word *w, const uint64_t *vals,
-                                char *why, size_t cap)
+static int pinned_ok(const dis_form *df, const gisa_word *w)
 {
-    const dis_form *df = F->dis;
-    if (((w->w[0] ^ df->match.w[0]) & df->mask.w[0]) || ((w->w[1] ^ df->match.w[1]) & df->mask.w[1])) {
-        if (!why)
-            return "";
-        for (int i = 0; i < op->nfields; i++) {
-            const isa_field *f = &op->fields[i];
-            uint64_t m = word_get(&F->mask, f->off, f->width);
-            if (m && ((vals[i] ^ word_get(&F->match, f->off, f->width)) & m)) {
-                snprintf(why, cap, "field %s = %llu, which the syntax %s cannot express", f->name, (unsigned long long)vals[i], F->mnemonic);
-                return why;
-            }
-        }
-        return "a field holds a value the syntax cannot express";
-    }
+    return !((w->w[0] ^ df->match.w[0]) & df->mask.w[0]) && !((w->w[1] ^ df->match.w[1]) & df->mask.w[1]);
+}
+
+/* Why the form cannot print these field values (its pinned bits match):
+ * the rules dis_run applies, in the order that gives the message. */
+static const char *form_rules(const isa_opcode *op, const dis_form *df, const uint64_t *vals, char *why, size_t cap)
+{
     for (int j = 0; j < df->nmods; j++) {
         const dis_mod *m = &df->mods[j];
         uint64_t v = vals[m->field];
         if (dis_mod_code(m, v) == DM_REJECT) {
-            if (!why)
-                return "";
             snprintf(why, cap, "field %s = %llu is not one of the values .%s allows", op->fields[m->field].name, (unsigned long long)v, m->slot->name);
             return why;
         }
@@ -52,35 +40,42 @@ static const char *form_rejects(const isa_opcode *op, const syntax_form *F, cons
         const isa_type *t = d->type;
         int pair = dis_opnd_pair(d, vals);
         uint64_t v = vals[d->field];
-        if (d->kind == OK_REG && pair && v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value)) {
-            if (!why)
-                return "";
+        if (d->kind == OK_REG && pair && dis_pair_bad(t, v)) {
             snprintf(why, cap, "64-bit operand %s in odd register %s%llu", d->slot->name, t->prefix, (unsigned long long)v);
             return why;
         }
-        if (d->kind == OK_CMEM) {
-            uint64_t off = (v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1);
-            uint64_t align = (uint64_t)t->align * (pair ? 2 : 1);
-            uint64_t used = ((((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off));
-            if (off % align || (v & ~used)) {
-                if (!why)
-                    return "";
-                snprintf(why, cap, "constant offset 0x%llx of %s is not %llu-byte aligned", (unsigned long long)off, d->slot->name, (unsigned long long)align);
-                return why;
-            }
+        if (d->kind == OK_CMEM && dis_cmem_bad(t, v, pair)) {
+            snprintf(why, cap, "constant offset 0x%llx of %s is not %llu-byte aligned", (unsigned long long)dis_cmem_offset(t, v), d->slot->name,
+                     (unsigned long long)dis_cmem_align(t, pair));
+            return why;
         }
     }
     for (int e = 0; e < op->nexceptions; e++)
         if (expr_eval(op->exceptions[e].cond, vals)) {
-            if (!why)
-                return "";
             snprintf(why, cap, "encoding error: %s", op->exceptions[e].message);
             return why;
         }
     return NULL;
 }
 
-static int unnamed(const field_x *x, uint64_t v) { return v >> x->enum_width || !x->named[v]; }
+static const char *form_rejects(const isa_opcode *op, const dis_opcode *dop, int k, const gisa_word *w,
+                                const uint64_t *vals, char *why, size_t cap)
+{
+    const syntax_form *F = &op->forms[k];
+    if (pinned_ok(&dop->forms[k], w))
+        return form_rules(op, &dop->forms[k], vals, why, cap);
+    for (int i = 0; i < op->nfields; i++) {
+        const isa_field *f = &op->fields[i];
+        uint64_t m = word_get(&F->mask, f->off, f->width);
+        if (m && ((vals[i] ^ word_get(&F->match, f->off, f->width)) & m)) {
+            snprintf(why, cap, "field %s = %llu, which the syntax %s cannot express", f->name, (unsigned long long)vals[i], F->mnemonic);
+            return why;
+        }
+    }
+    return "a field holds a value the syntax cannot express";
+}
+
+static int unnamed(const uint8_t *named, int width, uint64_t v) { return v >> width || !named[v]; }
 
 static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, char *buf, size_t cap)
 {
@@ -91,56 +86,64 @@ static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, ch
     return GISA_ERR_INPUT;
 }
 
-int disasm_match(const gisa_isa *isa, const gisa_word *wp, int *opcode, int *form, uint64_t *vals, char *why, size_t cap)
+/* The opcode and first form that print the word, into buf[cap]; -1 with
+ * *opcode set (or -1) when there is none. */
+static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint64_t *vals, char *buf, size_t cap)
 {
-    gisa_word w = *wp;
-    *opcode = *form = -1;
-    int idx = decode_lookup(isa, &w);
-    if (idx < 0) {
-        snprintf(why, cap, "no opcode has these fixed bits");
+    int idx = *opcode = decode_lookup(isa, w);
+    if (idx < 0)
         return -1;
-    }
-    *opcode = idx;
-    const isa_opcode *op = &isa->opcodes[idx];
-    if ((w.w[0] & ~op->covered.w[0]) || (w.w[1] & ~op->covered.w[1])) {
-        int b;
-        for (b = 0; b < isa->word_bits && !(word_get_bit(&w, b) && !word_get_bit(&op->covered, b)); b++)
-            ;
-        snprintf(why, cap, "%s: bit %d is set but no field covers it", op->name, b);
+    const dis_opcode *dop = &isa->dis->op[idx];
+    if ((w->w[0] & ~dop->covered.w[0]) || (w->w[1] & ~dop->covered.w[1]) || !dop->x)
         return -1;
-    }
-    if (op->nfields > DISASM_MAXF) {
-        snprintf(why, cap, "%s: too many fields", op->name);
-        return -1;
-    }
     /* every field from the word: where a form's pinned bits match, its
      * pinned fields hold their pinned values */
-    const dis_x *x = isa->dis->op[idx].x;
-    for (int i = 0; i < op->nfields; i++)
-        vals[i] = dis_get(&w, x[i]);
+    dis_extract(dop, w, vals);
     vals[DIS_NONE] = 0;
-    for (int k = 0; k < op->nforms; k++) {
-        const dis_form *df = op->forms[k].dis;
-        if (((w.w[0] ^ df->match.w[0]) & df->mask.w[0]) || ((w.w[1] ^ df->match.w[1]) & df->mask.w[1]))
-            continue;
-        int bad = 0;
-        for (int i = 0; i < df->nnamed; i++)
-            bad |= unnamed(&op->fx[df->named[i]], vals[df->named[i]]);
-        if (!bad && !form_rejects(op, &op->forms[k], &w, vals, NULL, 0)) {
-            *form = k;
-            return 0;
-        }
+    for (int k = 0; k < dop->nforms; k++)
+        if (pinned_ok(&dop->forms[k], w) && !dis_run(isa, idx, k, vals, buf, cap))
+            return k;
+    return -1;
+}
+
+/* Why no form prints the word, from the first form's point of view. */
+static void explain(const gisa_isa *isa, const gisa_word *w, int idx, const uint64_t *vals, char *why, size_t cap)
+{
+    if (idx < 0) {
+        snprintf(why, cap, "no opcode has these fixed bits");
+        return;
     }
-    /* invalid: say why, from the first form's point of view */
+    const isa_opcode *op = &isa->opcodes[idx];
+    const dis_opcode *dop = &isa->dis->op[idx];
+    if ((w->w[0] & ~op->covered.w[0]) || (w->w[1] & ~op->covered.w[1])) {
+        int b;
+        for (b = 0; b < isa->word_bits && !(word_get_bit(w, b) && !word_get_bit(&op->covered, b)); b++)
+            ;
+        snprintf(why, cap, "%s: bit %d is set but no field covers it", op->name, b);
+        return;
+    }
+    if (!dop->x) {
+        snprintf(why, cap, "%s: too many fields", op->name);
+        return;
+    }
     for (int i = 0; i < op->nfields; i++)
-        if (op->fx[i].named && unnamed(&op->fx[i], vals[i])) {
+        if (op->fx[i].named && unnamed(op->fx[i].named, op->fx[i].enum_width, vals[i])) {
             const isa_field *f = &op->fields[i];
             snprintf(why, cap, "%s: field %s = %llu is no value of %s", op->name, f->name, (unsigned long long)vals[i], f->type->name);
-            return -1;
+            return;
         }
     char reason_buf[200];
-    const char *reason = op->nforms ? form_rejects(op, &op->forms[0], &w, vals, reason_buf, sizeof reason_buf) : NULL;
+    const char *reason = op->nforms ? form_rejects(op, dop, 0, w, vals, reason_buf, sizeof reason_buf) : NULL;
     snprintf(why, cap, "%s: %s", op->name, reason ? reason : "no syntax form");
+}
+
+int disasm_match(const gisa_isa *isa, const gisa_word *w, int *opcode, int *form, uint64_t *vals, char *why, size_t cap)
+{
+    char text[512];
+    *form = find_form(isa, w, opcode, vals, text, sizeof text);
+    if (*form >= 0)
+        return 0;
+    explain(isa, w, *opcode, vals, why, cap);
     return -1;
 }
 
@@ -148,11 +151,11 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
 {
     if (!isa || !buf || !cap)
         return GISA_ERR_USAGE;
-    char why[260];
     uint64_t vals[DISASM_NVALS];
-    int opcode, form;
-    if (disasm_match(isa, &w, &opcode, &form, vals, why, sizeof why) < 0)
-        return invalid(isa, w, why, buf, cap);
-    dis_print(isa, &isa->opcodes[opcode], &isa->opcodes[opcode].forms[form], vals, buf, cap);
-    return GISA_OK;
+    int opcode;
+    if (find_form(isa, &w, &opcode, vals, buf, cap) >= 0)
+        return GISA_OK;
+    char why[260];
+    explain(isa, &w, opcode, vals, why, sizeof why);
+    return invalid(isa, w, why, buf, cap);
 }

@@ -7,11 +7,15 @@
 #define REG_TABLE_MAX_WIDTH 10 /* register types up to 1024 names get tables */
 #define MOD_TABLE_MAX_WIDTH 8  /* modifier fields up to 256 values get tables */
 
+#define TEXT_TABLE_MAX_WIDTH 8 /* guards and controls up to 256 values are pre-rendered */
+
 typedef struct builder {
     arena *a;
     char *pool, *pool_end; /* the unused part of the texts' pool */
     const gisa_isa *isa;
     dis_model *dm;
+    const rname *ctl[3][TEXT_TABLE_MAX_WIDTH + 1]; /* shared tables, by control and field width */
+    const rname **guard;                           /* [ntypes] */
 } builder;
 
 /* Texts are packed in one pool (sized by pool_size) so that printing one
@@ -93,7 +97,9 @@ static int build_regs(builder *b, const isa_type *t, dis_regs *r)
     return 0;
 }
 
-static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, dis_mod *d)
+/* A free field's code also rejects values its enumeration does not name
+ * (the check disasm_match would otherwise make separately). */
+static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, const uint8_t *named, dis_mod *d)
 {
     dtext *text = alloc(b, DM_TEXT + (size_t)m->nchoices, sizeof *text);
     if (!text)
@@ -109,8 +115,9 @@ static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, dis_mo
     uint8_t *code = alloc(b, d->ncodes, 1);
     if (!code)
         return -1;
+    int ew = op->fx[m->field].enum_width;
     for (uint32_t v = 0; v < d->ncodes; v++)
-        code[v] = (uint8_t)dis_mod_rule(m, v);
+        code[v] = named && (v >> ew || !named[v]) ? DM_REJECT : (uint8_t)dis_mod_rule(m, v);
     d->code = code;
     d->text = text;
     d->slot = m;
@@ -119,6 +126,56 @@ static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, dis_mo
 }
 
 static uint8_t idx(int field) { return field >= 0 ? (uint8_t)field : DIS_NONE; }
+
+/* ------------------------------------------------------------ predicates */
+
+/* Adds the fields e reads to p; -1 when they are too many for a table. */
+static int pred_inputs(const isa_opcode *op, const expr *e, dis_pred *p)
+{
+    if (!e)
+        return 0;
+    if (e->kind == EX_NAME && e->field >= 0) {
+        int bits = 0, seen = 0;
+        for (int i = 0; i < p->nfields; i++) {
+            bits += p->width[i];
+            seen |= p->field[i] == e->field;
+        }
+        if (seen)
+            return 0;
+        int w = op->fields[e->field].width;
+        if (p->nfields == DIS_PRED_FIELDS || bits + w > DIS_PRED_BITS)
+            return -1;
+        p->field[p->nfields] = (uint8_t)e->field;
+        p->width[p->nfields++] = (uint8_t)w;
+        return 0;
+    }
+    return pred_inputs(op, e->a, p) || pred_inputs(op, e->b, p);
+}
+
+/* Tabulates "any of e[] evaluates to `want`" (want < 0: to non-zero). */
+static void build_pred(builder *b, const isa_opcode *op, const expr *const *e, int ne, int64_t want, dis_pred *p)
+{
+    *p = (dis_pred){0};
+    for (int i = 0; i < ne; i++)
+        if (pred_inputs(op, e[i], p))
+            return;
+    int bits = 0;
+    for (int i = 0; i < p->nfields; i++)
+        bits += p->width[i];
+    uint8_t *table = alloc(b, (size_t)1 << bits, 1);
+    if (!table)
+        return;
+    uint64_t vals[DISASM_NVALS] = {0};
+    for (unsigned k = 0; k < 1u << bits; k++) {
+        for (int i = p->nfields - 1, at = 0; i >= 0; at += p->width[i--])
+            vals[p->field[i]] = k >> at & ((1u << p->width[i]) - 1);
+        for (int j = 0; j < ne && !table[k]; j++) {
+            int64_t v = expr_eval(e[j], vals);
+            table[k] = (uint8_t)(want < 0 ? v != 0 : v == want);
+        }
+    }
+    p->table = table;
+}
 
 /* The values an optional group shows itself by (see print_form). */
 static int build_group(builder *b, const isa_opcode *op, const syntax_form *F, int g, dis_group *d)
@@ -174,101 +231,223 @@ static void build_opnd(builder *b, const isa_opcode *op, const syntax_form *F, c
         .bitwidth = bw,
         .slot = s,
     };
+    o->rules = (uint8_t)((s->kind == OK_REG && o->pair) || s->kind == OK_CMEM);
+    if (o->pair < 0)
+        build_pred(b, op, &bw, 1, 64, &o->pair_of);
     if (s->sfx_slot >= 0 && F->mods[s->sfx_slot].field >= 0)
         for (int j = 0; j < d->nmods; j++)
-            if (d->mods[j].slot == &F->mods[s->sfx_slot])
+            if (d->mods[j].slot == &F->mods[s->sfx_slot]) {
                 o->sfx = &d->mods[j];
+                o->rules = 1;
+            }
 }
 
-static int build_form(builder *b, const isa_opcode *op, syntax_form *F)
+static int is_free(const syntax_form *F, int f)
 {
-    dis_form *d = alloc(b, 1, sizeof *d);
+    for (int i = 0; i < F->nfree; i++)
+        if (F->free_fields[i] == f)
+            return 1;
+    return 0;
+}
+
+static int has_holes(const field_x *x)
+{
+    for (uint32_t v = 0; x->named && v < UINT32_C(1) << x->enum_width; v++)
+        if (!x->named[v])
+            return 1;
+    return 0;
+}
+
+/* " $sched=N" for every value of a width-bit field, "" for 0; NULL when
+ * the field is too wide or a text too long. */
+static const rname *ctl_table(builder *b, int k, const char *name, int width)
+{
+    if (width > TEXT_TABLE_MAX_WIDTH)
+        return NULL;
+    if (b->ctl[k][width])
+        return b->ctl[k][width];
+    rname *t = alloc(b, (size_t)1 << width, sizeof *t);
+    for (unsigned v = 1; t && v < 1u << width; v++) {
+        char s[32];
+        if (set_name(&t[v], s, snprintf(s, sizeof s, "%s%u", name, v)))
+            return NULL;
+    }
+    return b->ctl[k][width] = t;
+}
+
+/* "@P3 ", "@!PT " for every (not, register) of a guard type, "" for PT. */
+static const rname *guard_table(builder *b, const isa_type *t)
+{
+    int ti = (int)(t - b->isa->types);
+    const dis_regs *r = &b->dm->regs[ti];
+    if (b->guard[ti] || t->width >= TEXT_TABLE_MAX_WIDTH || !r->n)
+        return b->guard[ti];
+    rname *g = alloc(b, (size_t)2 << t->width, sizeof *g);
+    for (unsigned k = 0; g && k < 2u << t->width; k++) {
+        unsigned v = k & ((1u << t->width) - 1), neg = k >> t->width;
+        char s[32];
+        if (v == t->zero_value && !neg)
+            continue;
+        if (set_name(&g[k], s, snprintf(s, sizeof s, "@%s%.*s ", neg ? "!" : "", r->name[v].n, r->name[v].s)))
+            return NULL;
+    }
+    return b->guard[ti] = g;
+}
+
+/* The steps of one form (plan.h): guard, mnemonic, modifiers, checks of
+ * named values, operands (an optional group's checks ahead of the group,
+ * which may be skipped), controls, exceptions. */
+static int build_steps(builder *b, const isa_opcode *op, const syntax_form *F, dis_form *d, const dis_named *named,
+                       int nnamed, const dis_ctl *ctl, int nctl)
+{
+    dis_step *st = alloc(b, 5 + (size_t)(d->nmods + nnamed + 3 * F->nops + nctl), sizeof *st);
+    if (!st)
+        return -1;
+    int n = 0;
+    if (op->guard >= 0)
+        st[n++] = (dis_step){.kind = DS_GUARD};
+    st[n++] = (dis_step){.kind = DS_TEXT, .u.text = &d->mnemonic};
+    for (int j = 0; j < d->nmods; j++)
+        if (d->mods[j].slot->operand < 0)
+            st[n++] = (dis_step){.kind = DS_MOD, .u.mod = &d->mods[j]};
+    for (int i = 0; i < nnamed; i++)
+        st[n++] = (dis_step){.kind = DS_NAMED, .u.named = &named[i]};
+    static const uint8_t kind[] = {[OK_REG] = DS_REG, [OK_IMM] = DS_IMM, [OK_CMEM] = DS_CMEM, [OK_PR] = DS_PR,
+                                   [OK_INDEXED] = DS_INDEXED};
+    for (int k = 0; k < F->nops; k++) {
+        int g = F->ops[k].group;
+        if (g && (k == 0 || F->ops[k - 1].group != g)) { /* an optional group starts */
+            int e = k;
+            for (; e < F->nops && F->ops[e].group == g; e++)
+                st[n++] = (dis_step){.kind = DS_CHECK, .u.opnd = &d->ops[e]};
+            st[n++] = (dis_step){.kind = DS_GROUP, .group = (uint8_t)g, .skip = (uint16_t)(e - k)};
+        }
+        st[n++] = (dis_step){.kind = kind[F->ops[k].kind], .u.opnd = &d->ops[k]};
+    }
+    for (int k = 0; k < nctl; k++)
+        st[n++] = (dis_step){.kind = DS_CTL, .u.ctl = &ctl[k]};
+    if (op->nexceptions)
+        st[n++] = (dis_step){.kind = DS_EXCEPTIONS};
+    st[n] = (dis_step){.kind = DS_END};
+    d->steps = st;
+    return 0;
+}
+
+static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form *d)
+{
     dis_mod *mods = alloc(b, (size_t)F->nmods, sizeof *mods);
-    const dis_mod **mnem = alloc(b, (size_t)F->nmods, sizeof *mnem);
     dis_opnd *ops = alloc(b, (size_t)F->nops, sizeof *ops);
+    uint8_t *checked = alloc(b, (size_t)F->nops, 1);
     dis_group *groups = alloc(b, (size_t)F->ngroups + 1, sizeof *groups);
     dis_ctl *ctl = alloc(b, 3, sizeof *ctl);
-    uint8_t *named = alloc(b, (size_t)F->nfree, 1);
-    if (!d || !mods || !mnem || !ops || !groups || !ctl || !named)
+    dis_named *named = alloc(b, (size_t)F->nfree, sizeof *named);
+    if (!mods || !ops || !checked || !groups || !ctl || !named)
         return -1;
-    *d = (dis_form){.mask = F->mask, .match = F->match, .named = named, .mods = mods, .mnem = mnem, .ops = ops,
-                    .groups = groups, .ctl = ctl, .mnemonic = text_of(b, F->mnemonic, (size_t)F->mnemonic_len)};
-    for (int i = 0; i < F->nfree; i++)
-        if (op->fx[F->free_fields[i]].named)
-            named[d->nnamed++] = (uint8_t)F->free_fields[i];
+    *d = (dis_form){.mask = F->mask, .match = F->match, .mods = mods, .ops = ops, .checked = checked, .groups = groups,
+                    .mnemonic = text_of(b, F->mnemonic, (size_t)F->mnemonic_len)};
     for (int j = 0; j < F->nmods; j++) {
         const mod_slot *m = &F->mods[j];
         if (m->field < 0)
             continue; /* nothing to check, nothing printed */
-        if (build_mod(b, op, m, &mods[d->nmods]))
+        const field_x *x = &op->fx[m->field];
+        if (build_mod(b, op, m, is_free(F, m->field) && has_holes(x) ? x->named : NULL, &mods[d->nmods++]))
             return -1;
-        if (m->operand < 0)
-            mnem[d->nmnem++] = &mods[d->nmods];
-        d->nmods++;
     }
-    for (int k = 0; k < F->nops; k++)
+    int nnamed = 0;
+    for (int i = 0; i < F->nfree; i++) {
+        int f = F->free_fields[i], in_mod = 0;
+        for (int j = 0; j < d->nmods; j++)
+            in_mod |= mods[j].field == f;
+        if (!in_mod && has_holes(&op->fx[f]))
+            named[nnamed++] = (dis_named){op->fx[f].named, (uint8_t)f, op->fx[f].enum_width};
+    }
+    for (int k = 0; k < F->nops; k++) {
         build_opnd(b, op, F, d, k, &ops[k]);
-    d->nops = (uint8_t)F->nops;
-    uint8_t *checked = alloc(b, (size_t)F->nops, 1);
-    if (!checked)
-        return -1;
-    for (int k = 0; k < F->nops; k++)
         if ((ops[k].kind == OK_REG && ops[k].pair) || ops[k].kind == OK_CMEM)
             checked[d->nchecked++] = (uint8_t)k;
-    d->checked = checked;
+    }
+    d->nops = (uint8_t)F->nops;
     for (int g = 1; g <= F->ngroups; g++)
         if (build_group(b, op, F, g, &groups[g]))
             return -1;
     d->ngroups = (uint8_t)F->ngroups;
     static const char *const names[3] = {" $sched=", " $req=", " $wsb="};
+    int nctl = 0;
     for (int k = 0; k < 3; k++)
         if (F->ctl[k] >= 0)
-            ctl[d->nctl++] = (dis_ctl){text_of(b, names[k], strlen(names[k])), (uint8_t)F->ctl[k]};
+            ctl[nctl++] = (dis_ctl){text_of(b, names[k], strlen(names[k])),
+                                    ctl_table(b, k, names[k], op->fields[F->ctl[k]].width), (uint8_t)F->ctl[k]};
+    if (build_steps(b, op, F, d, named, nnamed, ctl, nctl))
+        return -1;
     F->dis = d;
     return 0;
 }
 
 static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
 {
+    d->covered = op->covered;
+    if (op->nfields > DISASM_MAXF)
+        return 0; /* never printed: disasm_match refuses it */
     dis_x *x = alloc(b, (size_t)op->nfields, sizeof *x);
-    if (!x)
+    dis_form *forms = alloc(b, (size_t)op->nforms, sizeof *forms);
+    if (!x || !forms)
         return -1;
-    for (int i = 0; i < op->nfields; i++) {
-        const isa_field *f = &op->fields[i];
-        x[i] = (dis_x){(uint8_t)(f->off >> 6), (uint8_t)(f->off & 63), (uint8_t)f->width, f->off < 64 && f->off + f->width > 64};
-    }
-    *d = (dis_opcode){.x = x, .guard = idx(op->guard), .guard_not = idx(op->guard_not)};
+    int n = 0;
+    for (int part = 0; part < 3; part++) /* in w[0], in w[1], straddling */
+        for (int i = 0; i < op->nfields; i++) {
+            const isa_field *f = &op->fields[i];
+            int in = f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2;
+            if (in != part)
+                continue;
+            uint64_t mask = f->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->width) - 1;
+            x[n++] = (dis_x){mask, (uint8_t)i, (uint8_t)(f->off & 63)};
+            d->nx[part]++;
+        }
+    *d = (dis_opcode){.covered = op->covered, .x = x, .nx = {d->nx[0], d->nx[1], d->nx[2]}, .forms = forms, .nfields = (uint8_t)op->nfields,
+                      .nforms = (uint8_t)op->nforms, /* at most 16 syntax lines */ .guard = idx(op->guard), .guard_not = idx(op->guard_not),
+                      .exceptions = op->nexceptions > 0};
+    const expr **cond = alloc(b, (size_t)op->nexceptions, sizeof *cond);
+    if (!cond)
+        return -1;
+    for (int e = 0; e < op->nexceptions; e++)
+        cond[e] = op->exceptions[e].cond;
+    build_pred(b, op, cond, op->nexceptions, -1, &d->raised);
     if (op->guard >= 0) {
         d->guard_type = op->fields[op->guard].type;
         d->guard_regs = &b->dm->regs[d->guard_type - b->isa->types];
+        if (op->fields[op->guard].width == d->guard_type->width)
+            d->guard_text = guard_table(b, d->guard_type);
     }
+    for (int k = 0; k < op->nforms; k++)
+        if (build_form(b, op, &op->forms[k], &forms[k]))
+            return -1;
     return 0;
 }
 
 int disasm_plan_build(gisa_isa *isa)
 {
-    builder b = {&isa->a, NULL, NULL, isa, NULL};
+    builder b = {.a = &isa->a, .isa = isa};
     size_t pn = pool_size(isa);
     b.dm = alloc(&b, 1, sizeof *b.dm);
     b.pool = arena_alloc(b.a, pn + DTEXT_PAD);
     if (!b.dm || !b.pool || !(b.dm->regs = alloc(&b, (size_t)isa->ntypes, sizeof *b.dm->regs)) ||
+        !(b.guard = alloc(&b, (size_t)isa->ntypes, sizeof *b.guard)) ||
         !(b.dm->op = alloc(&b, (size_t)isa->nopcodes, sizeof *b.dm->op)))
         return -1;
     b.pool_end = b.pool + pn;
-    b.dm->sep[0] = text_of(&b, ", ", 2);
-    b.dm->sep[1] = text_of(&b, " ", 1);
+    for (int k = 0; k < 32; k++) {
+        char t[8];
+        int n = snprintf(t, sizeof t, "%s%s%s%s", k >> 4 & 1 ? " " : ", ", k >> 3 & 1 ? "!" : "",
+                         k >> 2 & 1 ? (k >> 1 & 1 ? "~" : "-") : "", k & 1 ? "|" : "");
+        set_name(&b.dm->prefix[k], t, n);
+    }
     for (int i = 0; i < isa->ntypes; i++)
         if (isa->types[i].kind == TY_REG && build_regs(&b, &isa->types[i], &b.dm->regs[i]))
             return -1;
     for (int i = 0; i < isa->nopcodes; i++) {
         const isa_opcode *op = &isa->opcodes[i];
-        if (op->nfields > DISASM_MAXF)
-            continue; /* never printed: disasm_match refuses it */
         if (build_opcode(&b, op, &b.dm->op[i]))
             return -1;
-        for (int k = 0; k < op->nforms; k++)
-            if (build_form(&b, op, &op->forms[k]))
-                return -1;
     }
     isa->dis = b.dm;
     return isa->a.failed ? -1 : 0;

@@ -43,16 +43,37 @@ typedef struct dis_mod {
     uint8_t field;
 } dis_mod;
 
+#define DIS_PRED_FIELDS 4 /* a predicate of up to 4 fields ... */
+#define DIS_PRED_BITS 12  /* ... of up to 12 bits in all is a table */
+
+/* A yes/no function of field values (a Bitwidth is 64, an __Exception
+ * holds), tabulated by the values of the few fields it reads. */
+typedef struct dis_pred {
+    const uint8_t *table; /* NULL: too many inputs, evaluate the expressions */
+    uint8_t field[DIS_PRED_FIELDS], width[DIS_PRED_FIELDS];
+    uint8_t nfields;
+} dis_pred;
+
+static inline int dis_pred_table(const dis_pred *p, const uint64_t *vals)
+{
+    unsigned k = 0;
+    for (int i = 0; i < p->nfields; i++)
+        k = k << p->width[i] | (unsigned)vals[p->field[i]];
+    return p->table[k];
+}
+
 typedef struct dis_opnd {
     uint8_t kind;  /* opnd_kind */
     uint8_t group; /* 0, or its optional group */
-    int8_t pair;   /* 1 / 0: a constant Bitwidth; -1: evaluate bitwidth */
+    int8_t pair;   /* 1 / 0: a constant Bitwidth; -1: ask pair_of */
     uint8_t field, not_, neg, abs, inv, fmt, index; /* value indices, DIS_NONE when absent */
     uint8_t index_width;
+    uint8_t rules;                                  /* the operand has rules to check (opnd_bad) */
     uint64_t inv_value, fmt_value;                  /* '~' / BF16 when vals[inv|fmt] equals them */
     const isa_type *type;
     const dis_regs *regs;      /* register and indexed operands */
     const expr *bitwidth;
+    dis_pred pair_of;          /* Bitwidth == 64 */
     const dis_mod *sfx;        /* .suffix, or NULL */
     const opnd_slot *slot;
 } dis_opnd;
@@ -65,50 +86,104 @@ typedef struct dis_group {  /* an optional {...} operand group */
 } dis_group;
 
 typedef struct dis_ctl {
-    dtext text; /* " $sched=" */
+    dtext text;         /* " $sched=" */
+    const rname *shown; /* [1 << field width]: "", " $sched=1", ...; NULL: print text and number */
     uint8_t field;
 } dis_ctl;
 
+typedef struct dis_named { /* a free field whose enumeration leaves values unnamed */
+    const uint8_t *named;    /* the type's table: 1 for named values */
+    uint8_t field, width;
+} dis_named;
+
+/* The print plan: one step per printed element, checks folded in. */
+enum dis_step_kind {
+    DS_END,
+    DS_GUARD,      /* "@P3 " */
+    DS_TEXT,       /* the mnemonic */
+    DS_MOD,        /* ".RZ": a modifier after the mnemonic */
+    DS_NAMED,      /* check: a free field holds a named value */
+    DS_GROUP,      /* skip the group's operand steps when it is not printed */
+    DS_CHECK,      /* check: an operand of an optional group (printed or not) */
+    DS_REG,        /* operands, by opnd_kind */
+    DS_CMEM,
+    DS_INDEXED,
+    DS_IMM,
+    DS_PR,
+    DS_CTL,        /* " $sched=3" */
+    DS_EXCEPTIONS  /* check: the opcode's __Exception conditions */
+};
+
+typedef struct dis_step {
+    uint8_t kind;
+    uint8_t group; /* DS_GROUP */
+    uint16_t skip; /* DS_GROUP: its operand steps */
+    union {
+        const dtext *text;
+        const dis_mod *mod;
+        const dis_named *named;
+        const dis_opnd *opnd;
+        const dis_ctl *ctl;
+    } u;
+} dis_step;
+
 typedef struct dis_form {
     gisa_word mask, match;    /* the form's pinned bits (copies, to stay in few cache lines) */
-    const uint8_t *named;     /* [nnamed] free fields of enumerations with unnamed values */
+    const dis_step *steps;    /* ends with DS_END */
     const dis_mod *mods;      /* [nmods] modifiers with a field, in syntax order */
-    const dis_mod **mnem;     /* [nmnem] those printed after the mnemonic */
     const dis_opnd *ops;      /* [nops] */
     const uint8_t *checked;   /* [nchecked] operands with a register-pair or alignment rule */
     const dis_group *groups;  /* [ngroups + 1]; [0] unused */
-    const dis_ctl *ctl;       /* [nctl] */
     dtext mnemonic;
-    uint8_t nnamed, nmods, nmnem, nops, nchecked, ngroups, nctl;
+    uint8_t nmods, nops, nchecked, ngroups;
 } dis_form;
 
-typedef struct dis_x { /* reading one field: (w[wi] >> sh, and w[1]'s low bits if it straddles) */
-    uint8_t wi, sh, width, straddle;
+typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
+    uint64_t mask;
+    uint8_t field, sh;
 } dis_x;
 
 typedef struct dis_opcode {
-    const dis_x *x;          /* [nfields] */
+    gisa_word covered;
+    const dis_x *x;             /* [nfields]: those in w[0], those in w[1], those straddling both;
+                                   NULL when the opcode has too many fields to print */
+    uint8_t nx[3];
+    const dis_form *forms;      /* [nforms] */
     const dis_regs *guard_regs;
     const isa_type *guard_type; /* NULL: no guard */
-    uint8_t guard, guard_not;
+    const rname *guard_text;    /* [2 << type width] by (not, register): "", "@P3 ", "@!PT "; or NULL */
+    dis_pred raised;            /* an __Exception holds */
+    uint8_t nfields, nforms, guard, guard_not, exceptions;
 } dis_opcode;
 
 typedef struct dis_model {
     dis_regs *regs;      /* [ntypes]; filled for register types */
     dis_opcode *op;      /* [nopcodes] */
-    dtext sep[2];        /* ", " between operands, " " before the first */
+    rname prefix[32];    /* ", -|" and the like: DIS_PREFIX(first, !, -, ~, |) */
 } dis_model;
 
-static inline uint64_t dis_get(const gisa_word *w, dis_x x)
+/* Separator and decorations before an operand: " " before the first,
+ * else ", "; then "!", "-" or "~" (tilde and neg), "|". */
+#define DIS_PREFIX(first, not_, neg, tilde, abs) ((first) << 4 | (not_) << 3 | (neg) << 2 | (tilde) << 1 | (abs))
+
+/* Every field's value from the word. */
+static inline void dis_extract(const dis_opcode *dop, const gisa_word *w, uint64_t *vals)
 {
-    uint64_t v = w->w[x.wi] >> x.sh;
-    v |= (w->w[1] << (63 - x.sh) << 1) & (0 - (uint64_t)x.straddle);
-    return v & ((UINT64_C(2) << (x.width - 1)) - 1);
+    const uint64_t w0 = w->w[0], w1 = w->w[1];
+    const dis_x *x = dop->x;
+    int i = 0, n0 = dop->nx[0], n1 = n0 + dop->nx[1], n2 = n1 + dop->nx[2];
+    for (; i < n0; i++)
+        vals[x[i].field] = w0 >> x[i].sh & x[i].mask;
+    for (; i < n1; i++)
+        vals[x[i].field] = w1 >> x[i].sh & x[i].mask;
+    for (; i < n2; i++)
+        vals[x[i].field] = (w0 >> x[i].sh | w1 << (64 - x[i].sh)) & x[i].mask;
 }
 
-/* Prints a word that form F accepts, with its values, into buf[cap]. */
-void dis_print(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const uint64_t *vals, char *buf,
-               size_t cap);
+/* Runs form `form` of opcode `opcode` (its pinned bits matching) on the
+ * word's values: prints into buf[cap] and returns 0, or returns 1 when the
+ * form cannot express the values (buf then holds anything). */
+int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap);
 /* The rule behind dis_mod.code, for any value. */
 int dis_mod_rule(const mod_slot *m, uint64_t v);
 
@@ -119,6 +194,28 @@ static inline int dis_mod_code(const dis_mod *d, uint64_t v)
 
 static inline int dis_opnd_pair(const dis_opnd *d, const uint64_t *vals)
 {
-    return d->pair >= 0 ? d->pair : expr_eval(d->bitwidth, vals) == 64;
+    if (d->pair >= 0)
+        return d->pair;
+    return d->pair_of.table ? dis_pred_table(&d->pair_of, vals) : expr_eval(d->bitwidth, vals) == 64;
+}
+
+/* A 64-bit register operand needs an even register with a partner. */
+static inline int dis_pair_bad(const isa_type *t, uint64_t v)
+{
+    return v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value);
+}
+
+static inline uint64_t dis_cmem_offset(const isa_type *t, uint64_t v)
+{
+    return (v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1);
+}
+
+static inline uint64_t dis_cmem_align(const isa_type *t, int pair) { return (uint64_t)t->align * (pair ? 2 : 1); }
+
+/* A constant operand: aligned, and no bits outside bank and offset. */
+static inline int dis_cmem_bad(const isa_type *t, uint64_t v, int pair)
+{
+    uint64_t used = (((UINT64_C(1) << t->bank_w) - 1) << t->bank_off) | (((UINT64_C(1) << t->offs_w) - 1) << t->offs_off);
+    return dis_cmem_offset(t, v) % dis_cmem_align(t, pair) != 0 || (v & ~used) != 0;
 }
 #endif

@@ -2,73 +2,72 @@
  * left to right and truncated at the buffer's end; where the buffer has
  * room, texts are copied in fixed-size blocks and decorations that depend
  * on a bit are written unconditionally and kept or not, so that the many
- * data-dependent choices of a line cost no branches. */
+ * data-dependent choices of a line cost no branches. The write position is
+ * passed and returned by value: kept in a register, not in memory. */
 #include <string.h>
 
 #include "common/fpconv.h"
 #include "disasm/plan.h"
 
-typedef struct out {
-    char *p, *end; /* end: the last byte, kept for the NUL */
-} out;
-
-static void put_n(out *o, const char *s, size_t n)
+/* Every put_* writes at p, never past end (the last byte of the buffer,
+ * kept for the NUL), and returns the new position. */
+static char *put_n(char *p, const char *end, const char *s, size_t n)
 {
-    if (n > (size_t)(o->end - o->p))
-        n = (size_t)(o->end - o->p);
-    memcpy(o->p, s, n);
-    o->p += n;
+    if (n > (size_t)(end - p))
+        n = (size_t)(end - p);
+    memcpy(p, s, n);
+    return p + n;
 }
 
 /* Pre-rendered text: one fixed-size copy where the buffer has room (the
  * bytes past n are overwritten next or lie past the end of the text). */
-static inline void put_t(out *o, dtext t)
+static inline char *put_t(char *p, const char *end, dtext t)
 {
-    if (t.n <= DTEXT_PAD && o->end - o->p >= DTEXT_PAD) {
-        memcpy(o->p, t.s, DTEXT_PAD);
-        o->p += t.n;
-    } else {
-        put_n(o, t.s, t.n);
-    }
+    if (t.n > DTEXT_PAD || end - p < DTEXT_PAD)
+        return put_n(p, end, t.s, t.n);
+    memcpy(p, t.s, DTEXT_PAD);
+    return p + t.n;
 }
 
-static inline void put_c(out *o, char c)
+static inline char *put_c(char *p, const char *end, char c)
 {
-    if (o->p < o->end)
-        *o->p++ = c;
+    if (p < end)
+        *p++ = c;
+    return p;
 }
 
 /* c when on, else nothing */
-static inline void put_flag(out *o, char c, int on)
+static inline char *put_flag(char *p, const char *end, char c, int on)
 {
-    if (o->p < o->end) {
-        *o->p = c;
-        o->p += on;
+    if (p < end) {
+        *p = c;
+        p += on;
     }
+    return p;
 }
 
-static void put_dec(out *o, uint64_t v)
+static char *put_dec(char *p, const char *end, uint64_t v)
 {
     static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                               "8081828384858687888990919293949596979899";
-    if (v < 100 && o->end - o->p >= 2) {
+    if (v < 100 && end - p >= 2) {
         int one = v < 10;
-        memcpy(o->p, two + 2 * v + one, 2);
-        o->p += 2 - one;
-        return;
+        memcpy(p, two + 2 * v + one, 2);
+        return p + 2 - one;
     }
     char d[24];
     int n = 0;
     do
         d[n++] = (char)('0' + v % 10);
     while ((v /= 10) && n < 24);
-    while (n && o->p < o->end)
-        *o->p++ = d[--n];
+    while (n && p < end)
+        *p++ = d[--n];
+    return p;
 }
 
 /* Eight hex digits of x, most significant first, without a branch. */
-static void hex8(uint32_t x, char *d)
+static inline void hex8(uint32_t x, char *d)
 {
     uint64_t v = x;
     v = (v | v << 16) & UINT64_C(0x0000FFFF0000FFFF);
@@ -80,104 +79,117 @@ static void hex8(uint32_t x, char *d)
         d[i] = (char)(v >> (56 - 8 * i));
 }
 
-static void put_hex(out *o, uint64_t v)
+static char *put_hex(char *p, const char *end, uint64_t v)
 {
     int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
     char d[32] = {0};
-    hex8((uint32_t)(v >> 32), d);
+    if (n > 8)
+        hex8((uint32_t)(v >> 32), d);
     hex8((uint32_t)v, d + 8);
-    if (o->end - o->p >= 2 + 16) {
-        o->p[0] = '0';
-        o->p[1] = 'x';
-        memcpy(o->p + 2, d + 16 - n, 16);
-        o->p += 2 + n;
-        return;
+    if (end - p < 2 + 16) {
+        p = put_c(p, end, '0');
+        p = put_c(p, end, 'x');
+        return put_n(p, end, d + 16 - n, (size_t)n);
     }
-    put_c(o, '0');
-    put_c(o, 'x');
-    put_n(o, d + 16 - n, (size_t)n);
+    p[0] = '0';
+    p[1] = 'x';
+    memcpy(p + 2, d + 16 - n, 16);
+    return p + 2 + n;
 }
 
 /* Registers beyond the name tables (types too wide for them). */
-static void put_reg_slow(out *o, const isa_type *t, uint64_t v, int pair)
+static char *put_reg_slow(char *p, const char *end, const isa_type *t, uint64_t v, int pair)
 {
-    if (v == t->zero_value) {
-        put_n(o, t->zero, (size_t)t->zero_len);
-        return;
-    }
-    put_n(o, t->prefix, (size_t)t->prefix_len);
-    if (pair)
-        put_c(o, '[');
-    put_dec(o, v);
-    if (pair) {
-        put_c(o, ':');
-        put_dec(o, v + 1);
-        put_c(o, ']');
-    }
+    if (v == t->zero_value)
+        return put_n(p, end, t->zero, (size_t)t->zero_len);
+    p = put_n(p, end, t->prefix, (size_t)t->prefix_len);
+    if (!pair)
+        return put_dec(p, end, v);
+    p = put_c(p, end, '[');
+    p = put_dec(p, end, v);
+    p = put_c(p, end, ':');
+    p = put_dec(p, end, v + 1);
+    return put_c(p, end, ']');
 }
 
-static inline void put_reg(out *o, const dis_regs *r, const isa_type *t, uint64_t v, int pair)
+static inline char *put_r(char *p, const char *end, const rname *r)
 {
-    if (v >= r->n || o->end - o->p < (ptrdiff_t)sizeof(rname)) {
-        put_reg_slow(o, t, v, pair);
-        return;
-    }
-    const rname *n = pair ? &r->pair[v] : &r->name[v];
-    memcpy(o->p, n->s, sizeof n->s);
-    o->p += n->n;
+    if (end - p < (ptrdiff_t)sizeof r->s)
+        return put_n(p, end, r->s, r->n);
+    memcpy(p, r->s, sizeof r->s);
+    return p + r->n;
 }
 
-static void print_float(out *o, uint64_t bits, fp_format f)
+static inline char *put_reg(char *p, const char *end, const dis_regs *r, const isa_type *t, uint64_t v, int pair)
+{
+    if (v >= r->n)
+        return put_reg_slow(p, end, t, v, pair);
+    return put_r(p, end, pair ? &r->pair[v] : &r->name[v]);
+}
+
+static char *print_float(char *p, const char *end, uint64_t bits, fp_format f)
 {
     static const char raw[] = {'h', 'h', 'f', 'd'};
     static const int dig[] = {4, 4, 8, 16};
     char buf[64];
-    if (fp_print(bits, f, buf, sizeof buf) == 0) {
-        put_n(o, buf, strlen(buf));
-        return;
-    }
+    if (fp_print(bits, f, buf, sizeof buf) == 0)
+        return put_n(p, end, buf, strlen(buf));
     /* NaN: raw bits, upper-case digits as in the documents (0f405A7EFA) */
     char r[20] = {'0', raw[f]};
     for (int i = 0; i < dig[f]; i++)
         r[2 + i] = "0123456789ABCDEF"[(bits >> (4 * (dig[f] - 1 - i))) & 15];
-    put_n(o, r, 2 + (size_t)dig[f]);
+    return put_n(p, end, r, 2 + (size_t)dig[f]);
 }
 
-static void print_reg(out *o, const dis_opnd *d, const uint64_t *vals)
+/* ------------------------------------------------------------ operands */
+
+/* The rules of an operand: a register pair starts even, a constant is
+ * aligned, a suffix holds a value the form can print. */
+static int opnd_bad(const dis_opnd *d, const uint64_t *vals)
 {
-    put_reg(o, d->regs, d->type, vals[d->field], dis_opnd_pair(d, vals));
+    int pair = dis_opnd_pair(d, vals), bad = d->sfx && dis_mod_code(d->sfx, vals[d->sfx->field]) == DM_REJECT;
+    if (d->kind == OK_REG)
+        bad |= pair && dis_pair_bad(d->type, vals[d->field]);
+    if (d->kind == OK_CMEM)
+        bad |= dis_cmem_bad(d->type, vals[d->field], pair);
+    return bad;
 }
 
-static void print_cmem(out *o, const dis_opnd *d, const uint64_t *vals)
+static char *print_reg(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
+{
+    return put_reg(p, end, d->regs, d->type, vals[d->field], dis_opnd_pair(d, vals));
+}
+
+static char *print_cmem(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
 {
     const isa_type *t = d->type;
     uint64_t v = vals[d->field];
-    put_c(o, 'c');
-    put_c(o, '[');
-    put_hex(o, (v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1));
-    put_c(o, ']');
-    put_c(o, '[');
-    put_hex(o, (v >> t->offs_off) & ((UINT64_C(1) << t->offs_w) - 1));
-    put_c(o, ']');
+    p = put_c(p, end, 'c');
+    p = put_c(p, end, '[');
+    p = put_hex(p, end, (v >> t->bank_off) & ((UINT64_C(1) << t->bank_w) - 1));
+    p = put_c(p, end, ']');
+    p = put_c(p, end, '[');
+    p = put_hex(p, end, dis_cmem_offset(t, v));
+    return put_c(p, end, ']');
 }
 
-static void print_indexed(out *o, const dis_opnd *d, const uint64_t *vals)
+static char *print_indexed(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
 {
-    put_c(o, 'R');
-    put_c(o, '[');
-    put_reg(o, d->regs, d->type, vals[d->field], 0);
+    p = put_c(p, end, 'R');
+    p = put_c(p, end, '[');
+    p = put_reg(p, end, d->regs, d->type, vals[d->field], 0);
     if (d->index != DIS_NONE) {
         int wdt = d->index_width;
         int64_t sx = (int64_t)(vals[d->index] << (64 - wdt)) >> (64 - wdt);
         if (sx) {
-            put_c(o, sx < 0 ? '-' : '+');
-            put_hex(o, (uint64_t)(sx < 0 ? -sx : sx));
+            p = put_c(p, end, sx < 0 ? '-' : '+');
+            p = put_hex(p, end, (uint64_t)(sx < 0 ? -sx : sx));
         }
     }
-    put_c(o, ']');
+    return put_c(p, end, ']');
 }
 
-static void print_imm(out *o, const dis_opnd *d, const uint64_t *vals)
+static char *print_imm(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
 {
     uint64_t v = vals[d->field];
     int w = d->type->width;
@@ -186,46 +198,44 @@ static void print_imm(out *o, const dis_opnd *d, const uint64_t *vals)
         int64_t sx = w == 64 ? (int64_t)v : (int64_t)(v << (64 - w)) >> (64 - w);
         /* small negatives read best signed (-0x10); other bit patterns as hex */
         int neg = sx < 0 && sx >= -0x1000000;
-        put_flag(o, '-', neg);
-        put_hex(o, neg ? 0 - (uint64_t)sx : v);
-        break;
+        p = put_flag(p, end, '-', neg);
+        return put_hex(p, end, neg ? 0 - (uint64_t)sx : v);
     }
-    case IMM_UNSIGNED: put_hex(o, v); break;
-    case IMM_F32: print_float(o, v << (32 - w), FP_F32); break;
-    case IMM_F64: print_float(o, v << (64 - w), FP_F64); break;
+    case IMM_UNSIGNED: return put_hex(p, end, v);
+    case IMM_F32: return print_float(p, end, v << (32 - w), FP_F32);
+    case IMM_F64: return print_float(p, end, v << (64 - w), FP_F64);
     case IMM_F16X2: {
         fp_format f = vals[d->fmt] == d->fmt_value ? FP_BF16 : FP_F16;
-        print_float(o, v >> 16 & 0xffff, f);
-        put_c(o, ',');
-        put_c(o, ' ');
-        print_float(o, v & 0xffff, f);
-        break;
+        p = print_float(p, end, v >> 16 & 0xffff, f);
+        p = put_c(p, end, ',');
+        p = put_c(p, end, ' ');
+        return print_float(p, end, v & 0xffff, f);
     }
     }
+    return p;
 }
 
-static void print_operand(out *o, const dis_opnd *d, const uint64_t *vals)
+/* Separator and prefixes ("!", "-" or "~", "|"), the operand, its .suffix,
+ * the closing "|". */
+static char *print_operand(char *p, const char *end, const dis_model *dm, int first, int kind, const dis_opnd *d,
+                           const uint64_t *vals)
 {
-    if (d->kind == OK_PR) {
-        put_c(o, 'P');
-        put_c(o, 'R');
-        return;
-    }
     int abs = vals[d->abs] != 0;
-    put_flag(o, '!', vals[d->not_] != 0);
-    put_flag(o, vals[d->inv] == d->inv_value ? '~' : '-', vals[d->neg] != 0);
-    put_flag(o, '|', abs);
-    switch (d->kind) {
-    case OK_REG: print_reg(o, d, vals); break;
-    case OK_CMEM: print_cmem(o, d, vals); break;
-    case OK_INDEXED: print_indexed(o, d, vals); break;
-    case OK_IMM: print_imm(o, d, vals); break;
-    case OK_PR: break;
-    }
+    p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, vals[d->not_] != 0, vals[d->neg] != 0, vals[d->inv] == d->inv_value, abs)]);
+    if (kind == DS_REG)
+        p = print_reg(p, end, d, vals);
+    else if (kind == DS_CMEM)
+        p = print_cmem(p, end, d, vals);
+    else if (kind == DS_IMM)
+        p = print_imm(p, end, d, vals);
+    else
+        p = print_indexed(p, end, d, vals);
     if (d->sfx)
-        put_t(o, d->sfx->text[dis_mod_code(d->sfx, vals[d->sfx->field])]);
-    put_flag(o, '|', abs);
+        p = put_t(p, end, d->sfx->text[dis_mod_code(d->sfx, vals[d->sfx->field])]);
+    return put_flag(p, end, '|', abs);
 }
+
+/* ------------------------------------------------------------ the line */
 
 /* A group is printed when its fields differ from the omitted values, or
  * when a later group directly after it (no required operand between) is
@@ -242,48 +252,93 @@ static int group_printed(const dis_form *df, int g, const uint64_t *vals)
 }
 
 /* "@P3 " / "@!PT ", left out for the always-true PT */
-static void print_guard(out *o, const dis_opcode *dop, const uint64_t *vals)
+static char *print_guard(char *p, const char *end, const dis_opcode *dop, const uint64_t *vals)
 {
     uint64_t g = vals[dop->guard];
     int gnot = vals[dop->guard_not] != 0;
-    char *start = o->p;
-    put_c(o, '@');
-    put_flag(o, '!', gnot);
-    put_reg(o, dop->guard_regs, dop->guard_type, g, 0);
-    put_c(o, ' ');
-    o->p = g != dop->guard_type->zero_value || gnot ? o->p : start;
+    if (dop->guard_text)
+        return put_r(p, end, &dop->guard_text[(uint64_t)gnot << dop->guard_type->width | g]);
+    char *start = p;
+    p = put_c(p, end, '@');
+    p = put_flag(p, end, '!', gnot);
+    p = put_reg(p, end, dop->guard_regs, dop->guard_type, g, 0);
+    p = put_c(p, end, ' ');
+    return g != dop->guard_type->zero_value || gnot ? p : start;
 }
 
-void dis_print(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const uint64_t *vals, char *buf,
-               size_t cap)
+/* " $sched=3", left out when 0 */
+static char *print_ctl(char *p, const char *end, const dis_ctl *c, const uint64_t *vals)
+{
+    uint64_t v = vals[c->field];
+    if (c->shown)
+        return put_r(p, end, &c->shown[v]);
+    char *start = p;
+    p = put_t(p, end, c->text);
+    p = put_dec(p, end, v);
+    return v ? p : start;
+}
+
+static int exception_raised(const isa_opcode *op, const dis_opcode *dop, const uint64_t *vals)
+{
+    if (dop->raised.table)
+        return dis_pred_table(&dop->raised, vals);
+    for (int e = 0; e < op->nexceptions; e++)
+        if (expr_eval(op->exceptions[e].cond, vals))
+            return 1;
+    return 0;
+}
+
+/* One pass over the steps: every check only accumulates into `bad`, so the
+ * text of a word the form cannot express is simply discarded. */
+int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
 {
     const dis_model *dm = isa->dis;
-    const dis_form *df = F->dis;
-    const dis_opcode *dop = &dm->op[op->index];
-    out o = {buf, buf + cap - 1};
-    if (dop->guard_type)
-        print_guard(&o, dop, vals);
-    put_t(&o, df->mnemonic);
-    for (int j = 0; j < df->nmnem; j++)
-        put_t(&o, df->mnem[j]->text[dis_mod_code(df->mnem[j], vals[df->mnem[j]->field])]);
+    const dis_opcode *dop = &dm->op[opcode];
+    const dis_form *df = &dop->forms[form];
+    char *p = buf;
+    const char *end = buf + cap - 1;
     uint32_t printed = 0;
     for (int g = df->ngroups < 31 ? df->ngroups : 31; g >= 1; g--)
         printed |= (uint32_t)group_printed(df, g, vals) << g;
-    int first = 1;
-    for (int k = 0; k < df->nops; k++) {
-        const dis_opnd *d = &df->ops[k];
-        if (d->group && (d->group > 31 || !(printed >> d->group & 1)))
-            continue;
-        put_t(&o, dm->sep[first]);
-        first = 0;
-        print_operand(&o, d, vals);
+    int bad = 0, first = 1;
+    for (const dis_step *s = df->steps;; s++) {
+        switch (s->kind) {
+        case DS_END: *p = 0; return bad;
+        case DS_GUARD: p = print_guard(p, end, dop, vals); break;
+        case DS_TEXT: p = put_t(p, end, *s->u.text); break;
+        case DS_MOD: {
+            int code = dis_mod_code(s->u.mod, vals[s->u.mod->field]);
+            p = put_t(p, end, s->u.mod->text[code]);
+            bad |= code == DM_REJECT;
+            break;
+        }
+        case DS_NAMED: {
+            uint64_t v = vals[s->u.named->field];
+            bad |= v >> s->u.named->width || !s->u.named->named[v];
+            break;
+        }
+        case DS_GROUP:
+            if (s->group > 31 || !(printed >> s->group & 1))
+                s += s->skip;
+            break;
+        case DS_CHECK: bad |= opnd_bad(s->u.opnd, vals); break;
+        case DS_REG:
+        case DS_CMEM:
+        case DS_INDEXED:
+        case DS_IMM:
+            if (s->u.opnd->rules)
+                bad |= opnd_bad(s->u.opnd, vals);
+            p = print_operand(p, end, dm, first, s->kind, s->u.opnd, vals);
+            first = 0;
+            break;
+        case DS_PR:
+            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
+            first = 0;
+            p = put_c(p, end, 'P');
+            p = put_c(p, end, 'R');
+            break;
+        case DS_CTL: p = print_ctl(p, end, s->u.ctl, vals); break;
+        case DS_EXCEPTIONS: bad |= exception_raised(&isa->opcodes[opcode], dop, vals); break;
+        }
     }
-    for (int k = 0; k < df->nctl; k++) {
-        uint64_t v = vals[df->ctl[k].field];
-        char *start = o.p;
-        put_t(&o, df->ctl[k].text);
-        put_dec(&o, v);
-        o.p = v ? o.p : start;
-    }
-    *o.p = 0;
 }
