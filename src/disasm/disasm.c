@@ -94,20 +94,21 @@ static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint6
     if (idx < 0)
         return -1;
     const dis_opcode *dop = &isa->dis->op[idx];
-    if ((w->w[0] & ~dop->covered.w[0]) || (w->w[1] & ~dop->covered.w[1]) || !dop->x)
+    if ((w->w[0] & ~dop->covered.w[0]) || (w->w[1] & ~dop->covered.w[1]) || !dop->all.x)
         return -1;
-    /* every field from the word: where a form's pinned bits match, its
-     * pinned fields hold their pinned values */
-    dis_extract(dop, w, vals);
     vals[DIS_NONE] = 0;
-    for (int k = 0; k < dop->nforms; k++)
-        if (pinned_ok(&dop->forms[k], w) && !dis_run(isa, idx, k, vals, buf, cap))
+    for (int k = 0; k < dop->nforms; k++) {
+        if (!pinned_ok(&dop->forms[k], w))
+            continue;
+        dis_read(&dop->forms[k].reads, w, vals);
+        if (!dis_run(isa, idx, k, vals, buf, cap))
             return k;
+    }
     return -1;
 }
 
 /* Why no form prints the word, from the first form's point of view. */
-static void explain(const gisa_isa *isa, const gisa_word *w, int idx, const uint64_t *vals, char *why, size_t cap)
+static void explain(const gisa_isa *isa, const gisa_word *w, int idx, uint64_t *vals, char *why, size_t cap)
 {
     if (idx < 0) {
         snprintf(why, cap, "no opcode has these fixed bits");
@@ -122,10 +123,11 @@ static void explain(const gisa_isa *isa, const gisa_word *w, int idx, const uint
         snprintf(why, cap, "%s: bit %d is set but no field covers it", op->name, b);
         return;
     }
-    if (!dop->x) {
+    if (!dop->all.x) {
         snprintf(why, cap, "%s: too many fields", op->name);
         return;
     }
+    dis_read(&dop->all, w, vals);
     for (int i = 0; i < op->nfields; i++)
         if (op->fx[i].named && unnamed(op->fx[i].named, op->fx[i].enum_width, vals[i])) {
             const isa_field *f = &op->fields[i];
@@ -141,8 +143,12 @@ int disasm_match(const gisa_isa *isa, const gisa_word *w, int *opcode, int *form
 {
     char text[512];
     *form = find_form(isa, w, opcode, vals, text, sizeof text);
-    if (*form >= 0)
+    if (*form >= 0) {
+        /* every field from the word: where the form's pinned bits match,
+         * its pinned fields hold their pinned values */
+        dis_read(&isa->dis->op[*opcode].all, w, vals);
         return 0;
+    }
     explain(isa, w, *opcode, vals, why, cap);
     return -1;
 }

@@ -383,32 +383,78 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
     return 0;
 }
 
-static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
+/* Readers of the fields marked in want[] (NULL: all). */
+static int build_reads(builder *b, const isa_opcode *op, const uint8_t *want, dis_reads *r)
 {
-    d->covered = op->covered;
-    if (op->nfields > DISASM_MAXF)
-        return 0; /* never printed: disasm_match refuses it */
     dis_x *x = alloc(b, (size_t)op->nfields, sizeof *x);
-    dis_form *forms = alloc(b, (size_t)op->nforms, sizeof *forms);
-    if (!x || !forms)
+    if (!x)
         return -1;
     int n = 0;
     for (int part = 0; part < 3; part++) /* in w[0], in w[1], straddling */
         for (int i = 0; i < op->nfields; i++) {
             const isa_field *f = &op->fields[i];
-            int in = f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2;
-            if (in != part)
+            if ((f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2) != part || (want && !want[i]))
                 continue;
             uint64_t mask = f->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->width) - 1;
             x[n++] = (dis_x){mask, (uint8_t)i, (uint8_t)(f->off & 63)};
-            d->nx[part]++;
+            r->n[part]++;
         }
-    *d = (dis_opcode){.covered = op->covered, .x = x, .nx = {d->nx[0], d->nx[1], d->nx[2]}, .forms = forms, .nfields = (uint8_t)op->nfields,
-                      .nforms = (uint8_t)op->nforms, /* at most 16 syntax lines */ .guard = idx(op->guard), .guard_not = idx(op->guard_not),
-                      .exceptions = op->nexceptions > 0};
+    r->x = x;
+    return 0;
+}
+
+static void use_pred(const dis_pred *p, uint8_t *want, int *all)
+{
+    for (int i = 0; i < p->nfields; i++)
+        want[p->field[i]] = 1;
+    *all |= !p->table;
+}
+
+/* The fields a form's steps read (see dis_run). */
+static int build_form_reads(builder *b, const isa_opcode *op, const dis_opcode *dop, dis_form *d)
+{
+    uint8_t want[DIS_NONE + 1] = {0};
+    int all = 0;
+    want[dop->guard] = want[dop->guard_not] = 1;
+    if (op->nexceptions)
+        use_pred(&dop->raised, want, &all);
+    for (const dis_step *s = d->steps; s->kind != DS_END; s++)
+        if (s->kind == DS_NAMED)
+            want[s->u.named->field] = 1;
+    for (int j = 0; j < d->nmods; j++)
+        want[d->mods[j].field] = 1;
+    for (int k = 0; k < d->nops; k++) {
+        const dis_opnd *o = &d->ops[k];
+        const uint8_t f[7] = {o->field, o->not_, o->neg, o->abs, o->inv, o->fmt, o->index};
+        for (int i = 0; i < 7; i++)
+            want[f[i]] = 1;
+        if (o->pair < 0)
+            use_pred(&o->pair_of, want, &all);
+    }
+    for (int g = 1; g <= d->ngroups; g++)
+        for (int i = 0; i < d->groups[g].n; i++)
+            want[d->groups[g].field[i]] = 1;
+    for (const dis_step *s = d->steps; s->kind != DS_END; s++)
+        if (s->kind == DS_CTL)
+            want[s->u.ctl->field] = 1;
+    return build_reads(b, op, all ? NULL : want, &d->reads);
+}
+
+static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
+{
+    d->covered = op->covered;
+    if (op->nfields > DISASM_MAXF)
+        return 0; /* never printed: disasm_match refuses it */
+    dis_form *forms = alloc(b, (size_t)op->nforms, sizeof *forms);
     const expr **cond = alloc(b, (size_t)op->nexceptions, sizeof *cond);
-    if (!cond)
+    if (!forms || !cond || build_reads(b, op, NULL, &d->all))
         return -1;
+    d->forms = forms;
+    d->nfields = (uint8_t)op->nfields;
+    d->nforms = (uint8_t)op->nforms; /* at most 16 syntax lines */
+    d->guard = idx(op->guard);
+    d->guard_not = idx(op->guard_not);
+    d->exceptions = op->nexceptions > 0;
     for (int e = 0; e < op->nexceptions; e++)
         cond[e] = op->exceptions[e].cond;
     build_pred(b, op, cond, op->nexceptions, -1, &d->raised);
@@ -419,7 +465,7 @@ static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
             d->guard_text = guard_table(b, d->guard_type);
     }
     for (int k = 0; k < op->nforms; k++)
-        if (build_form(b, op, &op->forms[k], &forms[k]))
+        if (build_form(b, op, &op->forms[k], &forms[k]) || build_form_reads(b, op, d, &forms[k]))
             return -1;
     return 0;
 }

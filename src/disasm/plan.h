@@ -96,6 +96,16 @@ typedef struct dis_named { /* a free field whose enumeration leaves values unnam
     uint8_t field, width;
 } dis_named;
 
+typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
+    uint64_t mask;
+    uint8_t field, sh;
+} dis_x;
+
+typedef struct dis_reads { /* fields to read: those in w[0], in w[1], straddling both */
+    const dis_x *x;
+    uint8_t n[3];
+} dis_reads;
+
 /* The print plan: one step per printed element, checks folded in. */
 enum dis_step_kind {
     DS_END,
@@ -129,6 +139,7 @@ typedef struct dis_step {
 
 typedef struct dis_form {
     gisa_word mask, match;    /* the form's pinned bits (copies, to stay in few cache lines) */
+    dis_reads reads;          /* the fields its steps use */
     const dis_step *steps;    /* ends with DS_END */
     const dis_mod *mods;      /* [nmods] modifiers with a field, in syntax order */
     const dis_opnd *ops;      /* [nops] */
@@ -138,16 +149,9 @@ typedef struct dis_form {
     uint8_t nmods, nops, nchecked, ngroups;
 } dis_form;
 
-typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
-    uint64_t mask;
-    uint8_t field, sh;
-} dis_x;
-
 typedef struct dis_opcode {
     gisa_word covered;
-    const dis_x *x;             /* [nfields]: those in w[0], those in w[1], those straddling both;
-                                   NULL when the opcode has too many fields to print */
-    uint8_t nx[3];
+    dis_reads all;              /* every field; x NULL when the opcode has too many fields to print */
     const dis_form *forms;      /* [nforms] */
     const dis_regs *guard_regs;
     const isa_type *guard_type; /* NULL: no guard */
@@ -166,12 +170,11 @@ typedef struct dis_model {
  * else ", "; then "!", "-" or "~" (tilde and neg), "|". */
 #define DIS_PREFIX(first, not_, neg, tilde, abs) ((first) << 4 | (not_) << 3 | (neg) << 2 | (tilde) << 1 | (abs))
 
-/* Every field's value from the word. */
-static inline void dis_extract(const dis_opcode *dop, const gisa_word *w, uint64_t *vals)
+static inline void dis_read(const dis_reads *r, const gisa_word *w, uint64_t *vals)
 {
     const uint64_t w0 = w->w[0], w1 = w->w[1];
-    const dis_x *x = dop->x;
-    int i = 0, n0 = dop->nx[0], n1 = n0 + dop->nx[1], n2 = n1 + dop->nx[2];
+    const dis_x *x = r->x;
+    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
     for (; i < n0; i++)
         vals[x[i].field] = w0 >> x[i].sh & x[i].mask;
     for (; i < n1; i++)

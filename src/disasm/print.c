@@ -69,14 +69,22 @@ static char *put_dec(char *p, const char *end, uint64_t v)
 /* Eight hex digits of x, most significant first, without a branch. */
 static inline void hex8(uint32_t x, char *d)
 {
+    x = __builtin_bswap32(x);
+    x = (x & 0x0F0F0F0Fu) << 4 | (x >> 4 & 0x0F0F0F0Fu); /* nibbles in reverse order */
     uint64_t v = x;
     v = (v | v << 16) & UINT64_C(0x0000FFFF0000FFFF);
     v = (v | v << 8) & UINT64_C(0x00FF00FF00FF00FF);
-    v = (v | v << 4) & UINT64_C(0x0F0F0F0F0F0F0F0F); /* byte i holds nibble i */
+    v = (v | v << 4) & UINT64_C(0x0F0F0F0F0F0F0F0F); /* byte i: the i-th digit */
     uint64_t letter = ((v + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101);
     v += UINT64_C(0x3030303030303030) + letter * ('a' - '0' - 10);
-    for (int i = 0; i < 8; i++)
-        d[i] = (char)(v >> (56 - 8 * i));
+    d[0] = (char)v;
+    d[1] = (char)(v >> 8);
+    d[2] = (char)(v >> 16);
+    d[3] = (char)(v >> 24);
+    d[4] = (char)(v >> 32);
+    d[5] = (char)(v >> 40);
+    d[6] = (char)(v >> 48);
+    d[7] = (char)(v >> 56);
 }
 
 static char *put_hex(char *p, const char *end, uint64_t v)
@@ -297,9 +305,6 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
     const dis_form *df = &dop->forms[form];
     char *p = buf;
     const char *end = buf + cap - 1;
-    uint32_t printed = 0;
-    for (int g = df->ngroups < 31 ? df->ngroups : 31; g >= 1; g--)
-        printed |= (uint32_t)group_printed(df, g, vals) << g;
     int bad = 0, first = 1;
     for (const dis_step *s = df->steps;; s++) {
         switch (s->kind) {
@@ -318,7 +323,7 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
             break;
         }
         case DS_GROUP:
-            if (s->group > 31 || !(printed >> s->group & 1))
+            if (s->group > 31 || !group_printed(df, s->group, vals))
                 s += s->skip;
             break;
         case DS_CHECK: bad |= opnd_bad(s->u.opnd, vals); break;
