@@ -294,24 +294,14 @@ static const rname *guard_table(builder *b, const isa_type *t)
     return b->guard[ti] = g;
 }
 
-/* The steps of one form (plan.h): guard, mnemonic, modifiers, checks of
- * named values, operands (an optional group's checks ahead of the group,
- * which may be skipped), controls, exceptions. */
-static int build_steps(builder *b, const isa_opcode *op, const syntax_form *F, dis_form *d, const dis_named *named,
-                       int nnamed, const dis_ctl *ctl, int nctl)
+/* The operand steps of one form (plan.h): an optional group's checks
+ * ahead of the group, which may be skipped. */
+static int build_steps(builder *b, const syntax_form *F, dis_form *d)
 {
-    dis_step *st = alloc(b, 5 + (size_t)(d->nmods + nnamed + 3 * F->nops + nctl), sizeof *st);
+    dis_step *st = alloc(b, 1 + 3 * (size_t)F->nops, sizeof *st);
     if (!st)
         return -1;
     int n = 0;
-    if (op->guard >= 0)
-        st[n++] = (dis_step){.kind = DS_GUARD};
-    st[n++] = (dis_step){.kind = DS_TEXT, .u.text = &d->mnemonic};
-    for (int j = 0; j < d->nmods; j++)
-        if (d->mods[j].slot->operand < 0)
-            st[n++] = (dis_step){.kind = DS_MOD, .u.mod = &d->mods[j]};
-    for (int i = 0; i < nnamed; i++)
-        st[n++] = (dis_step){.kind = DS_NAMED, .u.named = &named[i]};
     static const uint8_t kind[] = {[OK_REG] = DS_REG, [OK_IMM] = DS_IMM, [OK_CMEM] = DS_CMEM, [OK_PR] = DS_PR,
                                    [OK_INDEXED] = DS_INDEXED};
     for (int k = 0; k < F->nops; k++) {
@@ -319,15 +309,11 @@ static int build_steps(builder *b, const isa_opcode *op, const syntax_form *F, d
         if (g && (k == 0 || F->ops[k - 1].group != g)) { /* an optional group starts */
             int e = k;
             for (; e < F->nops && F->ops[e].group == g; e++)
-                st[n++] = (dis_step){.kind = DS_CHECK, .u.opnd = &d->ops[e]};
+                st[n++] = (dis_step){.kind = DS_CHECK, .opnd = &d->ops[e]};
             st[n++] = (dis_step){.kind = DS_GROUP, .group = (uint8_t)g, .skip = (uint16_t)(e - k)};
         }
-        st[n++] = (dis_step){.kind = kind[F->ops[k].kind], .u.opnd = &d->ops[k]};
+        st[n++] = (dis_step){.kind = kind[F->ops[k].kind], .opnd = &d->ops[k]};
     }
-    for (int k = 0; k < nctl; k++)
-        st[n++] = (dis_step){.kind = DS_CTL, .u.ctl = &ctl[k]};
-    if (op->nexceptions)
-        st[n++] = (dis_step){.kind = DS_EXCEPTIONS};
     st[n] = (dis_step){.kind = DS_END};
     d->steps = st;
     return 0;
@@ -336,30 +322,34 @@ static int build_steps(builder *b, const isa_opcode *op, const syntax_form *F, d
 static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form *d)
 {
     dis_mod *mods = alloc(b, (size_t)F->nmods, sizeof *mods);
+    const dis_mod **mnem = alloc(b, (size_t)F->nmods, sizeof *mnem);
     dis_opnd *ops = alloc(b, (size_t)F->nops, sizeof *ops);
     uint8_t *checked = alloc(b, (size_t)F->nops, 1);
     dis_group *groups = alloc(b, (size_t)F->ngroups + 1, sizeof *groups);
     dis_ctl *ctl = alloc(b, 3, sizeof *ctl);
     dis_named *named = alloc(b, (size_t)F->nfree, sizeof *named);
-    if (!mods || !ops || !checked || !groups || !ctl || !named)
+    if (!mods || !mnem || !ops || !checked || !groups || !ctl || !named)
         return -1;
-    *d = (dis_form){.mask = F->mask, .match = F->match, .mods = mods, .ops = ops, .checked = checked, .groups = groups,
+    *d = (dis_form){.mask = F->mask, .match = F->match, .mods = mods, .mnem = mnem, .ops = ops, .checked = checked,
+                    .groups = groups, .ctl = ctl, .named = named,
                     .mnemonic = text_of(b, F->mnemonic, (size_t)F->mnemonic_len)};
     for (int j = 0; j < F->nmods; j++) {
         const mod_slot *m = &F->mods[j];
         if (m->field < 0)
             continue; /* nothing to check, nothing printed */
         const field_x *x = &op->fx[m->field];
-        if (build_mod(b, op, m, is_free(F, m->field) && has_holes(x) ? x->named : NULL, &mods[d->nmods++]))
+        if (build_mod(b, op, m, is_free(F, m->field) && has_holes(x) ? x->named : NULL, &mods[d->nmods]))
             return -1;
+        if (m->operand < 0)
+            mnem[d->nmnem++] = &mods[d->nmods];
+        d->nmods++;
     }
-    int nnamed = 0;
     for (int i = 0; i < F->nfree; i++) {
         int f = F->free_fields[i], in_mod = 0;
         for (int j = 0; j < d->nmods; j++)
             in_mod |= mods[j].field == f;
         if (!in_mod && has_holes(&op->fx[f]))
-            named[nnamed++] = (dis_named){op->fx[f].named, (uint8_t)f, op->fx[f].enum_width};
+            named[d->nnamed++] = (dis_named){op->fx[f].named, (uint8_t)f, op->fx[f].enum_width};
     }
     for (int k = 0; k < F->nops; k++) {
         build_opnd(b, op, F, d, k, &ops[k]);
@@ -372,12 +362,11 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
             return -1;
     d->ngroups = (uint8_t)F->ngroups;
     static const char *const names[3] = {" $sched=", " $req=", " $wsb="};
-    int nctl = 0;
     for (int k = 0; k < 3; k++)
         if (F->ctl[k] >= 0)
-            ctl[nctl++] = (dis_ctl){text_of(b, names[k], strlen(names[k])),
-                                    ctl_table(b, k, names[k], op->fields[F->ctl[k]].width), (uint8_t)F->ctl[k]};
-    if (build_steps(b, op, F, d, named, nnamed, ctl, nctl))
+            ctl[d->nctl++] = (dis_ctl){text_of(b, names[k], strlen(names[k])),
+                                       ctl_table(b, k, names[k], op->fields[F->ctl[k]].width), (uint8_t)F->ctl[k]};
+    if (build_steps(b, F, d))
         return -1;
     F->dis = d;
     return 0;
@@ -418,9 +407,8 @@ static int build_form_reads(builder *b, const isa_opcode *op, const dis_opcode *
     want[dop->guard] = want[dop->guard_not] = 1;
     if (op->nexceptions)
         use_pred(&dop->raised, want, &all);
-    for (const dis_step *s = d->steps; s->kind != DS_END; s++)
-        if (s->kind == DS_NAMED)
-            want[s->u.named->field] = 1;
+    for (int i = 0; i < d->nnamed; i++)
+        want[d->named[i].field] = 1;
     for (int j = 0; j < d->nmods; j++)
         want[d->mods[j].field] = 1;
     for (int k = 0; k < d->nops; k++) {
@@ -434,9 +422,8 @@ static int build_form_reads(builder *b, const isa_opcode *op, const dis_opcode *
     for (int g = 1; g <= d->ngroups; g++)
         for (int i = 0; i < d->groups[g].n; i++)
             want[d->groups[g].field[i]] = 1;
-    for (const dis_step *s = d->steps; s->kind != DS_END; s++)
-        if (s->kind == DS_CTL)
-            want[s->u.ctl->field] = 1;
+    for (int k = 0; k < d->nctl; k++)
+        want[d->ctl[k].field] = 1;
     return build_reads(b, op, all ? NULL : want, &d->reads);
 }
 

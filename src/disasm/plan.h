@@ -106,47 +106,38 @@ typedef struct dis_reads { /* fields to read: those in w[0], in w[1], straddling
     uint8_t n[3];
 } dis_reads;
 
-/* The print plan: one step per printed element, checks folded in. */
+/* The operands' print plan: one step per operand, checks folded in. */
 enum dis_step_kind {
     DS_END,
-    DS_GUARD,      /* "@P3 " */
-    DS_TEXT,       /* the mnemonic */
-    DS_MOD,        /* ".RZ": a modifier after the mnemonic */
-    DS_NAMED,      /* check: a free field holds a named value */
     DS_GROUP,      /* skip the group's operand steps when it is not printed */
     DS_CHECK,      /* check: an operand of an optional group (printed or not) */
     DS_REG,        /* operands, by opnd_kind */
     DS_CMEM,
     DS_INDEXED,
     DS_IMM,
-    DS_PR,
-    DS_CTL,        /* " $sched=3" */
-    DS_EXCEPTIONS  /* check: the opcode's __Exception conditions */
+    DS_PR
 };
 
 typedef struct dis_step {
     uint8_t kind;
     uint8_t group; /* DS_GROUP */
     uint16_t skip; /* DS_GROUP: its operand steps */
-    union {
-        const dtext *text;
-        const dis_mod *mod;
-        const dis_named *named;
-        const dis_opnd *opnd;
-        const dis_ctl *ctl;
-    } u;
+    const dis_opnd *opnd;
 } dis_step;
 
 typedef struct dis_form {
     gisa_word mask, match;    /* the form's pinned bits (copies, to stay in few cache lines) */
     dis_reads reads;          /* the fields its steps use */
-    const dis_step *steps;    /* ends with DS_END */
+    const dis_mod **mnem;     /* [nmnem] modifiers printed after the mnemonic */
+    const dis_named *named;   /* [nnamed] */
+    const dis_step *steps;    /* operands; ends with DS_END */
+    const dis_ctl *ctl;       /* [nctl] */
     const dis_mod *mods;      /* [nmods] modifiers with a field, in syntax order */
     const dis_opnd *ops;      /* [nops] */
     const uint8_t *checked;   /* [nchecked] operands with a register-pair or alignment rule */
     const dis_group *groups;  /* [ngroups + 1]; [0] unused */
     dtext mnemonic;
-    uint8_t nmods, nops, nchecked, ngroups;
+    uint8_t nmnem, nnamed, nctl, nmods, nops, nchecked, ngroups;
 } dis_form;
 
 typedef struct dis_opcode {

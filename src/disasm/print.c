@@ -296,8 +296,8 @@ static int exception_raised(const isa_opcode *op, const dis_opcode *dop, const u
     return 0;
 }
 
-/* One pass over the steps: every check only accumulates into `bad`, so the
- * text of a word the form cannot express is simply discarded. */
+/* One pass: every check only accumulates into `bad`, so the text of a word
+ * the form cannot express is simply discarded. */
 int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
 {
     const dis_model *dm = isa->dis;
@@ -306,44 +306,43 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
     char *p = buf;
     const char *end = buf + cap - 1;
     int bad = 0, first = 1;
-    for (const dis_step *s = df->steps;; s++) {
+    if (dop->guard_type)
+        p = print_guard(p, end, dop, vals);
+    p = put_t(p, end, df->mnemonic);
+    for (int j = 0; j < df->nmnem; j++) {
+        int code = dis_mod_code(df->mnem[j], vals[df->mnem[j]->field]);
+        p = put_t(p, end, df->mnem[j]->text[code]);
+        bad |= code == DM_REJECT;
+    }
+    for (int i = 0; i < df->nnamed; i++) {
+        uint64_t v = vals[df->named[i].field];
+        bad |= v >> df->named[i].width || !df->named[i].named[v];
+    }
+    for (const dis_step *s = df->steps; s->kind != DS_END; s++) {
         switch (s->kind) {
-        case DS_END: *p = 0; return bad;
-        case DS_GUARD: p = print_guard(p, end, dop, vals); break;
-        case DS_TEXT: p = put_t(p, end, *s->u.text); break;
-        case DS_MOD: {
-            int code = dis_mod_code(s->u.mod, vals[s->u.mod->field]);
-            p = put_t(p, end, s->u.mod->text[code]);
-            bad |= code == DM_REJECT;
-            break;
-        }
-        case DS_NAMED: {
-            uint64_t v = vals[s->u.named->field];
-            bad |= v >> s->u.named->width || !s->u.named->named[v];
-            break;
-        }
         case DS_GROUP:
             if (s->group > 31 || !group_printed(df, s->group, vals))
                 s += s->skip;
             break;
-        case DS_CHECK: bad |= opnd_bad(s->u.opnd, vals); break;
-        case DS_REG:
-        case DS_CMEM:
-        case DS_INDEXED:
-        case DS_IMM:
-            if (s->u.opnd->rules)
-                bad |= opnd_bad(s->u.opnd, vals);
-            p = print_operand(p, end, dm, first, s->kind, s->u.opnd, vals);
-            first = 0;
-            break;
+        case DS_CHECK: bad |= opnd_bad(s->opnd, vals); break;
         case DS_PR:
             p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
-            first = 0;
             p = put_c(p, end, 'P');
             p = put_c(p, end, 'R');
+            first = 0;
             break;
-        case DS_CTL: p = print_ctl(p, end, s->u.ctl, vals); break;
-        case DS_EXCEPTIONS: bad |= exception_raised(&isa->opcodes[opcode], dop, vals); break;
+        default:
+            if (s->opnd->rules)
+                bad |= opnd_bad(s->opnd, vals);
+            p = print_operand(p, end, dm, first, s->kind, s->opnd, vals);
+            first = 0;
+            break;
         }
     }
+    for (int k = 0; k < df->nctl; k++)
+        p = print_ctl(p, end, &df->ctl[k], vals);
+    if (dop->exceptions)
+        bad |= exception_raised(&isa->opcodes[opcode], dop, vals);
+    *p = 0;
+    return bad;
 }
