@@ -5,7 +5,6 @@
 #include "disasm/plan.h"
 
 #define REG_TABLE_MAX_WIDTH 10 /* register types up to 1024 names get tables */
-#define MOD_TABLE_MAX_WIDTH 8  /* modifier fields up to 256 values get tables */
 
 #define TEXT_TABLE_MAX_WIDTH 8 /* guards and controls up to 256 values are pre-rendered */
 
@@ -98,30 +97,28 @@ static int build_regs(builder *b, const isa_type *t, dis_regs *r)
 }
 
 /* A free field's code also rejects values its enumeration does not name
- * (the check disasm_match would otherwise make separately). */
+ * (the check disasm_match would otherwise make separately): given named,
+ * the field's values must all be in the table. */
 static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, const uint8_t *named, dis_mod *d)
 {
     dtext *text = alloc(b, DM_TEXT + (size_t)m->nchoices, sizeof *text);
-    if (!text)
+    rname *name = alloc(b, DM_TEXT + (size_t)m->nchoices, sizeof *name);
+    if (!text || !name)
         return -1;
     text[DM_REJECT] = text[DM_SILENT] = text_of(b, "", 0);
     for (int k = 0; k < m->nchoices; k++) {
         char s[128];
         int len = snprintf(s, sizeof s, ".%s", m->choices[k].spell);
         text[DM_TEXT + k] = text_of(b, s, len < (int)sizeof s ? (size_t)len : sizeof s - 1);
+        if (name && set_name(&name[DM_TEXT + k], s, len))
+            name = NULL;
     }
     int w = op->fields[m->field].width;
-    d->ncodes = UINT32_C(1) << (w < MOD_TABLE_MAX_WIDTH ? w : MOD_TABLE_MAX_WIDTH);
-    uint8_t *code = alloc(b, d->ncodes, 1);
-    if (!code)
-        return -1;
+    *d = (dis_mod){.name = name, .text = text, .slot = m, .field = (uint8_t)m->field,
+                   .ncodes = (uint8_t)(w < 4 ? 1 << w : DIS_MOD_CODES)};
     int ew = op->fx[m->field].enum_width;
-    for (uint32_t v = 0; v < d->ncodes; v++)
-        code[v] = named && (v >> ew || !named[v]) ? DM_REJECT : (uint8_t)dis_mod_rule(m, v);
-    d->code = code;
-    d->text = text;
-    d->slot = m;
-    d->field = (uint8_t)m->field;
+    for (unsigned v = 0; v < d->ncodes; v++)
+        d->code[v] = named && (v >> ew || !named[v]) ? DM_REJECT : (uint8_t)dis_mod_rule(m, v);
     return 0;
 }
 
@@ -322,7 +319,7 @@ static int build_steps(builder *b, const syntax_form *F, dis_form *d)
 static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form *d)
 {
     dis_mod *mods = alloc(b, (size_t)F->nmods, sizeof *mods);
-    const dis_mod **mnem = alloc(b, (size_t)F->nmods, sizeof *mnem);
+    dis_mod *mnem = alloc(b, (size_t)F->nmods, sizeof *mnem);
     dis_opnd *ops = alloc(b, (size_t)F->nops, sizeof *ops);
     uint8_t *checked = alloc(b, (size_t)F->nops, 1);
     dis_group *groups = alloc(b, (size_t)F->ngroups + 1, sizeof *groups);
@@ -338,16 +335,17 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
         if (m->field < 0)
             continue; /* nothing to check, nothing printed */
         const field_x *x = &op->fx[m->field];
-        if (build_mod(b, op, m, is_free(F, m->field) && has_holes(x) ? x->named : NULL, &mods[d->nmods]))
+        int fold = is_free(F, m->field) && has_holes(x) && op->fields[m->field].width <= 4;
+        if (build_mod(b, op, m, fold ? x->named : NULL, &mods[d->nmods]))
             return -1;
         if (m->operand < 0)
-            mnem[d->nmnem++] = &mods[d->nmods];
+            mnem[d->nmnem++] = mods[d->nmods];
         d->nmods++;
     }
     for (int i = 0; i < F->nfree; i++) {
         int f = F->free_fields[i], in_mod = 0;
         for (int j = 0; j < d->nmods; j++)
-            in_mod |= mods[j].field == f;
+            in_mod |= mods[j].field == f && op->fields[f].width <= 4;
         if (!in_mod && has_holes(&op->fx[f]))
             named[d->nnamed++] = (dis_named){op->fx[f].named, (uint8_t)f, op->fx[f].enum_width};
     }

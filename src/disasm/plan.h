@@ -35,12 +35,14 @@ typedef struct dis_regs { /* one register type */
  * text[code] (DM_REJECT and DM_SILENT have empty texts). */
 enum { DM_REJECT = 0, DM_SILENT = 1, DM_TEXT = 2 };
 
+#define DIS_MOD_CODES 16 /* field values with a pre-computed code */
+
 typedef struct dis_mod {
-    const uint8_t *code;  /* [ncodes] by field value */
-    const dtext *text;    /* [DM_TEXT + nchoices]: "", "", ".SPELL"... */
+    const rname *name;    /* [DM_TEXT + nchoices]: "", "", ".SPELL"...; NULL if one is too long */
+    const dtext *text;    /* the same texts, of any length */
     const mod_slot *slot; /* values beyond the table (wide fields) are judged by dis_mod_rule */
-    uint32_t ncodes;
-    uint8_t field;
+    uint8_t field, ncodes;
+    uint8_t code[DIS_MOD_CODES]; /* by field value */
 } dis_mod;
 
 #define DIS_PRED_FIELDS 4 /* a predicate of up to 4 fields ... */
@@ -128,7 +130,7 @@ typedef struct dis_step {
 typedef struct dis_form {
     gisa_word mask, match;    /* the form's pinned bits (copies, to stay in few cache lines) */
     dis_reads reads;          /* the fields its steps use */
-    const dis_mod **mnem;     /* [nmnem] modifiers printed after the mnemonic */
+    const dis_mod *mnem;      /* [nmnem] modifiers printed after the mnemonic (copies) */
     const dis_named *named;   /* [nnamed] */
     const dis_step *steps;    /* operands; ends with DS_END */
     const dis_ctl *ctl;       /* [nctl] */

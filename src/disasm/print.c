@@ -153,6 +153,12 @@ static char *print_float(char *p, const char *end, uint64_t bits, fp_format f)
 
 /* The rules of an operand: a register pair starts even, a constant is
  * aligned, a suffix holds a value the form can print. */
+/* A modifier's text for its code. */
+static inline char *put_mod(char *p, const char *end, const dis_mod *m, int code)
+{
+    return m->name ? put_r(p, end, &m->name[code]) : put_t(p, end, m->text[code]);
+}
+
 static int opnd_bad(const dis_opnd *d, const uint64_t *vals)
 {
     int pair = dis_opnd_pair(d, vals), bad = d->sfx && dis_mod_code(d->sfx, vals[d->sfx->field]) == DM_REJECT;
@@ -239,7 +245,7 @@ static char *print_operand(char *p, const char *end, const dis_model *dm, int fi
     else
         p = print_indexed(p, end, d, vals);
     if (d->sfx)
-        p = put_t(p, end, d->sfx->text[dis_mod_code(d->sfx, vals[d->sfx->field])]);
+        p = put_mod(p, end, d->sfx, dis_mod_code(d->sfx, vals[d->sfx->field]));
     return put_flag(p, end, '|', abs);
 }
 
@@ -309,9 +315,9 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
     if (dop->guard_type)
         p = print_guard(p, end, dop, vals);
     p = put_t(p, end, df->mnemonic);
-    for (int j = 0; j < df->nmnem; j++) {
-        int code = dis_mod_code(df->mnem[j], vals[df->mnem[j]->field]);
-        p = put_t(p, end, df->mnem[j]->text[code]);
+    for (const dis_mod *m = df->mnem, *e = m + df->nmnem; m < e; m++) {
+        int code = dis_mod_code(m, vals[m->field]);
+        p = put_mod(p, end, m, code);
         bad |= code == DM_REJECT;
     }
     for (int i = 0; i < df->nnamed; i++) {
