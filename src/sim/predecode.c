@@ -198,7 +198,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
     in->text = text;
     in->guard = SIM_PT;
     gisa_disassemble(isa, s->words[pc], text, TEXT_CAP);
-    uint64_t vals[DISASM_MAXF];
+    uint64_t vals[DISASM_NVALS];
     int opc, form;
     if (disasm_match(isa, &s->words[pc], &opc, &form, vals, why, TEXT_CAP) < 0) {
         in->fault = why;

@@ -107,8 +107,11 @@ int decode_build(gisa_isa *isa)
     size_t nb = (size_t)1 << t->nkeybits;
     t->start = arena_alloc(&isa->a, sizeof(int) * (nb + 1));
     t->cand = arena_alloc(&isa->a, sizeof(int) * (size_t)(isa->nopcodes ? isa->nopcodes : 1));
-    if (!t->start || !t->cand)
+    t->pat = arena_alloc(&isa->a, sizeof *t->pat * (size_t)(isa->nopcodes ? isa->nopcodes : 1));
+    if (!t->start || !t->cand || !t->pat)
         return -1;
+    for (int i = 0; i < isa->nopcodes; i++)
+        t->pat[i] = (decode_pattern){isa->opcodes[i].mask, isa->opcodes[i].match};
     int *count = arena_alloc(&isa->a, sizeof(int) * nb);
     if (!count)
         return -1;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "disasm/disasm.h"
 #include "spec/embedded.h"
 #include "spec/model.h"
 
@@ -44,6 +45,8 @@ gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa *
     }
     if (!errors)
         errors = model_build(isa, diags);
+    if (!errors && disasm_plan_build(isa))
+        errors++;
     if (errors || isa->a.failed) {
         int nomem = isa->a.failed;
         gisa_isa_free(isa);

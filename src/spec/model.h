@@ -110,6 +110,7 @@ typedef struct syntax_form {
     int min_src, max_src; /* source operand count range (F16x2 immediates count 2) */
     const char *text;
     srcloc loc;
+    struct dis_form *dis; /* compiled printing (disasm/plan.h) */
 } syntax_form;
 
 typedef struct isa_exception {
@@ -167,6 +168,10 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     int n;
 } mnemonic_entry;
 
+typedef struct decode_pattern {
+    gisa_word mask, match;
+} decode_pattern;
+
 typedef struct decode_table {
     int nkeybits;
     int keybit[16];     /* word bit positions forming the key */
@@ -174,6 +179,7 @@ typedef struct decode_table {
     int run_off[16], run_width[16], run_shift[16];
     int *start;         /* [1 << nkeybits + 1] offsets into cand */
     int *cand;
+    decode_pattern *pat; /* [nopcodes]: the opcodes' fixed bits, side by side for the lookup */
 } decode_table;
 
 struct gisa_isa {
@@ -196,6 +202,7 @@ struct gisa_isa {
     strmap mnemonic_by_name;
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
+    struct dis_model *dis;      /* compiled printing (disasm/plan.h) */
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */
@@ -252,8 +259,9 @@ static inline uint64_t word_get(const gisa_word *w, int off, int width);
 static inline size_t decode_key(const decode_table *t, const gisa_word *w)
 {
     size_t k = 0;
-    for (int i = 0; i < t->nruns; i++)
-        k |= (size_t)word_get(w, t->run_off[i], t->run_width[i]) << t->run_shift[i];
+    for (int i = 0; i < t->nruns; i++) /* a run lies in one half of the word */
+        k |= (size_t)(w->w[t->run_off[i] >> 6] >> (t->run_off[i] & 63) & ((UINT64_C(1) << t->run_width[i]) - 1))
+             << t->run_shift[i];
     return k;
 }
 
@@ -292,8 +300,8 @@ static inline int decode_lookup(const struct gisa_isa *isa, const gisa_word *w)
     const decode_table *t = &isa->dec;
     size_t k = decode_key(t, w);
     for (int i = t->start[k]; i < t->start[k + 1]; i++) {
-        const isa_opcode *op = &isa->opcodes[t->cand[i]];
-        if (((w->w[0] ^ op->match.w[0]) & op->mask.w[0]) == 0 && ((w->w[1] ^ op->match.w[1]) & op->mask.w[1]) == 0)
+        const decode_pattern *p = &t->pat[t->cand[i]];
+        if (((w->w[0] ^ p->match.w[0]) & p->mask.w[0]) == 0 && ((w->w[1] ^ p->match.w[1]) & p->mask.w[1]) == 0)
             return t->cand[i];
     }
     return -1;
