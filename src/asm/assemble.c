@@ -96,10 +96,10 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 st.lineno = lineno;
                 gisa_word w;
                 if (asm_parse_statement(line, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
+                    /* past the diagnostics limit errors are still counted,
+                     * so that callers can say how many were not shown */
                     report(diags, filename, &st, &err);
                     errors++;
-                    if (diags && gisa_diags_count(diags) >= 1 && gisa_diags_dropped(diags) > 0)
-                        goto done; /* over the limit: stop */
                 } else if (!errors) {
                     if (n == cap) {
                         size_t nc = cap ? cap * 2 : 1024;
@@ -117,7 +117,6 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
             s = t + 1;
         }
     }
-done:
     free(clean);
     if (in_comment && !errors && !nomem) {
         srcloc at = {filename, lineno, 1, 1, NULL, 0};
