@@ -46,6 +46,8 @@ gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa *
         errors = model_build(isa, diags);
     if (errors || isa->a.failed) {
         int nomem = isa->a.failed;
+        if (nomem) /* a failed load always says why */
+            diag_add(diags, GISA_ERROR, NULL, "out of memory loading the ISA description");
         gisa_isa_free(isa);
         return nomem ? GISA_ERR_NOMEM : GISA_ERR_INPUT;
     }
