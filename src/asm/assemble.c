@@ -55,7 +55,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     gisa_word *out = NULL;
     char *clean = NULL;
     size_t clean_cap = 0;
-    int in_comment = 0, lineno = 0, errors = 0, nomem = 0;
+    int in_comment = 0, lineno = 0, errors = 0, nomem = 0, too_many = 0;
     statement st;
     size_t pos = 0, b, e;
     while (!nomem && next_line(text, len, &pos, &b, &e)) {
@@ -103,7 +103,8 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 } else if (!errors) {
                     if (n == cap) {
                         size_t nc = cap ? cap * 2 : 1024;
-                        gisa_word *p = nc > ASM_MAX_WORDS ? NULL : realloc(out, nc * sizeof *p);
+                        too_many = nc > ASM_MAX_WORDS;
+                        gisa_word *p = too_many ? NULL : realloc(out, nc * sizeof *p);
                         if (!p) {
                             nomem = 1;
                             break;
@@ -124,7 +125,11 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
         errors++;
     }
     if (nomem) {
-        diag_add(diags, GISA_ERROR, NULL, "%s: out of memory (or more than %u instructions)", filename, ASM_MAX_WORDS);
+        if (too_many)
+            diag_add(diags, GISA_ERROR, NULL, "%s: more than %u instructions (the limit of one file)", filename,
+                     ASM_MAX_WORDS);
+        else
+            diag_add(diags, GISA_ERROR, NULL, "%s: out of memory after %zu instructions", filename, n);
         free(out);
         return GISA_ERR_NOMEM;
     }
