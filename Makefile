@@ -6,6 +6,8 @@
 #                   examples/sim_demo.s with a trace
 #   make asan       clang + ASan/UBSan build in build-asan/, run ctest
 #   make clang|gcc  build with that compiler in build-<cc>/, run ctest
+#   make valgrind   build, run the gisa program under valgrind memcheck on good
+#                   and bad inputs of every subcommand (scripts/valgrind_cli.sh)
 #   make fuzz       clang + libFuzzer build in build-fuzz/, run each harness
 #                   for FUZZ_SECONDS (default 60)
 #   make bench      build, run every benchmark
@@ -44,7 +46,7 @@ define ctest
 	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
 endef
 
-.PHONY: all deps build test demo asan clang gcc fuzz bench clean
+.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench clean
 
 all: build
 
@@ -81,6 +83,9 @@ gcc:
 	$(call configure,build-gcc,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE),CC=$(GCC))
 	$(call build,build-gcc)
 	$(call ctest,build-gcc)
+
+valgrind: build
+	./scripts/valgrind_cli.sh build/gisa
 
 # Each fuzz/<h>.c becomes build-fuzz/fuzz/<h>.  It runs on a scratch copy of
 # fuzz/corpus/<h>/ (so the repo corpus is not polluted; new inputs are thrown

@@ -5,7 +5,9 @@
 # command it must provide (if any) to GISA_TOOLS.
 #   e.g. GISA_DEB_PACKAGES+=(libjansson-dev libmpfr-dev libgmp-dev)
 # Extra packages can also be passed in the environment:
-#   GISA_EXTRA_PACKAGES="clang valgrind" scripts/deps.sh
+#   GISA_EXTRA_PACKAGES="foo bar" scripts/deps.sh
+# `scripts/deps.sh --ci` adds what .ci/run needs besides the build (see
+# GISA_CI_PACKAGES).
 set -euo pipefail
 
 GISA_DEB_PACKAGES=(
@@ -26,6 +28,16 @@ GISA_TOOLS=(
     make
     pkg-config
 )
+
+# CI only: clang with its sanitizer and libFuzzer runtimes (make clang, make
+# asan, make fuzz), valgrind (make valgrind), GNU time (the memory figure of
+# tests/cli/robustness.sh).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time)
+GISA_CI_TOOLS=(clang valgrind)
+if [[ "${1:-}" == --ci ]]; then
+    GISA_DEB_PACKAGES+=("${GISA_CI_PACKAGES[@]}")
+    GISA_TOOLS+=("${GISA_CI_TOOLS[@]}")
+fi
 
 if [[ -n "${GISA_EXTRA_PACKAGES:-}" ]]; then
     read -r -a _extra <<<"$GISA_EXTRA_PACKAGES"

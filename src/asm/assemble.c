@@ -55,7 +55,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     gisa_word *out = NULL;
     char *clean = NULL;
     size_t clean_cap = 0;
-    int in_comment = 0, lineno = 0, errors = 0, nomem = 0;
+    int in_comment = 0, lineno = 0, errors = 0, nomem = 0, too_many = 0;
     statement st;
     size_t pos = 0, b, e;
     while (!nomem && next_line(text, len, &pos, &b, &e)) {
@@ -97,10 +97,10 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 st.lineno = lineno;
                 gisa_word w;
                 if (asm_parse_statement(line, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
+                    /* past the diagnostics limit errors are still counted,
+                     * so that callers can say how many were not shown */
                     report(diags, GISA_ERROR, filename, &st, &err);
                     errors++;
-                    if (diags && gisa_diags_count(diags) >= 1 && gisa_diags_dropped(diags) > 0)
-                        goto done; /* over the limit: stop */
                     keep = 0;
                 } else if (st.has_warn) {
                     report(diags, GISA_WARNING, filename, &st, &st.warn);
@@ -108,7 +108,8 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 if (keep && !errors) {
                     if (n == cap) {
                         size_t nc = cap ? cap * 2 : 1024;
-                        gisa_word *p = nc > ASM_MAX_WORDS ? NULL : realloc(out, nc * sizeof *p);
+                        too_many = nc > ASM_MAX_WORDS;
+                        gisa_word *p = too_many ? NULL : realloc(out, nc * sizeof *p);
                         if (!p) {
                             nomem = 1;
                             break;
@@ -122,7 +123,6 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
             s = t + 1;
         }
     }
-done:
     free(clean);
     if (in_comment && !errors && !nomem) {
         srcloc at = {filename, lineno, 1, 1, NULL, 0};
@@ -130,7 +130,11 @@ done:
         errors++;
     }
     if (nomem) {
-        diag_add(diags, GISA_ERROR, NULL, "%s: out of memory (or more than %u instructions)", filename, ASM_MAX_WORDS);
+        if (too_many)
+            diag_add(diags, GISA_ERROR, NULL, "%s: more than %u instructions (the limit of one file)", filename,
+                     ASM_MAX_WORDS);
+        else
+            diag_add(diags, GISA_ERROR, NULL, "%s: out of memory after %zu instructions", filename, n);
         free(out);
         return GISA_ERR_NOMEM;
     }

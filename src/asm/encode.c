@@ -334,6 +334,19 @@ static int parse_int_literal(const src_opnd *o, uint64_t *v)
     return cur_uint(&cu, v) && cu.i == o->num_len;
 }
 
+/* True when the literal is written as an integer: decimal or 0x digits. */
+static int int_digits(const src_opnd *o)
+{
+    size_t k = o->num_len > 2 && o->num[0] == '0' && (o->num[1] == 'x' || o->num[1] == 'X') ? 2 : 0;
+    int hex = k == 2;
+    if (k == o->num_len)
+        return 0;
+    for (; k < o->num_len; k++)
+        if (hex ? hex_digit(o->num[k]) < 0 : !is_digit(o->num[k]))
+            return 0;
+    return 1;
+}
+
 /* One float literal (maybe raw 0f/0d/0h bits) in format f, sign folded in. */
 static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_format f, uint64_t *bits, int depth, int si)
 {
@@ -355,6 +368,8 @@ static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_forma
         *bits = v;
     } else {
         int ovf = 0;
+        if (o->num_len > FP_MAX_LITERAL)
+            FAIL(o->col, o->len, NULL, si, "%s immediate too long: more than %d characters", fname[f], FP_MAX_LITERAL);
         if (fp_parse(o->num, o->num_len, f, bits, &ovf))
             FAIL(o->col, o->len, s->name, si, "kind");
         if (ovf)
@@ -443,7 +458,7 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
 {
     const isa_type *t = s->type;
     int w = t->width;
-    uint64_t v;
+    uint64_t v = 0;
     if (o->kind != SRC_NUMBER)
         FAIL(o->col, o->len, s->name, si, "kind");
     /* where the operand has modifier bits, '-' and |x| set them; otherwise
@@ -472,13 +487,15 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     case IMM_UNSIGNED: {
         if (o->abs || o->inv || o->not_ || o->sfx)
             FAIL(o->col, o->len, NULL, si, "%s: an integer immediate takes no |x|, '~', '!' or suffix", c->F->mnemonic);
-        if (!parse_int_literal(o, &v))
+        /* an integer over 64 bits is out of range, not of the wrong kind */
+        int huge = !parse_int_literal(o, &v);
+        if (huge && !int_digits(o))
             FAIL(o->col, o->len, s->name, si, "kind");
         int64_t lo = t->fmt == IMM_SIGNED ? -(int64_t)(UINT64_C(1) << (w - 1)) : 0;
         uint64_t hi = w == 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
-        if (t->fmt == IMM_SIGNED && o->neg && v > (UINT64_C(1) << (w - 1)))
+        if (!huge && t->fmt == IMM_SIGNED && o->neg && v > (UINT64_C(1) << (w - 1)))
             FAIL(o->col, o->len, NULL, si, "%s out of range: -%.*s (%lld..%llu)", t->name, (int)o->num_len, o->num, (long long)lo, (unsigned long long)hi);
-        if (v > hi || (o->neg && t->fmt == IMM_UNSIGNED && v))
+        if (huge || v > hi || (o->neg && t->fmt == IMM_UNSIGNED && v))
             FAIL(o->col, o->len, NULL, si, "%s out of range: %s%.*s (%lld..%llu)", t->name, o->neg ? "-" : "", (int)o->num_len, o->num, (long long)lo,
                  (unsigned long long)hi);
         if (o->neg)

@@ -172,9 +172,7 @@ static gisa_status parse_hex(const gisa_isa *isa, const char *data, size_t len, 
         gisa_word w;
         int r = parse_hex_line(data + b, data + e, lineno, ndigits, &w, diags);
         if (r < 0) {
-            errors++;
-            if (gisa_diags_dropped(diags) > 0)
-                break; /* over the caller's diagnostics limit: stop */
+            errors++; /* counted past the diagnostics limit too */
         } else if (r > 0 && !errors) {
             if (!grow(&out, &cap, n + 1)) {
                 free(out);

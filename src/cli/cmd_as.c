@@ -9,7 +9,7 @@ enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write to FILE ('-': standard output; default a.bin, a.hex or a.c)"},
     {"format", 0, "FMT", "bin (16 bytes per word, little-endian), hex (one word per line) or c"},
-    {"max-errors", 0, "N", "stop after N errors (default 100; 0: no limit)"},
+    {"max-errors", 0, "N", "show at most N errors, count the rest (default 100; 0: no limit)"},
 };
 
 /* Maps --format text to a format (gisa_out_format order). */

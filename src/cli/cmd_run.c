@@ -59,7 +59,7 @@ static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a)
         trace = *trace_path ? open_memstream(&trace_buf, &trace_len) : stderr;
         if (!trace) {
             cli_error(cmd, "out of memory");
-            return EXIT_USAGE;
+            return EXIT_INPUT;
         }
         gisa_sim_set_trace(sim, trace_to_file, trace);
     }
@@ -76,12 +76,12 @@ static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a)
                 fault.pc * 16, fault.message, fault.insn);
     } else if (st != GISA_OK) {
         cli_error(cmd, "%s", gisa_status_str(st));
-        return EXIT_USAGE;
+        return EXIT_INPUT;
     }
     char *json = gisa_sim_state_write_json(sim);
     if (!json) {
         cli_error(cmd, "out of memory");
-        return EXIT_USAGE;
+        return EXIT_INPUT;
     }
     int w = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", json, strlen(json));
     free(json);
@@ -128,7 +128,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     }
     if (gisa_sim_new(isa, (unsigned)regs, (unsigned)warps, &sim) != GISA_OK) {
         cli_error(cmd, "cannot allocate %zu warps of %zu registers", warps, regs);
-        r = EXIT_USAGE;
+        r = EXIT_INPUT;
         goto done;
     }
     gisa_sim_set_threads(sim, (unsigned)threads);

@@ -307,6 +307,17 @@ void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *
         fprintf(f, "%s%s\n", g.file && g.file[0] ? "" : "gisa: ", s ? s : g.message);
         free(s);
     }
+    /* the library counts what it drops over the limit: say how much */
+    size_t shown_errors = 0, shown_warnings = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        shown_errors += gisa_diags_get(d, i)->severity == GISA_ERROR;
+        shown_warnings += gisa_diags_get(d, i)->severity == GISA_WARNING;
+    }
+    size_t more_errors = gisa_diags_errors(d) - shown_errors, more_warnings = gisa_diags_warnings(d) - shown_warnings;
+    if (more_errors)
+        fprintf(f, "%zu more %s not shown\n", more_errors, more_errors == 1 ? "error" : "errors");
+    if (more_warnings)
+        fprintf(f, "%zu more %s not shown\n", more_warnings, more_warnings == 1 ? "warning" : "warnings");
 }
 
 static int open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const char **name, char **data, size_t *len,
@@ -344,12 +355,7 @@ int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, c
     free(data);
     cli_print_diags(stderr, d, 1, name);
     if (st != GISA_OK) {
-        /* like clang, count the errors shown, not the one that hit the limit */
-        size_t errors = 0;
-        for (size_t i = 0; i < gisa_diags_count(d); i++)
-            errors += gisa_diags_get(d, i)->severity == GISA_ERROR;
-        if (gisa_diags_dropped(d))
-            fputs("too many errors; stopping\n", stderr);
+        size_t errors = gisa_diags_errors(d);
         if (errors)
             fprintf(stderr, "%zu %s\n", errors, errors == 1 ? "error" : "errors");
         else

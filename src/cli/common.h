@@ -13,7 +13,8 @@
 /* Exit statuses, the same for every subcommand (listed in `gisa --help`). */
 enum {
     EXIT_OK = 0,
-    EXIT_INPUT = 1, /* bad source, description or lint errors, invalid words with --strict */
+    EXIT_INPUT = 1, /* bad source, description or lint errors, invalid words with --strict,
+                     * an input over a limit or too large for memory */
     EXIT_USAGE = 2, /* bad command line, or a file that cannot be opened/written */
     EXIT_FAULT = 3  /* the simulated program faulted */
 };

@@ -34,9 +34,10 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
     for (;;) {
         if (cap - n < 65536 + 1) {
             size_t nc = cap ? cap * 2 : 131072;
-            char *p = nc > CLI_MAX_INPUT + 131072 ? NULL : realloc(b, nc);
+            int over = nc > CLI_MAX_INPUT + 131072;
+            char *p = over ? NULL : realloc(b, nc);
             if (!p) {
-                cli_error(cmd, "'%s' is too large (the limit is 1 GiB)", name);
+                cli_error(cmd, over ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
                 status = EXIT_INPUT;
                 break;
             }

@@ -104,7 +104,7 @@ double fp_to_double(uint64_t bits, fp_format f)
 
 int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
 {
-    char buf[128];
+    char buf[FP_MAX_LITERAL + 1];
     *overflow = 0;
     if (n == 0 || n >= sizeof buf)
         return -1;

@@ -12,6 +12,9 @@ typedef enum fp_format { FP_F16 = 0, FP_BF16 = 1, FP_F32 = 2, FP_F64 = 3 } fp_fo
 uint64_t fp_from_double(double x, fp_format f, int *overflow);
 /* The exact double value of a format's bits (all formats fit in a double). */
 double fp_to_double(uint64_t bits, fp_format f);
+/* Longest literal fp_parse reads; a decimal with more digits than this
+ * carries nothing a float can hold. */
+#define FP_MAX_LITERAL 127
 /* Parses a decimal or hex floating literal, "inf" or "nan" (no sign) and
  * rounds it ONCE to the format (round-to-odd to double first, so that a
  * second rounding to F16/BF16 is exact). Returns 0 on success. */

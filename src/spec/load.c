@@ -49,6 +49,8 @@ gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa *
         errors++;
     if (errors || isa->a.failed) {
         int nomem = isa->a.failed;
+        if (nomem) /* a failed load always says why */
+            diag_add(diags, GISA_ERROR, NULL, "out of memory loading the ISA description");
         gisa_isa_free(isa);
         return nomem ? GISA_ERR_NOMEM : GISA_ERR_INPUT;
     }
@@ -105,7 +107,9 @@ gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diag
     return gisa_isa_load_sources(src, n, out, diags);
 }
 
-static char *read_file(const char *path, size_t *len, gisa_diags *diags)
+/* *over_limit is set for a file over MAX_DESC_FILE: an input error, not an
+ * I/O one. */
+static char *read_file(const char *path, size_t *len, int *over_limit, gisa_diags *diags)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
@@ -129,6 +133,7 @@ static char *read_file(const char *path, size_t *len, gisa_diags *diags)
         size_t r = fread(buf + n, 1, 65536, f);
         n += r;
         if (n > MAX_DESC_FILE) {
+            *over_limit = 1;
             free(buf);
             fclose(f);
             diag_add(diags, GISA_ERROR, NULL, "%s: larger than the 16 MiB limit for a description file", path);
@@ -199,11 +204,11 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
     int n = list_dir(dir, names, MAX_DESC_FILES, diags);
     if (n < 0)
         return GISA_ERR_IO;
-    int ns = 0, has_overlay = 0, failed = 0;
+    int ns = 0, has_overlay = 0, failed = 0, over_limit = 0;
     char label[2][160]; /* names of embedded overlay files (copied by the loader) */
     for (int i = 0; i < n; i++) {
         size_t len = 0;
-        texts[ns] = read_file(names[i], &len, diags);
+        texts[ns] = read_file(names[i], &len, &over_limit, diags);
         if (!texts[ns]) {
             failed = 1;
             continue;
@@ -226,7 +231,7 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
                 }
                 snprintf(path, len, "%s/%s", overlay_dir, overlay_names[k]);
                 size_t tl = 0;
-                texts[ns] = read_file(path, &tl, diags);
+                texts[ns] = read_file(path, &tl, &over_limit, diags);
                 if (!texts[ns]) {
                     free(path);
                     failed = 1;
@@ -255,7 +260,8 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
             }
         }
     }
-    gisa_status st = failed ? GISA_ERR_IO : gisa_isa_load_sources(src, (size_t)ns, out, diags);
+    gisa_status st = failed ? (over_limit ? GISA_ERR_NOMEM : GISA_ERR_IO)
+                            : gisa_isa_load_sources(src, (size_t)ns, out, diags);
     for (int i = 0; i < ns; i++)
         free(texts[i]);
     for (int i = 0; i < n; i++)

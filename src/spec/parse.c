@@ -42,11 +42,15 @@ typedef struct parser {
 
 #define MAX_ITEMS 100000 /* per list: bounds memory on hostile input */
 
+static void err(parser *p, size_t col0, size_t len, const char *fmt, const char *arg);
+
 static void *push(parser *p, void *arrp, int *n, size_t item)
 {
     void **arr = arrp;
-    if (*n >= MAX_ITEMS)
+    if (*n >= MAX_ITEMS) {
+        err(p, 0, p->c.n, "more than %s entries of one kind (definitions, fields, values or lines)", "100000");
         return NULL;
+    }
     if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
         void *g = arena_grow(p->a, *arr, (size_t)*n, *n < 4 ? 4 : (size_t)*n * 2, item);
         if (!g)

@@ -41,6 +41,8 @@ check() {
 }
 has() { grep -qE -- "$2" "$1"; }        # has FILE REGEX
 hasnt() { ! grep -qE -- "$2" "$1"; }    # hasnt FILE REGEX
+# repeat N TEXT: N lines of TEXT on stdout (`yes | head` fails under pipefail)
+repeat() { awk -v n="$1" -v t="$2" 'BEGIN { for (i = 0; i < n; i++) print t }'; }
 no_tmp() { ! ls -a | grep -q '\.tmp'; } # no leftover FILE.tmpXXXXXX
 # finish: the summary line and the exit status
 finish() {

@@ -1,0 +1,61 @@
+/* libFuzzer harness: arbitrary bytes as instruction words. Byte 0 picks the
+ * target, byte 1 how the rest becomes words: a binary image or hex text
+ * (both through gisa_words_parse), or raw words. Properties: a word printed
+ * as valid assembles back to exactly its bits; any other prints `.invalid`;
+ * a short buffer receives a NUL-terminated prefix of the text; a rejected
+ * image has at least one error. */
+#include <string.h>
+
+#include "fuzz_target.h"
+
+static void check_word(const gisa_isa *isa, gisa_word w, size_t small_cap, gisa_diags *d)
+{
+    char text[1024], small[64];
+    gisa_status st = gisa_disassemble(isa, w, text, sizeof text);
+    if (st == GISA_OK) {
+        gisa_word again;
+        gisa_diags_clear(d);
+        if (gisa_assemble_one(isa, text, &again, d) != GISA_OK || memcmp(&again, &w, sizeof w))
+            abort(); /* printed as valid but does not re-assemble to the same bits */
+    } else if (st != GISA_ERR_INPUT || strncmp(text, ".invalid ", 9)) {
+        abort();
+    }
+    memset(small, 'x', sizeof small);
+    gisa_disassemble(isa, w, small, small_cap);
+    size_t sl = strnlen(small, small_cap);
+    if (sl >= small_cap || strncmp(small, text, sl))
+        abort(); /* not terminated within the buffer, or not a prefix */
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 2)
+        return 0;
+    const gisa_isa *isa = fuzz_target_isa(data[0]);
+    unsigned mode = data[1] % 3;
+    size_t small_cap = 1 + data[1] / 3 % 63;
+    data += 2;
+    size -= 2;
+    gisa_diags *d = gisa_diags_new();
+    gisa_word *words = NULL;
+    size_t n = 0;
+    if (mode < 2) {
+        gisa_status st = gisa_words_parse(isa, (const char *)data, size, mode == 1, &words, &n, d);
+        if (st != GISA_OK && (words || gisa_diags_errors(d) == 0))
+            abort();
+    } else {
+        /* raw words; a 64-bit target's word lives in w[0] alone */
+        n = size / 16;
+        words = calloc(n ? n : 1, sizeof *words);
+        for (size_t i = 0; i < n; i++) {
+            memcpy(words[i].w, data + 16 * i, 16);
+            if (gisa_isa_word_bits(isa) == 64)
+                words[i].w[1] = 0;
+        }
+    }
+    for (size_t i = 0; i < n; i++)
+        check_word(isa, words[i], small_cap, d);
+    free(words);
+    gisa_diags_free(d);
+    return 0;
+}

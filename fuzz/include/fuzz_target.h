@@ -1,0 +1,70 @@
+/* Shared by the harnesses: the first input byte picks one of the targets
+ * compiled into the library, so that a target added to isa/ is fuzzed
+ * without touching any harness. Header-only because each fuzz/<h>.c is
+ * built as its own program. */
+#ifndef GISA_FUZZ_TARGET_H
+#define GISA_FUZZ_TARGET_H
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "gisa.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define FUZZ_MAX_TARGETS 16
+
+/* Index of the target byte `b` selects. */
+static inline size_t fuzz_target_index(uint8_t b)
+{
+    size_t n = gisa_target_count();
+    if (n == 0 || n > FUZZ_MAX_TARGETS)
+        abort(); /* the build embeds at least one target; raise the bound if not */
+    return b % n;
+}
+
+/* The embedded ISA of the target `b` selects, loaded once per process: the
+ * embedded descriptions must always load. */
+static inline const gisa_isa *fuzz_target_isa(uint8_t b)
+{
+    static gisa_isa *isas[FUZZ_MAX_TARGETS];
+    size_t t = fuzz_target_index(b);
+    if (!isas[t] && gisa_isa_load_embedded(gisa_target_name(t), &isas[t], NULL) != GISA_OK)
+        abort();
+    return isas[t];
+}
+
+/* True when every error diagnostic is placed inside the text: its line
+ * exists and its column is at most one past the end of that line (errors
+ * such as "expected an operand" point just after the last character).
+ * Diagnostics without a line (line 0) are allowed when `allow_unplaced`. */
+static inline int fuzz_diags_placed(const gisa_diags *d, const char *text, size_t len, int allow_unplaced)
+{
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        const gisa_diag *g = gisa_diags_get(d, i);
+        if (g->severity != GISA_ERROR)
+            continue;
+        if (g->line <= 0) {
+            if (!allow_unplaced)
+                return 0;
+            continue;
+        }
+        /* find line g->line: [b, e) */
+        size_t b = 0, e = 0;
+        int line = 1;
+        for (;;) {
+            e = b;
+            while (e < len && text[e] != '\n')
+                e++;
+            if (line == g->line)
+                break;
+            if (e >= len)
+                return 0; /* no such line */
+            b = e + 1;
+            line++;
+        }
+        if (g->col < 1 || (size_t)g->col > e - b + 1)
+            return 0;
+    }
+    return 1;
+}
+#endif

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Runs the gisa program under valgrind memcheck on good and bad inputs of
+# every subcommand. Any memory error or any leak (of any kind, "still
+# reachable" included) fails, and each run must give its documented exit
+# status, so an error path that leaks or crashes is caught too.
+#   usage: scripts/valgrind_cli.sh [GISA_BINARY]   (default build/gisa)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+gisa=$(realpath "${1:-build/gisa}")
+src=$PWD
+command -v valgrind >/dev/null || { echo "valgrind_cli: valgrind is not installed (scripts/deps.sh --ci)" >&2; exit 1; }
+
+VG_FAIL=99 # valgrind's exit status when it found an error or a leak
+vg=(valgrind -q --error-exitcode=$VG_FAIL --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
+    --track-origins=yes)
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/gisa-valgrind.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+printf 'FADD R5, R6, R7\nFOO R1\n  FADD R5, R6, Q7\nIADD R1, R2, 99999999999999999999999\n' >bad.s
+printf '00000000000000000000000000000000\nzz\n' >bad.hex
+printf 'MOV R4, 0x1\n' >fault.s
+mkdir broken
+cp "$src"/isa/gisa128/*.isa broken/
+printf '__DefOptype ZZZ : [F_ARITH]\n  __Syntax\n```asm\nZZZ Rd, Ra\n' >>broken/falu.isa
+"$gisa" as "$src/examples/demo.s" -o demo.bin
+"$gisa" as --format hex "$src/examples/demo.s" -o demo.hex
+
+failed=0 runs=0
+# vg_run STATUS CMD-ARGS...: gisa CMD-ARGS under valgrind must exit with STATUS
+vg_run() {
+    local want=$1 rc=0
+    shift
+    runs=$((runs + 1))
+    "${vg[@]}" "$gisa" "$@" >out.txt 2>err.txt || rc=$?
+    if [ "$rc" -ne "$want" ]; then
+        failed=$((failed + 1))
+        echo "FAIL: gisa $*: exit $rc, want $want$([ "$rc" -eq $VG_FAIL ] && echo ' (valgrind found errors)')" >&2
+        sed 's/^/  /' err.txt | head -40 >&2
+    fi
+}
+
+vg_run 0 --help
+vg_run 2 frobnicate
+vg_run 0 lint
+vg_run 1 lint --isa broken
+vg_run 2 lint --isa nowhere
+vg_run 0 doc
+vg_run 0 doc FFMA_RRC
+vg_run 1 doc FFAM
+vg_run 0 as "$src/examples/demo.s" -o out.bin
+vg_run 0 as --format c "$src/examples/demo.s" -o out.c
+vg_run 1 as bad.s -o out.bin
+vg_run 1 as --max-errors 1 bad.s -o out.bin
+vg_run 2 as nowhere.s
+vg_run 2 as --bogus
+vg_run 0 dis --offsets --raw demo.bin
+vg_run 0 dis --format hex demo.hex -o out.s
+vg_run 1 dis --format hex bad.hex
+vg_run 1 dis --strict --format hex <(head -n 1 bad.hex)
+vg_run 0 run --state "$src/examples/sim_demo.json" --trace=trace.txt -o out.json "$src/examples/sim_demo.s"
+vg_run 0 run --warps 3 --threads 2 "$src/examples/sim_demo.s" -o out.json
+vg_run 1 run bad.s
+vg_run 2 run --state <(echo '{"R1": "0xZZ"}') "$src/examples/sim_demo.s"
+vg_run 3 run --regs 4 fault.s -o out.json
+
+echo "valgrind: $runs runs, $failed failed"
+[ "$failed" -eq 0 ]
