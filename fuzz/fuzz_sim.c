@@ -1,29 +1,31 @@
-/* libFuzzer harness: arbitrary bytes as 128-bit words executed on a state
- * seeded from the input. Properties: the run either completes or reports a
- * fault with a reason and an instruction text; the state stays readable. */
+/* libFuzzer harness: arbitrary bytes as instruction words executed on a
+ * state seeded from the input. Byte 0 picks the register count, byte 1 the
+ * warps (low 2 bits) and the target (the rest, see fuzz_target.h), bytes 2-3
+ * the seed; then words of the target's width. Properties: the run either
+ * completes or reports a fault with a reason and an instruction text; the
+ * state stays readable. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_target.h"
 #include "gisa.h"
-
-static gisa_isa *isa;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!isa && gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
-        abort();
     if (size < 4)
         return 0;
-    unsigned regs = 1 + data[0] % 255, warps = 1 + data[1] % 3;
+    const gisa_isa *isa = fuzz_target_isa(data[1] >> 2);
+    size_t bytes = gisa_isa_word_bits(isa) / 8;
+    unsigned regs = 1 + data[0] % gisa_sim_max_regs(isa), warps = 1 + (data[1] & 3) % 3;
     uint32_t seed = (uint32_t)data[2] << 8 | data[3];
     data += 4;
     size -= 4;
-    size_t n = size / 16;
+    size_t n = size / bytes;
     if (n > 64)
         n = 64;
     gisa_word *w = calloc(n ? n : 1, sizeof *w);
     for (size_t i = 0; i < n; i++)
-        memcpy(w[i].w, data + 16 * i, 16);
+        memcpy(w[i].w, data + bytes * i, bytes);
     gisa_sim *sim;
     if (gisa_sim_new(isa, regs, warps, &sim) != GISA_OK)
         abort();
