@@ -7,6 +7,7 @@
 
 #include "asm/asm.h"
 #include "common/fpconv.h"
+#include "disasm/disasm.h"
 
 #define MAXF 64
 
@@ -121,7 +122,7 @@ static int match_mods(ctx *c)
 {
     const syntax_form *F = c->F;
     statement *st = c->st;
-    int filled[ASM_MAX_MODS + 32] = {0};
+    uint64_t filled = 0; /* slots j < 64 */
     for (int w = c->first_word; w < st->nwords; w++) {
         const src_word *sw = &st->words[w];
         int slot = -1, choice = -1, dup = -1;
@@ -130,8 +131,8 @@ static int match_mods(ctx *c)
             if (m->operand >= 0)
                 continue;
             for (int k = 0; k < m->nchoices; k++)
-                if ((size_t)m->choices[k].len == sw->n && !memcmp(sw->s, m->choices[k].spell, sw->n)) {
-                    if (filled[j]) {
+                if (m->choices[k].id == sw->id) {
+                    if (filled >> j & 1) {
                         dup = j;
                         break;
                     }
@@ -168,7 +169,7 @@ static int match_mods(ctx *c)
             return -1;
         }
         const mod_slot *m = &F->mods[slot];
-        filled[slot] = 1;
+        filled |= UINT64_C(1) << slot;
         if (m->field < 0) {
             if (choice != m->def_choice) {
                 if (m->def_choice >= 0)
@@ -186,7 +187,7 @@ static int match_mods(ctx *c)
     }
     for (int j = 0; j < F->nmods; j++) {
         const mod_slot *m = &F->mods[j];
-        if (filled[j] || m->optional || m->operand >= 0)
+        if ((filled >> j & 1) || m->optional || m->operand >= 0)
             continue;
         char list[300] = "";
         for (int k = 0; k < m->nchoices && strlen(list) < 250; k++) {
@@ -202,10 +203,7 @@ static int match_mods(ctx *c)
 
 /* ------------------------------------------------------------ operands */
 
-static int opnd_is_pair(const ctx *c, const opnd_slot *s)
-{
-    return s->bitwidth && expr_eval(s->bitwidth, c->vals) == 64;
-}
+static int opnd_is_pair(const ctx *c, const opnd_slot *s) { return disasm_is_pair(s, c->vals); }
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
@@ -280,7 +278,7 @@ static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, i
             FAIL(o->col, o->len, NULL, si, "invalid register pair %.*s[%llu:%llu]: the first register must be even and the second the next one, below %s", (int)o->name_len,
                  o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
         v = o->pair_lo;
-    } else if (o->kind == SRC_NAME && type_value(t, o->name, o->name_len, &v) == 0) {
+    } else if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         if (pair && v != t->zero_value && (v & 1))
             FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s[%llu:%llu])", c->F->mnemonic, s->name, t->prefix,
                  (unsigned long long)(v - 1), (unsigned long long)v);
@@ -433,7 +431,7 @@ static int match_operand(ctx *c, const opnd_slot *s, const src_opnd *o, const sr
         uint64_t v;
         if (o->kind != SRC_INDEXED)
             FAIL(o->col, o->len, s->name, si, "kind");
-        if (type_value(s->type, o->name, o->name_len, &v))
+        if (asm_reg_value(s->type, o->name, o->name_len, o->reg, &v))
             FAIL(o->col, o->len, NULL, si, "%s: expected a uniform register inside R[...] (%s0..%s%llu or %s)", c->F->mnemonic, s->type->prefix,
                  s->type->prefix, (unsigned long long)(s->type->zero_value - 1), s->type->zero);
         c->vals[s->field] = v;
@@ -481,6 +479,15 @@ static int match_operands(ctx *c, unsigned present)
     return 0;
 }
 
+static int popcount8(unsigned x)
+{
+    x = x - (x >> 1 & 0x55u);
+    x = (x & 0x33u) + (x >> 2 & 0x33u);
+    return (int)((x + (x >> 4)) & 0x0Fu);
+}
+
+static int is_x2(const opnd_slot *s) { return s->kind == OK_IMM && s->type->fmt == IMM_F16X2; }
+
 static int try_form(ctx *c, uint64_t *out_vals)
 {
     const isa_opcode *op = c->op;
@@ -492,11 +499,23 @@ static int try_form(ctx *c, uint64_t *out_vals)
     uint64_t base[MAXF];
     memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
     unsigned ng = (unsigned)F->ngroups > 8 ? 8 : (unsigned)F->ngroups, found = 0;
+    /* source operands without and in each group: a choice of groups that
+     * takes another number of them than the statement has cannot match,
+     * and the silent pass does not try it */
+    int nreq = 0, nsrc[9] = {0};
+    for (int k = 0; k < F->nops; k++)
+        if (F->ops[k].group <= 8)
+            *(F->ops[k].group ? &nsrc[F->ops[k].group] : &nreq) += is_x2(&F->ops[k]) ? 2 : 1;
     /* most groups first; among equals, earlier groups first (so that in
      * "{, pp}{, pq}" a lone trailing operand is pp) */
     for (int pop = (int)ng; pop >= 0 && !found; pop--)
         for (unsigned present = 0; present < (1u << ng) && !found; present++) {
-            if (__builtin_popcount(present) != pop)
+            if (popcount8(present) != pop)
+                continue;
+            int n = nreq;
+            for (unsigned g = 1; g <= ng; g++)
+                n += present >> (g - 1) & 1 ? nsrc[g] : 0;
+            if (c->silent && n != st->nops)
                 continue;
             memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
             found = match_operands(c, present) == 0;
@@ -525,7 +544,7 @@ static int try_form(ctx *c, uint64_t *out_vals)
             record(c, 900, st->guard_col, 1, NULL, -1, "%s takes no guard predicate", F->mnemonic);
             return -1;
         }
-        if (type_value(op->fields[op->guard].type, st->guard, st->guard_len, &g)) {
+        if (asm_reg_value(op->fields[op->guard].type, st->guard, st->guard_len, st->guard_reg, &g)) {
             record(c, 900, st->guard_col, (int)st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", op->fields[op->guard].type->prefix,
                    op->fields[op->guard].type->prefix, (unsigned long long)(op->fields[op->guard].type->zero_value - 1), op->fields[op->guard].type->zero);
             return -1;
@@ -559,8 +578,6 @@ static int kind_mismatch(const opnd_slot *s, const src_opnd *o)
     }
     return 1;
 }
-
-static int is_x2(const opnd_slot *s) { return s->kind == OK_IMM && s->type->fmt == IMM_F16X2; }
 
 static int quick_reject(const syntax_form *F, const statement *st)
 {
@@ -667,6 +684,8 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
         return -1;
     }
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
+    for (int w = k; w < st->nwords; w++)
+        st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
     ctx c;
     c.isa = isa;
     c.st = st;

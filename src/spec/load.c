@@ -270,6 +270,7 @@ void gisa_isa_free(gisa_isa *isa)
     strmap_free(&isa->type_by_name);
     strmap_free(&isa->opcode_by_name);
     strmap_free(&isa->mnemonic_by_name);
+    strmap_free(&isa->modifier_by_name);
     arena_free(&isa->a);
     free(isa);
 }

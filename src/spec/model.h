@@ -50,6 +50,7 @@ typedef struct mod_choice {
     const char *spell; /* as written in assembly, without the dot: "RZ", "CLAMP" */
     uint64_t value;    /* field value */
     int len;           /* strlen(spell) */
+    int id;            /* the spelling's number in gisa_isa.modifier_by_name */
 } mod_choice;
 
 typedef struct mod_slot {
@@ -191,6 +192,8 @@ struct gisa_isa {
     mnemonic_entry *mnemonics;
     int nmnemonics;
     strmap mnemonic_by_name;
+    strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
+    int nmodifiers;
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
     struct dis_model *dis;      /* compiled printing (disasm/plan.h) */
