@@ -74,11 +74,30 @@ typedef struct statement {
     int ctl_given[3], ctl_col[3];
 } statement;
 
+/* What the assembler's first pass needs of a syntax form, compiled when the
+ * model is loaded: a quick test of each operand's kind, and the number of
+ * source operands outside and in each optional group. */
+typedef struct asm_slot {
+    uint8_t kinds;  /* bit per src_kind the operand may be written as */
+    char c1, c2;    /* a register's first letter: of its prefix, of its zero register; '\0': any */
+    uint8_t group;
+    uint8_t nsrc;   /* source operands it takes (two for F16x2 immediates) */
+} asm_slot;
+
+#define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
+
+typedef struct asm_form {
+    const asm_slot *slot;                 /* [F->nops] */
+    uint8_t nreq, nsrc[ASM_MAX_GROUPS + 1]; /* sources outside groups, in group g */
+} asm_form;
+
 typedef struct asm_error {
     int col, len;
     char msg[400];
 } asm_error;
 
+/* Compiles the matching tables of a freshly built model. */
+int asm_plan_build(gisa_isa *isa);
 /* Parses one statement: line[begin, end) (comments blanked out); columns
  * in messages are relative to the line.
  * Returns 0, or -1 with *err filled. */

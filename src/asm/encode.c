@@ -8,6 +8,7 @@
 #include "asm/asm.h"
 #include "common/fpconv.h"
 #include "disasm/disasm.h"
+#include "disasm/plan.h"
 
 #define MAXF 64
 
@@ -465,7 +466,7 @@ static int match_operands(ctx *c, unsigned present)
             int col = st->nops ? st->ops[st->nops - 1].col + st->ops[st->nops - 1].len : st->mnem_col + (int)st->mnem_len;
             FAIL(col, 1, NULL, si, "%s: too few operands: expected %s", F->mnemonic, s->name);
         }
-        int two = s->kind == OK_IMM && s->type->fmt == IMM_F16X2;
+        int two = F->enc->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
         if (match_operand(c, s, &st->ops[si], o2, depth, si))
             return -1;
@@ -486,9 +487,8 @@ static int popcount8(unsigned x)
     return (int)((x + (x >> 4)) & 0x0Fu);
 }
 
-static int is_x2(const opnd_slot *s) { return s->kind == OK_IMM && s->type->fmt == IMM_F16X2; }
 
-static int try_form(ctx *c, uint64_t *out_vals)
+static int try_form(ctx *c)
 {
     const isa_opcode *op = c->op;
     const syntax_form *F = c->F;
@@ -497,27 +497,25 @@ static int try_form(ctx *c, uint64_t *out_vals)
     if (match_mods(c))
         return -1;
     uint64_t base[MAXF];
-    memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
-    unsigned ng = (unsigned)F->ngroups > 8 ? 8 : (unsigned)F->ngroups, found = 0;
-    /* source operands without and in each group: a choice of groups that
-     * takes another number of them than the statement has cannot match,
-     * and the silent pass does not try it */
-    int nreq = 0, nsrc[9] = {0};
-    for (int k = 0; k < F->nops; k++)
-        if (F->ops[k].group <= 8)
-            *(F->ops[k].group ? &nsrc[F->ops[k].group] : &nreq) += is_x2(&F->ops[k]) ? 2 : 1;
+    if (F->ngroups)
+        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
+    unsigned ng = (unsigned)F->ngroups > ASM_MAX_GROUPS ? ASM_MAX_GROUPS : (unsigned)F->ngroups, found = 0;
     /* most groups first; among equals, earlier groups first (so that in
      * "{, pp}{, pq}" a lone trailing operand is pp) */
     for (int pop = (int)ng; pop >= 0 && !found; pop--)
         for (unsigned present = 0; present < (1u << ng) && !found; present++) {
             if (popcount8(present) != pop)
                 continue;
-            int n = nreq;
+            /* a choice of groups that takes another number of source
+             * operands than the statement has cannot match: the silent
+             * pass does not try it */
+            int n = F->enc->nreq;
             for (unsigned g = 1; g <= ng; g++)
-                n += present >> (g - 1) & 1 ? nsrc[g] : 0;
+                n += present >> (g - 1) & 1 ? F->enc->nsrc[g] : 0;
             if (c->silent && n != st->nops)
                 continue;
-            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
+            if (F->ngroups)
+                memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
             found = match_operands(c, present) == 0;
         }
     if (!found)
@@ -558,25 +556,15 @@ static int try_form(ctx *c, uint64_t *out_vals)
             record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
             return -1;
         }
-    memcpy(out_vals, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
     return 0;
 }
 
 /* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
  * c[][]) before the full match; failures found this way are not reported,
  * so when no candidate fits, the full match runs again for the message. */
-static int kind_mismatch(const opnd_slot *s, const src_opnd *o)
+static int kind_mismatch(asm_slot s, const src_opnd *o)
 {
-    switch (s->kind) {
-    case OK_IMM: return o->kind != SRC_NUMBER;
-    case OK_CMEM: return o->kind != SRC_CMEM;
-    case OK_INDEXED: return o->kind != SRC_INDEXED;
-    case OK_REG:
-        return (o->kind != SRC_NAME && o->kind != SRC_PAIR) ||
-               (o->name[0] != s->type->prefix[0] && o->name[0] != s->type->zero[0]);
-    case OK_PR: return o->kind != SRC_NAME;
-    }
-    return 1;
+    return !(s.kinds >> o->kind & 1) || (s.c1 && o->name[0] != s.c1 && o->name[0] != s.c2);
 }
 
 static int quick_reject(const syntax_form *F, const statement *st)
@@ -585,19 +573,20 @@ static int quick_reject(const syntax_form *F, const statement *st)
         return 1;
     /* required operands before the first optional group sit at known
      * positions from the start, those after the last one from the end */
+    const asm_slot *slot = F->enc->slot;
     int si = 0, k;
-    for (k = 0; k < F->nops && !F->ops[k].group; k++) {
-        if (si >= st->nops || kind_mismatch(&F->ops[k], &st->ops[si]))
+    for (k = 0; k < F->nops && !slot[k].group; k++) {
+        if (si >= st->nops || kind_mismatch(slot[k], &st->ops[si]))
             return 1;
-        si += is_x2(&F->ops[k]) ? 2 : 1;
+        si += slot[k].nsrc;
     }
     if (k == F->nops)
         return si != st->nops;
     int last = st->nops - 1;
-    for (int j = F->nops - 1; j > k && !F->ops[j].group; j--) {
-        if (is_x2(&F->ops[j]))
+    for (int j = F->nops - 1; j > k && !slot[j].group; j--) {
+        if (slot[j].nsrc == 2)
             break; /* two source operands: stop judging from the end */
-        if (last < si || kind_mismatch(&F->ops[j], &st->ops[last]))
+        if (last < si || kind_mismatch(slot[j], &st->ops[last]))
             return 1;
         last--;
     }
@@ -660,7 +649,7 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
 {
     /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE */
     int me_idx = -1, k;
-    for (k = st->nwords; k >= 0 && me_idx < 0; k--) {
+    for (k = st->nwords < isa->mnemonic_dots ? st->nwords : isa->mnemonic_dots; k >= 0 && me_idx < 0; k--) {
         size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : (st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len);
         me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len);
         if (me_idx >= 0)
@@ -692,12 +681,11 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     c.first_word = k;
     c.best.depth = -1;
     c.best.slot = NULL;
-    for (int i = 0; i < me->n && i < 256; i++) {
-        c.cand_depth[i] = -1;
-        c.cand_slot[i] = NULL;
-    }
-    uint64_t vals[MAXF];
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; pass && i < me->n && i < 256; i++) { /* what the second pass records */
+            c.cand_depth[i] = -1;
+            c.cand_slot[i] = NULL;
+        }
         for (int i = 0; i < me->n; i++) {
             c.silent = pass == 0;
             c.cand = i;
@@ -705,16 +693,12 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             c.F = &c.op->forms[me->form[i]];
             if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st)))
                 continue;
-            if (try_form(&c, vals) == 0) {
-                gisa_word w = c.F->base_word; /* pinned fields: already in place */
-                for (int k = 0; k < c.F->nfree; k++) {
-                    int f = c.F->free_fields[k];
-                    word_set(&w, c.op->fx[f].off, c.op->fx[f].width, vals[f]);
-                }
-                *out = w;
+            if (try_form(&c) == 0) {
+                *out = dis_write(&isa->dis->op[me->opcode[i]].all, c.vals);
                 return 0;
             }
         }
+    }
     if (c.best.slot)
         kind_message(&c, me, err);
     else if (c.best.depth >= 0)

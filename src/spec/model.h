@@ -104,6 +104,7 @@ typedef struct syntax_form {
     const char *text;
     srcloc loc;
     struct dis_form *dis; /* compiled printing (disasm/plan.h) */
+    struct asm_form *enc; /* compiled matching (asm/asm.h) */
 } syntax_form;
 
 typedef struct isa_exception {
@@ -191,6 +192,7 @@ struct gisa_isa {
     int nrulings;
     mnemonic_entry *mnemonics;
     int nmnemonics;
+    int mnemonic_dots; /* the most dots in a mnemonic (IMAD.WIDE: 1) */
     strmap mnemonic_by_name;
     strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
     int nmodifiers;
