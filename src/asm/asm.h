@@ -11,6 +11,16 @@
 #define ASM_MAX_OPERANDS 16
 #define ASM_MAX_MODS 16
 
+/* A register-like name split where its number starts (by the lexer):
+ * "UR12" is 2 letters and 12; num is ASM_NO_NUMBER unless the rest is 1 to
+ * 6 digits without a leading zero. */
+typedef struct asm_regname {
+    size_t letters;
+    uint64_t num;
+} asm_regname;
+
+#define ASM_NO_NUMBER UINT64_MAX
+
 typedef enum src_kind {
     SRC_NAME,    /* R5, RZ, UR3, P0, PT, UP1, PR: a register-like name */
     SRC_PAIR,    /* R[2:3], UR[4:5] */
@@ -26,6 +36,7 @@ typedef struct src_opnd {
     int neg_col;           /* column of the '-' / '~' / '!' prefix */
     const char *name;      /* SRC_NAME/SRC_PAIR/SRC_INDEXED: register prefix+number text */
     size_t name_len;
+    asm_regname reg;       /* name, split (SRC_NAME, SRC_INDEXED) */
     uint64_t pair_lo, pair_hi;
     const char *num;       /* SRC_NUMBER: the literal text without sign */
     size_t num_len;
@@ -42,7 +53,7 @@ typedef struct src_word { /* a dotted modifier of the mnemonic */
     const char *s;
     size_t n;
     int col;
-    int used;
+    int id; /* its number among the model's modifier spellings (mod_choice.id), or -1 */
 } src_word;
 
 typedef struct asm_error {
@@ -57,6 +68,7 @@ typedef struct statement {
     int guard_present, guard_not;
     const char *guard;
     size_t guard_len;
+    asm_regname guard_reg;
     int guard_col;
     const char *mnem;      /* the whole dotted mnemonic */
     size_t mnem_len;
@@ -71,10 +83,31 @@ typedef struct statement {
     asm_error warn;
 } statement;
 
+/* What the assembler's first pass needs of a syntax form, compiled when the
+ * model is loaded: a quick test of each operand's kind, and the number of
+ * source operands outside and in each optional group. */
+typedef struct asm_slot {
+    uint8_t kinds;  /* bit per src_kind the operand may be written as */
+    char c1, c2;    /* a register's first letter: of its prefix, of its zero register; '\0': any */
+    uint8_t group;
+    uint8_t nsrc;   /* source operands it takes (two for F16x2 immediates) */
+} asm_slot;
+
+#define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
+
+typedef struct asm_form {
+    const asm_slot *slot;                 /* [F->nops] */
+    uint8_t nreq, nsrc[ASM_MAX_GROUPS + 1]; /* sources outside groups, in group g */
+} asm_form;
+
+/* Compiles the matching tables of a freshly built model. */
+int asm_plan_build(gisa_isa *isa);
 /* Parses one statement: line[begin, end) (comments blanked out); columns
  * in messages are relative to the line.
  * Returns 0, or -1 with *err filled. */
 int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
+/* type_value() of a register type, for a split name. */
+int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
 #endif

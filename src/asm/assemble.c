@@ -83,9 +83,8 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
         }
         size_t s = 0;
         while (s <= ll) {
-            size_t t = s;
-            while (t < ll && line[t] != ';')
-                t++;
+            const char *semi = memchr(line + s, ';', ll - s);
+            size_t t = semi ? (size_t)(semi - line) : ll;
             size_t q = s;
             while (q < t && (line[q] == ' ' || line[q] == '\t' || line[q] == '\r'))
                 q++;

@@ -7,6 +7,8 @@
 
 #include "asm/asm.h"
 #include "common/fpconv.h"
+#include "disasm/disasm.h"
+#include "disasm/plan.h"
 
 #define MAXF 64
 
@@ -138,7 +140,7 @@ static int match_mods(ctx *c)
 {
     const syntax_form *F = c->F;
     statement *st = c->st;
-    int filled[ASM_MAX_MODS + 32] = {0};
+    uint64_t filled = 0; /* slots j < 64 */
     for (int w = c->first_word; w < st->nwords; w++) {
         const src_word *sw = &st->words[w];
         int slot = -1, choice = -1, dup = -1;
@@ -147,8 +149,8 @@ static int match_mods(ctx *c)
             if (m->operand >= 0)
                 continue;
             for (int k = 0; k < m->nchoices; k++)
-                if ((size_t)m->choices[k].len == sw->n && !memcmp(sw->s, m->choices[k].spell, sw->n)) {
-                    if (filled[j]) {
+                if (m->choices[k].id == sw->id) {
+                    if (filled >> j & 1) {
                         dup = j;
                         break;
                     }
@@ -185,7 +187,7 @@ static int match_mods(ctx *c)
             return -1;
         }
         const mod_slot *m = &F->mods[slot];
-        filled[slot] = 1;
+        filled |= UINT64_C(1) << slot;
         if (m->field < 0) {
             if (choice != m->def_choice) {
                 if (m->def_choice >= 0)
@@ -203,7 +205,7 @@ static int match_mods(ctx *c)
     }
     for (int j = 0; j < F->nmods; j++) {
         const mod_slot *m = &F->mods[j];
-        if (filled[j] || m->optional || m->operand >= 0)
+        if ((filled >> j & 1) || m->optional || m->operand >= 0)
             continue;
         char list[300] = "";
         for (int k = 0; k < m->nchoices && strlen(list) < 250; k++) {
@@ -219,10 +221,7 @@ static int match_mods(ctx *c)
 
 /* ------------------------------------------------------------ operands */
 
-static int opnd_is_pair(const ctx *c, const opnd_slot *s)
-{
-    return s->bitwidth && expr_eval(s->bitwidth, c->vals) == 64;
-}
+static int opnd_is_pair(const ctx *c, const opnd_slot *s) { return disasm_is_pair(s, c->vals); }
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
@@ -297,7 +296,7 @@ static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, i
             FAIL(o->col, o->len, NULL, si, "invalid register pair %.*s[%llu:%llu]: the first register must be even and the second the next one, below %s", (int)o->name_len,
                  o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
         v = o->pair_lo;
-    } else if (o->kind == SRC_NAME && type_value(t, o->name, o->name_len, &v) == 0) {
+    } else if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         if (pair && v != t->zero_value && (v & 1)) {
             if (t->pair_first)
                 FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s%llu)", c->F->mnemonic, s->name, t->prefix,
@@ -565,7 +564,7 @@ static int match_operand(ctx *c, const opnd_slot *s, const src_opnd *o, const sr
         uint64_t v;
         if (o->kind != SRC_INDEXED)
             FAIL(o->col, o->len, s->name, si, "kind");
-        if (type_value(s->type, o->name, o->name_len, &v))
+        if (asm_reg_value(s->type, o->name, o->name_len, o->reg, &v))
             FAIL(o->col, o->len, NULL, si, "%s: expected a uniform register inside R[...] (%s0..%s%llu or %s)", c->F->mnemonic, s->type->prefix,
                  s->type->prefix, (unsigned long long)(s->type->zero_value - 1), s->type->zero);
         c->vals[s->field] = v;
@@ -599,7 +598,7 @@ static int match_operands(ctx *c, unsigned present)
             int col = st->nops ? st->ops[st->nops - 1].col + st->ops[st->nops - 1].len : st->mnem_col + (int)st->mnem_len;
             FAIL(col, 1, NULL, si, "%s: too few operands: expected %s", F->mnemonic, s->name);
         }
-        int two = s->kind == OK_IMM && s->type->fmt == IMM_F16X2;
+        int two = F->enc->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
         if (match_operand(c, s, &st->ops[si], o2, depth, si))
             return -1;
@@ -613,7 +612,15 @@ static int match_operands(ctx *c, unsigned present)
     return 0;
 }
 
-static int try_form(ctx *c, uint64_t *out_vals)
+static int popcount8(unsigned x)
+{
+    x = x - (x >> 1 & 0x55u);
+    x = (x & 0x33u) + (x >> 2 & 0x33u);
+    return (int)((x + (x >> 4)) & 0x0Fu);
+}
+
+
+static int try_form(ctx *c)
 {
     const isa_opcode *op = c->op;
     const syntax_form *F = c->F;
@@ -623,15 +630,25 @@ static int try_form(ctx *c, uint64_t *out_vals)
     if (match_mods(c))
         return -1;
     uint64_t base[MAXF];
-    memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
-    unsigned ng = (unsigned)F->ngroups > 8 ? 8 : (unsigned)F->ngroups, found = 0;
+    if (F->ngroups)
+        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
+    unsigned ng = (unsigned)F->ngroups > ASM_MAX_GROUPS ? ASM_MAX_GROUPS : (unsigned)F->ngroups, found = 0;
     /* most groups first; among equals, earlier groups first (so that in
      * "{, pp}{, pq}" a lone trailing operand is pp) */
     for (int pop = (int)ng; pop >= 0 && !found; pop--)
         for (unsigned present = 0; present < (1u << ng) && !found; present++) {
-            if (__builtin_popcount(present) != pop)
+            if (popcount8(present) != pop)
                 continue;
-            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
+            /* a choice of groups that takes another number of source
+             * operands than the statement has cannot match: the silent
+             * pass does not try it */
+            int n = F->enc->nreq;
+            for (unsigned g = 1; g <= ng; g++)
+                n += present >> (g - 1) & 1 ? F->enc->nsrc[g] : 0;
+            if (c->silent && n != st->nops)
+                continue;
+            if (F->ngroups)
+                memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
             found = match_operands(c, present) == 0;
         }
     if (!found)
@@ -658,7 +675,7 @@ static int try_form(ctx *c, uint64_t *out_vals)
             record(c, 900, st->guard_col, 1, NULL, -1, "%s takes no guard predicate", F->mnemonic);
             return -1;
         }
-        if (type_value(op->fields[op->guard].type, st->guard, st->guard_len, &g)) {
+        if (asm_reg_value(op->fields[op->guard].type, st->guard, st->guard_len, st->guard_reg, &g)) {
             record(c, 900, st->guard_col, (int)st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", op->fields[op->guard].type->prefix,
                    op->fields[op->guard].type->prefix, (unsigned long long)(op->fields[op->guard].type->zero_value - 1), op->fields[op->guard].type->zero);
             return -1;
@@ -672,28 +689,16 @@ static int try_form(ctx *c, uint64_t *out_vals)
             record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
             return -1;
         }
-    memcpy(out_vals, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
     return 0;
 }
 
 /* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
  * c[][]) before the full match; failures found this way are not reported,
  * so when no candidate fits, the full match runs again for the message. */
-static int kind_mismatch(const opnd_slot *s, const src_opnd *o)
+static int kind_mismatch(asm_slot s, const src_opnd *o)
 {
-    switch (s->kind) {
-    case OK_IMM: return o->kind != SRC_NUMBER;
-    case OK_CMEM: return o->kind != SRC_CMEM;
-    case OK_INDEXED: return o->kind != SRC_INDEXED;
-    case OK_REG:
-        return (o->kind != SRC_NAME && o->kind != SRC_PAIR) ||
-               (o->name[0] != s->type->prefix[0] && o->name[0] != s->type->zero[0]);
-    case OK_PR: return o->kind != SRC_NAME;
-    }
-    return 1;
+    return !(s.kinds >> o->kind & 1) || (s.c1 && o->name[0] != s.c1 && o->name[0] != s.c2);
 }
-
-static int is_x2(const opnd_slot *s) { return s->kind == OK_IMM && s->type->fmt == IMM_F16X2; }
 
 static int quick_reject(const syntax_form *F, const statement *st)
 {
@@ -701,19 +706,20 @@ static int quick_reject(const syntax_form *F, const statement *st)
         return 1;
     /* required operands before the first optional group sit at known
      * positions from the start, those after the last one from the end */
+    const asm_slot *slot = F->enc->slot;
     int si = 0, k;
-    for (k = 0; k < F->nops && !F->ops[k].group; k++) {
-        if (si >= st->nops || kind_mismatch(&F->ops[k], &st->ops[si]))
+    for (k = 0; k < F->nops && !slot[k].group; k++) {
+        if (si >= st->nops || kind_mismatch(slot[k], &st->ops[si]))
             return 1;
-        si += is_x2(&F->ops[k]) ? 2 : 1;
+        si += slot[k].nsrc;
     }
     if (k == F->nops)
         return si != st->nops;
     int last = st->nops - 1;
-    for (int j = F->nops - 1; j > k && !F->ops[j].group; j--) {
-        if (is_x2(&F->ops[j]))
+    for (int j = F->nops - 1; j > k && !slot[j].group; j--) {
+        if (slot[j].nsrc == 2)
             break; /* two source operands: stop judging from the end */
-        if (last < si || kind_mismatch(&F->ops[j], &st->ops[last]))
+        if (last < si || kind_mismatch(slot[j], &st->ops[last]))
             return 1;
         last--;
     }
@@ -776,7 +782,7 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
 {
     /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE */
     int me_idx = -1, k;
-    for (k = st->nwords; k >= 0 && me_idx < 0; k--) {
+    for (k = st->nwords < isa->mnemonic_dots ? st->nwords : isa->mnemonic_dots; k >= 0 && me_idx < 0; k--) {
         size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : (st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len);
         me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len);
         if (me_idx >= 0)
@@ -800,18 +806,19 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
         return -1;
     }
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
+    for (int w = k; w < st->nwords; w++)
+        st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
     ctx c;
     c.isa = isa;
     c.st = st;
     c.first_word = k;
     c.best.depth = -1;
     c.best.slot = NULL;
-    for (int i = 0; i < me->n && i < 256; i++) {
-        c.cand_depth[i] = -1;
-        c.cand_slot[i] = NULL;
-    }
-    uint64_t vals[MAXF];
-    for (int pass = 0; pass < 2; pass++)
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; pass && i < me->n && i < 256; i++) { /* what the second pass records */
+            c.cand_depth[i] = -1;
+            c.cand_slot[i] = NULL;
+        }
         for (int i = 0; i < me->n; i++) {
             c.silent = pass == 0;
             c.cand = i;
@@ -819,19 +826,15 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             c.F = &c.op->forms[me->form[i]];
             if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st)))
                 continue;
-            if (try_form(&c, vals) == 0) {
-                gisa_word w = c.F->base_word; /* pinned fields: already in place */
-                for (int k = 0; k < c.F->nfree; k++) {
-                    int f = c.F->free_fields[k];
-                    word_set(&w, c.op->fx[f].off, c.op->fx[f].width, vals[f]);
-                }
-                *out = w;
+            if (try_form(&c) == 0) {
+                *out = dis_write(&isa->dis->op[me->opcode[i]].all, c.vals);
                 st->has_warn = c.has_warn;
                 if (c.has_warn)
                     st->warn = c.warn;
                 return 0;
             }
         }
+    }
     if (c.best.slot)
         kind_message(&c, me, err);
     else if (c.best.depth >= 0)

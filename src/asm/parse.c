@@ -17,13 +17,45 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
     return -1;
 }
 
-static void skip(const char *s, size_t *i, size_t end)
+/* Character classes: white space (' ', '\t', '\r'), and the letters,
+ * digits and '_' that make names. */
+enum { CC_SPACE = 1, CC_ALNUM = 2 };
+static const unsigned char cclass[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2,
+    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
+/* The position after white space from i. */
+static inline size_t skip(const char *s, size_t i, size_t end)
 {
-    while (*i < end && (s[*i] == ' ' || s[*i] == '\t' || s[*i] == '\r'))
-        (*i)++;
+    while (i < end && cclass[(unsigned char)s[i]] == CC_SPACE)
+        i++;
+    return i;
 }
 
-static inline int is_alnum(char c) { return is_ident_char(c) && c != '$'; }
+static inline int is_alnum(char c) { return cclass[(unsigned char)c] == CC_ALNUM; }
+
+/* The end of the run of letters, digits and '_' from i. */
+static inline size_t scan_alnum(const char *s, size_t i, size_t end)
+{
+    while (i < end && is_alnum(s[i]))
+        i++;
+    return i;
+}
 
 /* A numeric literal: decimal/hex integers, floats (1.5, 1e-3, 0x1p4), raw 0f/0d/0h bits. */
 static size_t scan_number(const char *s, size_t i, size_t end)
@@ -66,6 +98,46 @@ static size_t float_prefix(const char *s, size_t i, size_t end)
     return starts_number(s, j, end) ? n : 0;
 }
 
+/* A name from i (letters, digits, '_'), split where its number starts. */
+static size_t scan_name(const char *s, size_t i, size_t end, asm_regname *r)
+{
+    size_t b = i;
+    while (i < end && is_alnum(s[i]) && !is_digit(s[i]))
+        i++;
+    size_t d = i;
+    uint64_t x = 0;
+    while (i < end && is_digit(s[i]))
+        x = x * 10 + (uint64_t)(s[i++] - '0');
+    *r = (asm_regname){d - b, ASM_NO_NUMBER};
+    if (i < end && is_alnum(s[i])) /* more letters: no register number */
+        return scan_alnum(s, i, end);
+    if (i > d && i - d <= 6 && (s[d] != '0' || i - d == 1))
+        r->num = x;
+    return i;
+}
+
+static int same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
+{
+    if ((size_t)t->zero_len == n && same(t->zero, name, n)) {
+        *v = t->zero_value;
+        return 0;
+    }
+    if (r.letters != (size_t)t->prefix_len) /* a prefix with digits in it */
+        return type_value(t, name, n, v);
+    if (!same(name, t->prefix, r.letters) || r.num >= t->zero_value)
+        return -1;
+    *v = r.num;
+    return 0;
+}
+
 static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
 {
     cursor c = {s, end, *i};
@@ -79,9 +151,9 @@ static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
  * follows it (one pass over the statement: no prior splitting). */
 static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, asm_error *err)
 {
-    memset(o, 0, sizeof *o);
+    *o = (src_opnd){.kind = SRC_NAME};
     size_t i = *pos;
-    skip(s, &i, end);
+    i = skip(s, i, end);
     o->col = (int)i;
     if (i >= end || s[i] == ',' || s[i] == '$')
         return fail(err, i, 1, "expected an operand");
@@ -101,7 +173,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             break;
         }
         i++;
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i >= end)
             return fail(err, i, 1, "expected an operand after its prefix");
     }
@@ -120,28 +192,26 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         i += n;
     } else if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
         i += 2;
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (!parse_uint_at(s, &i, end, &o->bank))
             return fail(err, i, 1, "expected the bank number in c[BANK][OFFSET]");
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i + 1 >= end || s[i] != ']' || s[i + 1] != '[')
             return fail(err, i, 1, "expected '][' in c[BANK][OFFSET]");
         i += 2;
-        skip(s, &i, end);
+        i = skip(s, i, end);
         int rz = end - i >= 2 && s[i] == 'R' && s[i + 1] == 'Z' && (end - i == 2 || !is_alnum(s[i + 2]));
         if (rz) { /* c[BANK][RZ+OFFSET]: the zero register as the index (asfermi) */
-            i += 2;
-            skip(s, &i, end);
+            i = skip(s, i + 2, end);
             o->offset = 0;
             if (i < end && s[i] == '+') {
-                i++;
-                skip(s, &i, end);
+                i = skip(s, i + 1, end);
                 rz = 0;
             }
         }
         if (!rz && !parse_uint_at(s, &i, end, &o->offset))
             return fail(err, i, 1, "expected the byte offset in c[BANK][OFFSET]");
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i >= end || s[i] != ']')
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
@@ -153,39 +223,36 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         o->num_len = n;
         i += n;
     } else if (is_ident_start(c) && c != '$') {
-        size_t n = 0;
-        while (i + n < end && is_alnum(s[i + n]))
-            n++;
+        size_t n = scan_name(s, i, end, &o->reg) - i;
         o->name = s + i;
         o->name_len = n;
         i += n;
         if (i < end && s[i] == '[') { /* R[2:3] or R[UR2+0x1] */
             i++;
-            skip(s, &i, end);
+            i = skip(s, i, end);
             if (i < end && is_digit(s[i])) {
                 if (!parse_uint_at(s, &i, end, &o->pair_lo))
                     return fail(err, i, 1, "expected a register number in R[LO:HI]");
-                skip(s, &i, end);
+                i = skip(s, i, end);
                 if (i >= end || s[i] != ':')
                     return fail(err, i, 1, "expected ':' in the register pair R[LO:HI]");
                 i++;
-                skip(s, &i, end);
+                i = skip(s, i, end);
                 if (!parse_uint_at(s, &i, end, &o->pair_hi))
                     return fail(err, i, 1, "expected a register number after ':'");
                 o->kind = SRC_PAIR;
             } else {
                 size_t nb = i;
-                while (i < end && is_alnum(s[i]))
-                    i++;
+                i = scan_name(s, i, end, &o->reg);
                 if (i == nb)
                     return fail(err, i, 1, "expected a uniform register inside R[...]");
                 o->name = s + nb; /* the index register */
                 o->name_len = i - nb;
-                skip(s, &i, end);
+                i = skip(s, i, end);
                 if (i < end && (s[i] == '+' || s[i] == '-')) {
                     int neg = s[i] == '-';
                     i++;
-                    skip(s, &i, end);
+                    i = skip(s, i, end);
                     if (i < end && s[i] == '-') {
                         neg = !neg;
                         i++;
@@ -197,7 +264,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                 }
                 o->kind = SRC_INDEXED;
             }
-            skip(s, &i, end);
+            i = skip(s, i, end);
             if (i >= end || s[i] != ']')
                 return fail(err, i, 1, "expected ']'");
             i++;
@@ -212,18 +279,19 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     (void)core;
     /* suffix and closing bar, in either order */
     for (int k = 0; k < 3; k++) {
-        skip(s, &i, end);
-        if (i < end && s[i] == '.' && !o->sfx) {
+        i = skip(s, i, end);
+        if (i >= end || (s[i] != '.' && s[i] != '|'))
+            break; /* nor in the next rounds */
+        if (s[i] == '.' && !o->sfx) {
             o->sfx_col = (int)i;
             i++;
             size_t nb = i;
-            while (i < end && is_alnum(s[i]))
-                i++;
+            i = scan_alnum(s, i, end);
             if (i == nb)
                 return fail(err, i, 1, "expected a suffix name after '.'");
             o->sfx = s + nb;
             o->sfx_len = i - nb;
-        } else if (i < end && s[i] == '|' && o->abs == 1) {
+        } else if (s[i] == '|' && o->abs == 1) {
             o->abs = 2;
             i++;
         }
@@ -233,7 +301,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
     if (o->abs == 2)
         o->abs = 1;
-    skip(s, &i, end);
+    i = skip(s, i, end);
     if (i < end && s[i] != ',' && s[i] != '$') {
         size_t e = i;
         while (e < end && s[e] != ',' && s[e] != '$')
@@ -252,7 +320,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
 {
     static const char *const names[3] = {"$sched", "$req", "$wsb"};
     while (i < end) {
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i >= end)
             break;
         if (s[i] == ',') {
@@ -263,21 +331,20 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
         if (s[i] != '$')
             return fail(err, i, end - i, "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
         i++;
-        while (i < end && is_alnum(s[i]))
-            i++;
-        int k;
-        for (k = 0; k < 3; k++)
-            if (strlen(names[k]) == i - b && !memcmp(names[k], s + b, i - b))
-                break;
+        i = scan_alnum(s, i, end);
+        int k = i - b == 6 && !memcmp(s + b, names[0], 6)   ? 0
+                : i - b == 4 && !memcmp(s + b, names[1], 4) ? 1
+                : i - b == 4 && !memcmp(s + b, names[2], 4) ? 2
+                                                            : 3;
         if (k == 3)
             return fail(err, b, i - b, "unknown scheduling control (expected $sched, $req or $wsb)");
         if (st->ctl_given[k])
             return fail(err, b, i - b, "scheduling control given twice");
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i >= end || s[i] != '=')
             return fail(err, i, 1, "expected '=' and a number after the scheduling control");
         i++;
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (!parse_uint_at(s, &i, end, &st->ctl_val[k]))
             return fail(err, i, 1, "expected a number after '='");
         st->ctl_given[k] = 1;
@@ -291,47 +358,44 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
     st->nwords = st->nops = 0;
     st->guard_present = st->guard_not = 0;
     memset(st->ctl_given, 0, sizeof st->ctl_given);
-    skip(s, &i, end);
+    i = skip(s, i, end);
     if (i < end && s[i] == '@') {
         st->guard_col = (int)i;
         i++;
-        skip(s, &i, end);
+        i = skip(s, i, end);
         if (i < end && s[i] == '!') {
             st->guard_not = 1;
             i++;
         }
         size_t b = i;
-        while (i < end && is_alnum(s[i]))
-            i++;
+        i = scan_name(s, i, end, &st->guard_reg);
         if (i == b)
             return fail(err, i, 1, "expected a predicate after '@'");
         st->guard_present = 1;
         st->guard = s + b;
         st->guard_len = i - b;
-        skip(s, &i, end);
+        i = skip(s, i, end);
     }
     size_t b = i;
     if (i >= end || !is_ident_start(s[i]) || s[i] == '$')
         return fail(err, i, 1, "expected an instruction name");
-    while (i < end && is_alnum(s[i]))
-        i++;
+    i = scan_alnum(s, i, end);
     st->mnem = s + b;
     st->mnem_col = (int)b;
     while (i < end && s[i] == '.') {
         size_t wb = ++i;
-        while (i < end && is_alnum(s[i]))
-            i++;
+        i = scan_alnum(s, i, end);
         if (i == wb)
             return fail(err, wb - 1, 1, "expected a modifier name after '.'");
         if (st->nwords == ASM_MAX_MODS)
             return fail(err, wb, i - wb, "too many modifiers");
-        st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, 0};
+        st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, -1};
     }
     st->mnem_len = i - b;
     if (i < end && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
         return fail(err, i, 1, "expected a space after the instruction name");
     /* operands separated by ',', then the '$' controls */
-    skip(s, &i, end);
+    i = skip(s, i, end);
     if (i < end && s[i] != '$')
         for (;;) {
             if (st->nops == ASM_MAX_OPERANDS)

@@ -108,6 +108,24 @@ typedef struct dis_reads { /* fields to read: those in w[0], in w[1], straddling
     uint8_t n[3];
 } dis_reads;
 
+/* The word holding these values (the assembler's inverse of dis_read). */
+static inline gisa_word dis_write(const dis_reads *r, const uint64_t *vals)
+{
+    uint64_t w0 = 0, w1 = 0;
+    const dis_x *x = r->x;
+    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
+    for (; i < n0; i++)
+        w0 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+    for (; i < n1; i++)
+        w1 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+    for (; i < n2; i++) {
+        uint64_t v = vals[x[i].field] & x[i].mask;
+        w0 |= v << x[i].sh;
+        w1 |= v >> (64 - x[i].sh);
+    }
+    return (gisa_word){{w0, w1}};
+}
+
 /* The operands' print plan: one step per operand, checks folded in. */
 enum dis_step_kind {
     DS_END,

@@ -48,7 +48,55 @@ static inline int next_line(const char *text, size_t len, size_t *pos, size_t *b
     return 1;
 }
 
-void cur_skip_ws(cursor *c);
+static inline void cur_skip_ws(cursor *c)
+{
+    while (c->i < c->n && (c->s[c->i] == ' ' || c->s[c->i] == '\t' || c->s[c->i] == '\r'))
+        c->i++;
+}
+
+/* Reads an unsigned integer literal (decimal or 0x hex); returns 1 on success.
+ * Overflow beyond 64 bits fails. Inline: the assembler's hot path. */
+static inline int cur_uint(cursor *c, uint64_t *v)
+{
+    cur_skip_ws(c);
+    size_t b = c->i;
+    uint64_t x = 0;
+    if (c->i + 1 < c->n && c->s[c->i] == '0' && (c->s[c->i + 1] == 'x' || c->s[c->i + 1] == 'X')) {
+        c->i += 2;
+        size_t d = c->i;
+        int h;
+        while (c->i < c->n && (h = hex_digit(c->s[c->i])) >= 0) {
+            if (x >> 60) {
+                c->i = b;
+                return 0;
+            }
+            x = x * 16 + (uint64_t)h;
+            c->i++;
+        }
+        if (c->i == d) {
+            c->i = b;
+            return 0;
+        }
+    } else {
+        if (c->i >= c->n || !is_digit(c->s[c->i]))
+            return 0;
+        while (c->i < c->n && is_digit(c->s[c->i])) {
+            uint64_t d = (uint64_t)(c->s[c->i] - '0');
+            if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, d, &x)) {
+                c->i = b;
+                return 0;
+            }
+            c->i++;
+        }
+    }
+    if (c->i < c->n && is_ident_char(c->s[c->i])) { /* "12abc" is not a number */
+        c->i = b;
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
 /* True when only white space or a // comment remains. */
 int cur_at_end(cursor *c);
 /* Consumes ch (after white space); returns 1 on success. */
@@ -57,9 +105,6 @@ int cur_eat(cursor *c, char ch);
 size_t cur_ident(cursor *c, const char **start);
 /* Reads a word of identifier characters that may start with a digit (".32", ".2A"). */
 size_t cur_word(cursor *c, const char **start);
-/* Reads an unsigned integer literal (decimal or 0x hex); returns 1 on success.
- * Overflow beyond 64 bits fails. */
-int cur_uint(cursor *c, uint64_t *v);
 /* Reads a "..." string without escapes; returns its length or -1. */
 long cur_string(cursor *c, const char **start);
 #endif

@@ -17,6 +17,11 @@ static int build_mnemonics(gisa_isa *isa)
     for (int i = 0; i < isa->nopcodes; i++)
         for (int f = 0; f < isa->opcodes[i].nforms; f++) {
             const char *m = isa->opcodes[i].forms[f].mnemonic;
+            int dots = 0;
+            for (const char *c = m; *c; c++)
+                dots += *c == '.';
+            if (dots > isa->mnemonic_dots)
+                isa->mnemonic_dots = dots;
             int e = strmap_get(&isa->mnemonic_by_name, m, strlen(m));
             if (e < 0) {
                 e = isa->nmnemonics++;

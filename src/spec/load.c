@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "asm/asm.h"
 #include "disasm/disasm.h"
 #include "spec/embedded.h"
 #include "spec/model.h"
@@ -45,7 +46,7 @@ gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa *
     }
     if (!errors)
         errors = model_build(isa, diags);
-    if (!errors && disasm_plan_build(isa))
+    if (!errors && (disasm_plan_build(isa) || asm_plan_build(isa)))
         errors++;
     if (errors || isa->a.failed) {
         int nomem = isa->a.failed;
@@ -276,6 +277,7 @@ void gisa_isa_free(gisa_isa *isa)
     strmap_free(&isa->type_by_name);
     strmap_free(&isa->opcode_by_name);
     strmap_free(&isa->mnemonic_by_name);
+    strmap_free(&isa->modifier_by_name);
     arena_free(&isa->a);
     free(isa);
 }

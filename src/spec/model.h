@@ -58,6 +58,7 @@ typedef struct mod_choice {
     const char *spell; /* as written in assembly, without the dot: "RZ", "CLAMP" */
     uint64_t value;    /* field value */
     int len;           /* strlen(spell) */
+    int id;            /* the spelling's number in gisa_isa.modifier_by_name */
 } mod_choice;
 
 typedef struct mod_slot {
@@ -111,6 +112,7 @@ typedef struct syntax_form {
     const char *text;
     srcloc loc;
     struct dis_form *dis; /* compiled printing (disasm/plan.h) */
+    struct asm_form *enc; /* compiled matching (asm/asm.h) */
 } syntax_form;
 
 typedef struct isa_exception {
@@ -199,7 +201,10 @@ struct gisa_isa {
     int nrulings;
     mnemonic_entry *mnemonics;
     int nmnemonics;
+    int mnemonic_dots; /* the most dots in a mnemonic (IMAD.WIDE: 1) */
     strmap mnemonic_by_name;
+    strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
+    int nmodifiers;
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
     struct dis_model *dis;      /* compiled printing (disasm/plan.h) */

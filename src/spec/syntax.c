@@ -420,6 +420,14 @@ static int map_choices(sctx *s, mod_slot *m, const vlist *v, const char *literal
         const char *spell = v ? v->choices[i].spell : literal ? literal : t->values[i].name;
         ch[i].spell = spell;
         ch[i].len = (int)strlen(spell);
+        ch[i].id = strmap_get(&s->isa->modifier_by_name, spell, (size_t)ch[i].len);
+        if (ch[i].id < 0) {
+            ch[i].id = s->isa->nmodifiers++;
+            if (strmap_put(&s->isa->modifier_by_name, spell, (size_t)ch[i].len, ch[i].id)) {
+                s->isa->a.failed = 1;
+                return -1;
+            }
+        }
         ch[i].value = (uint64_t)i;
         if (!t)
             continue;
