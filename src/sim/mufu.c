@@ -129,7 +129,7 @@ static mufu_dd dd_add(mufu_dd x, mufu_dd y)
     return fast_two_sum(v.hi, t.lo + v.lo);
 }
 
-/* DWTimesDW3: relative error <= 4u^2 */
+/* DWTimesDW3: relative error <= 5u^2 */
 static mufu_dd dd_mul(mufu_dd x, mufu_dd y)
 {
     mufu_dd c = two_prod(x.hi, y.hi);
@@ -210,9 +210,7 @@ static int f32_decide(double yh, double yl, double err, uint32_t *out)
     return 1;
 }
 
-/* The result of a transcendental from its two paths.  y is the fast
- * value (error <= err_fast) unless only_accurate; acc() fills the accurate
- * one on demand. */
+/* A value y of a function with a bound err on |y - exact|. */
 typedef struct approx {
     mufu_dd y;
     double err;
@@ -503,7 +501,7 @@ static uint32_t ziv(const fn_args *a, mufu_op op, uint32_t x, int only_accurate)
         if (!f32_decide(v.y.hi, v.y.lo, 0, &bits))
             bits = f32b((float)v.y.hi);
     }
-    (void)op;
+    (void)op; /* op and x serve only MUFU_TRACE */
     (void)x;
     return bits ^ (a->neg ? SIGN32 : 0);
 }

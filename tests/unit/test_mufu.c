@@ -20,7 +20,9 @@
  * special values.  Each input is checked with and without .FTZ; a share of
  * them, and the listed hard cases (inputs whose value lies so close to a
  * rounding boundary that the fast path hands over to the accurate one),
- * also through mufu_eval_accurate. */
+ * also through mufu_eval_accurate.  Finally some inputs of each op are
+ * evaluated after the host rounding mode was left at RM, RP or RZ by a
+ * softfp operation, as the simulator's other instructions leave it. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +33,7 @@
 #include <mpfr.h>
 
 #include "sim/mufu.h"
+#include "sim/softfp.h"
 #include "testlib.h"
 
 #if MPFR_VERSION_MAJOR < 4
@@ -266,8 +269,8 @@ static void test_sincos(mufu_op op)
         HARD(op, HARD_SIN);
     else
         HARD(op, HARD_COS);
-    random_patterns(op, 300000);
-    random_uniform(op, 300000, 10.0);
+    random_patterns(op, 500000);
+    random_uniform(op, 600000, 10.0);
     random_uniform(op, 200000, 1e5);
     random_exponents(op, 200000, 20, 127); /* huge arguments */
     random_exponents(op, 200000, -149, -10); /* near 0 */
@@ -293,7 +296,7 @@ static void test_ex2(void)
     specials_f32(op);
     HARD(op, HARD_EX2);
     random_patterns(op, 200000);
-    random_uniform(op, 800000, 151.0);
+    random_uniform(op, 1200000, 151.0);
     random_uniform(op, 200000, 1.0);
     random_exponents(op, 200000, -149, -1); /* near 0 */
     for (int n = -151; n <= 129; n++) /* near every integer in range */
@@ -312,8 +315,8 @@ static void test_lg2(void)
     specials_f32(op);
     HARD(op, HARD_LG2);
     random_patterns(op, 200000);
-    random_exponents(op, 200000, -126, 127);
-    for (int i = 0; i < 200000; i++) /* positive, near 1 */
+    random_exponents(op, 600000, -126, 127);
+    for (int i = 0; i < 400000; i++) /* positive, near 1 */
         check_family(op, 0x3f800000u + (uint32_t)((int)(rng() % 0x400000u) - 0x200000));
     for (int d = 1; d <= 100000; d++) { /* densely next to 1 */
         check_family(op, 0x3f800000u + (uint32_t)d);
@@ -371,6 +374,23 @@ static void test_wide(mufu_op op)
         check(op, (uint32_t)rng(), 0);
 }
 
+/* mufu_eval must not depend on the rounding mode softfp last selected */
+static void test_after_mode_switch(mufu_op op)
+{
+    for (int r = FP_RM; r <= FP_RZ; r++)
+        for (int i = 0; i < 3000; i++) {
+            uint32_t x = (uint32_t)rng();
+            if (op == MUFU_EX2 || op == MUFU_LG2 || op == MUFU_SIN || op == MUFU_COS)
+                x = (x & 0x807fffffu) | (uint32_t)(120 + i % 15) << 23; /* through the Ziv paths */
+            uint32_t want = reference(op, x);
+            fp_use_rounding((fp_rnd)r);
+            compare(op, x, " (host mode left at RM/RP/RZ)", want, mufu_eval(op, x, 0));
+            fp_use_rounding((fp_rnd)r);
+            compare(op, x, " (host mode left at RM/RP/RZ, accurate path)", want, mufu_eval_accurate(op, x, 0));
+        }
+    fp_restore_host_rounding();
+}
+
 /* ------------------------------------------------------------------ main */
 
 static double now(void)
@@ -393,6 +413,7 @@ static void run(mufu_op op)
     case MUFU_RSQ: test_rsq(); break;
     default: test_wide(op); break;
     }
+    test_after_mode_switch(op);
     tally *t = &tallies[op];
     t->seconds = now() - t0;
     printf("%-7s %9ld inputs %10ld comparisons %6.1f s: %s\n", OP_NAME[op], t->inputs, t->compared, t->seconds,
