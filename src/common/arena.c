@@ -66,3 +66,10 @@ void *arena_grow(arena *a, void *old, size_t old_count, size_t new_cap, size_t i
         memcpy(p, old, old_count * item);
     return p;
 }
+
+void *arena_append(arena *a, void *arr, size_t n, size_t item)
+{
+    if (n & (n - 1)) /* not a power of two: the last growth left room */
+        return arr;
+    return arena_grow(a, arr, n, n ? 2 * n : 1, item);
+}

@@ -17,4 +17,9 @@ char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_strdup(arena *a, const char *s);
 /* Grows an arena-owned array: returns a copy with room for new_cap items. */
 void *arena_grow(arena *a, void *old, size_t old_count, size_t new_cap, size_t item);
+/* Makes room for item n of an array built by appending one at a time (n
+ * items so far): grows it at powers of two, since the arena frees nothing
+ * and growing by one would take quadratic memory. Returns the array, maybe
+ * moved, or NULL. */
+void *arena_append(arena *a, void *arr, size_t n, size_t item);
 #endif

@@ -30,8 +30,8 @@ static int build_mnemonics(gisa_isa *isa)
                     return -1;
             }
             mnemonic_entry *me = &isa->mnemonics[e];
-            int *op = arena_grow(a, me->opcode, (size_t)me->n, (size_t)me->n + 1, sizeof *op);
-            int *fm = arena_grow(a, me->form, (size_t)me->n, (size_t)me->n + 1, sizeof *fm);
+            int *op = arena_append(a, me->opcode, (size_t)me->n, sizeof *op);
+            int *fm = arena_append(a, me->form, (size_t)me->n, sizeof *fm);
             if (!op || !fm)
                 return -1;
             op[me->n] = i;

@@ -10,6 +10,11 @@
 #include "common/strbuf.h"
 #include "spec/model.h"
 
+/* Distinct problems reported before lint stops: a hostile description (say
+ * 100,000 identical opcodes) has billions of pairwise problems, and each
+ * would cost memory and time. Real descriptions have a few dozen. */
+#define LINT_MAX_REPORTS 10000
+
 typedef struct linter {
     const gisa_isa *isa;
     gisa_diags *diags;
@@ -21,8 +26,12 @@ typedef struct linter {
 static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+static int full(const linter *L) { return L->seen.count >= LINT_MAX_REPORTS; }
+
 static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt, ...)
 {
+    if (full(L))
+        return;
     strbuf sb;
     sb_init(&sb);
     va_list ap;
@@ -88,7 +97,7 @@ static void lint_types(linter *L)
 
 static void lint_fields(linter *L, const isa_opcode *op)
 {
-    for (int i = 0; i < op->nfields; i++) {
+    for (int i = 0; i < op->nfields && !full(L); i++) {
         const isa_field *f = &op->fields[i];
         const isa_type *t = f->type;
         if (f->width > t->width)
@@ -110,7 +119,7 @@ static void lint_fields(linter *L, const isa_opcode *op)
 static void lint_ambiguity(linter *L)
 {
     const gisa_isa *isa = L->isa;
-    for (int i = 0; i < isa->nopcodes; i++)
+    for (int i = 0; i < isa->nopcodes && !full(L); i++)
         for (int j = 0; j < i; j++) {
             const isa_opcode *a = &isa->opcodes[i], *b = &isa->opcodes[j];
             if (((a->match.w[0] ^ b->match.w[0]) & a->mask.w[0] & b->mask.w[0]) == 0 &&
@@ -420,7 +429,7 @@ gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
         emit(&L, GISA_WARNING, &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
              isa->rulings[r].ruling->loc.line, isa->rulings[r].ruling->description ? isa->rulings[r].ruling->description : "");
     lint_types(&L);
-    for (int i = 0; i < isa->nopcodes; i++) {
+    for (int i = 0; i < isa->nopcodes && !full(&L); i++) {
         lint_fields(&L, &isa->opcodes[i]);
         lint_syntax(&L, &isa->opcodes[i]);
         lint_opinfo(&L, &isa->opcodes[i]);
@@ -429,6 +438,10 @@ gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
     lint_siblings(&L);
     lint_names(&L);
     lint_examples(&L);
+    if (full(&L)) {
+        diag_add(diags, GISA_ERROR, NULL, "more than %d problems: lint stopped", LINT_MAX_REPORTS);
+        L.errors++;
+    }
     strmap_free(&L.seen);
     arena_free(&L.keys);
     return L.errors ? GISA_ERR_INPUT : GISA_OK;

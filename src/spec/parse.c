@@ -41,6 +41,10 @@ typedef struct parser {
 } parser;
 
 #define MAX_ITEMS 100000 /* per list: bounds memory on hostile input */
+/* Bounds of the duplicate checks, which are quadratic: a 12-bit field's
+ * worth of values, twice a 128-bit word's worth of fields. */
+#define MAX_ENUM_VALUES 4096
+#define MAX_DEF_FIELDS 256
 
 static void err(parser *p, size_t col0, size_t len, const char *fmt, const char *arg);
 
@@ -206,6 +210,10 @@ static void parse_enum_value(parser *p)
     if (!name)
         return;
     raw_def *d = p->def;
+    if (d->nvalues >= MAX_ENUM_VALUES) {
+        err(p, col, strlen(name), "more than %s values in one type", "4096");
+        return;
+    }
     for (int i = 0; i < d->nvalues; i++)
         if (!strcmp(d->values[i].name, name)) {
             err(p, col, strlen(name), "duplicate value name '%s'", name);
@@ -348,6 +356,10 @@ static void parse_field(parser *p)
     if (!expect_end(p))
         return;
     raw_def *d = p->def;
+    if (d->nfields >= MAX_DEF_FIELDS) {
+        err(p, ncol, strlen(f.name), "more than %s fields in one definition", "256");
+        return;
+    }
     for (int i = 0; i < d->nfields; i++)
         if (!strcmp(d->fields[i].name, f.name)) {
             err(p, ncol, strlen(f.name), "field '%s' is defined twice in this definition", f.name);

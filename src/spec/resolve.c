@@ -269,7 +269,7 @@ static void apply_ruling(builder *b, const raw_def *r)
         return;
     }
     gisa_isa *isa = b->isa;
-    isa_ruling *rl = arena_grow(&isa->a, isa->rulings, (size_t)isa->nrulings, (size_t)isa->nrulings + 1, sizeof *rl);
+    isa_ruling *rl = arena_append(&isa->a, isa->rulings, (size_t)isa->nrulings, sizeof *rl);
     if (!rl)
         return;
     isa->rulings = rl;
@@ -606,7 +606,7 @@ int model_build(gisa_isa *isa, gisa_diags *diags)
             isa->noptypes++;
         }
         isa_optype *ot = &isa->optypes[t];
-        int *ops = arena_grow(&isa->a, ot->opcodes, (size_t)ot->nopcodes, (size_t)ot->nopcodes + 1, sizeof *ops);
+        int *ops = arena_append(&isa->a, ot->opcodes, (size_t)ot->nopcodes, sizeof *ops);
         if (!ops)
             break;
         ops[ot->nopcodes++] = op->index;
