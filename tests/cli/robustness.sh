@@ -139,9 +139,7 @@ check "50,000 ambiguous opcodes in at most ${time_limit}s" test $((SECONDS - sta
 expect 0 "50,000 ambiguous opcodes load in 1 GB" bounded 1048576 "$G" doc --isa d ZZZ_49999
 
 # ------------------------------------------------------------ outputs are all or nothing
-printf 'FADD R5, R6, R7\n' >ok.s
-printf 'FADD R5, R6, Q7\n' >bad.s
-printf 'zz\n' >bad.hex
+write_fixtures "$SRC" "$G"
 for f in keep.bin keep.s keep.json keep.txt; do echo precious >"$f"; done
 expect 1 "as with errors over an existing file" "$G" as bad.s -o keep.bin
 expect 1 "dis with errors over an existing file" "$G" dis --format hex bad.hex -o keep.s
