@@ -74,6 +74,9 @@ check "1 MB float: too long" has err 'error: F32 immediate too long'
 expect 1 "a 1 MB hex line" "$G" dis --format hex line.hex
 check "1 MB hex line: digit count" has err 'expected 32 hex digits, got 1000000'
 check "nothing written for a bad line" test ! -e token.bin -a ! -e int.bin -a ! -e float.bin
+{ echo 'FADD R5, R6, R7'; printf '/* '; mb x; echo; } >open.s
+expect 1 "an unterminated 1 MB comment" "$G" as open.s -o open.bin
+check "unterminated comment: named" has err 'unterminated /\* comment'
 
 # ------------------------------------------------------------ 100,000 errors
 repeat 100000 'FADD R5, R6, Q7' >errors.s
