@@ -17,12 +17,9 @@ vg=(valgrind -q --error-exitcode=$VG_FAIL --leak-check=full --show-leak-kinds=al
 work=$(mktemp -d "${TMPDIR:-/tmp}/gisa-valgrind.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-printf 'FADD R5, R6, R7\nFOO R1\n  FADD R5, R6, Q7\nIADD R1, R2, 99999999999999999999999\n' >bad.s
-printf '00000000000000000000000000000000\nzz\n' >bad.hex
-printf 'MOV R4, 0x1\n' >fault.s
-mkdir broken
-cp "$src"/isa/gisa128/*.isa broken/
-printf '__DefOptype ZZZ : [F_ARITH]\n  __Syntax\n```asm\nZZZ Rd, Ra\n' >>broken/falu.isa
+source "$src/tests/cli/lib/fixtures.bash"
+write_fixtures "$src" "$gisa"
+printf '__DefOptype ZZZ : [F_ARITH]\n  __Syntax\n```asm\nZZZ Rd, Ra\n' >>broken/ialu.isa # unterminated too
 "$gisa" as "$src/examples/demo.s" -o demo.bin
 "$gisa" as --format hex "$src/examples/demo.s" -o demo.hex
 
@@ -57,7 +54,7 @@ vg_run 2 as --bogus
 vg_run 0 dis --offsets --raw demo.bin
 vg_run 0 dis --format hex demo.hex -o out.s
 vg_run 1 dis --format hex bad.hex
-vg_run 1 dis --strict --format hex <(head -n 1 bad.hex)
+vg_run 1 dis --strict --format hex zero.hex
 vg_run 0 run --state "$src/examples/sim_demo.json" --trace=trace.txt -o out.json "$src/examples/sim_demo.s"
 vg_run 0 run --warps 3 --threads 2 "$src/examples/sim_demo.s" -o out.json
 vg_run 1 run bad.s

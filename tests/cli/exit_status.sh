@@ -7,15 +7,7 @@
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
 source "$(dirname "$0")/lib/harness.bash" status
 
-printf 'FADD R5, R6, R7\n' >ok.s
-printf 'FADD R5, R6, Q7\n' >bad.s
-"$G" as ok.s -o ok.bin
-printf '00000000000000000000000000000000\n' >zero.hex
-printf 'zz\n' >bad.hex
-printf 'MOV R4, 0x1\n' >fault.s
-mkdir broken
-cp "$SRC"/isa/gisa128/*.isa broken/
-echo '__Bogus x' >>broken/falu.isa
+write_fixtures "$SRC" "$G"
 
 # status CMD... : records the exit status of CMD in the matrix below
 seen=""

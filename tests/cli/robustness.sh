@@ -74,6 +74,9 @@ check "1 MB float: too long" has err 'error: F32 immediate too long'
 expect 1 "a 1 MB hex line" "$G" dis --format hex line.hex
 check "1 MB hex line: digit count" has err 'expected 32 hex digits, got 1000000'
 check "nothing written for a bad line" test ! -e token.bin -a ! -e int.bin -a ! -e float.bin
+{ echo 'FADD R5, R6, R7'; printf '/* '; mb x; echo; } >open.s
+expect 1 "an unterminated 1 MB comment" "$G" as open.s -o open.bin
+check "unterminated comment: named" has err 'unterminated /\* comment'
 
 # ------------------------------------------------------------ 100,000 errors
 repeat 100000 'FADD R5, R6, Q7' >errors.s
@@ -139,9 +142,7 @@ check "50,000 ambiguous opcodes in at most ${time_limit}s" test $((SECONDS - sta
 expect 0 "50,000 ambiguous opcodes load in 1 GB" bounded 1048576 "$G" doc --isa d ZZZ_49999
 
 # ------------------------------------------------------------ outputs are all or nothing
-printf 'FADD R5, R6, R7\n' >ok.s
-printf 'FADD R5, R6, Q7\n' >bad.s
-printf 'zz\n' >bad.hex
+write_fixtures "$SRC" "$G"
 for f in keep.bin keep.s keep.json keep.txt; do echo precious >"$f"; done
 expect 1 "as with errors over an existing file" "$G" as bad.s -o keep.bin
 expect 1 "dis with errors over an existing file" "$G" dis --format hex bad.hex -o keep.s

@@ -3,6 +3,7 @@
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
 # Usage: source "$(dirname "$0")/lib/harness.bash" NAME
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/fixtures.bash"
 
 : "${GISA_BIN:?set GISA_BIN to the gisa executable}"
 G=$(cd "$(dirname "$GISA_BIN")" && pwd)/$(basename "$GISA_BIN")
