@@ -98,8 +98,9 @@ typedef struct asm_error {
 
 /* Compiles the matching tables of a freshly built model. */
 int asm_plan_build(gisa_isa *isa);
-/* Parses one statement: line[begin, end) (comments blanked out); columns
- * in messages are relative to the line.
+/* Parses one statement: line[begin, end) (comments blanked out), where
+ * line[end] is ';' or NUL (scans stop there); columns in messages are
+ * relative to the line.
  * Returns 0, or -1 with *err filled. */
 int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
 /* type_value() of a register type, for a split name. */

@@ -647,16 +647,17 @@ static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
 
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
 {
-    /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE */
-    int me_idx = -1, k;
-    for (k = st->nwords < isa->mnemonic_dots ? st->nwords : isa->mnemonic_dots; k >= 0 && me_idx < 0; k--) {
-        size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : (st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len);
-        me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len);
-        if (me_idx >= 0)
-            break;
-    }
+    /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE;
+     * most names are no prefix of a longer one (FFMA.RZ -> FFMA at once) */
+    size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
+    int me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, base), k = 0;
+    if (me_idx < 0 || isa->mnemonics[me_idx].longer)
+        for (me_idx = -1, k = st->nwords; k >= 0; k--) {
+            size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : base;
+            if ((me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len)) >= 0)
+                break;
+        }
     if (me_idx < 0) {
-        size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
         const char *best = NULL;
         int bd = 3;
         for (int i = 0; i < isa->nmnemonics; i++) {

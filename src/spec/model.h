@@ -159,6 +159,7 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     const char *mnemonic;
     int *opcode, *form;
     int n;
+    int longer; /* another mnemonic starts with this one and a dot (IMAD: IMAD.WIDE) */
 } mnemonic_entry;
 
 typedef struct decode_pattern {
@@ -192,7 +193,6 @@ struct gisa_isa {
     int nrulings;
     mnemonic_entry *mnemonics;
     int nmnemonics;
-    int mnemonic_dots; /* the most dots in a mnemonic (IMAD.WIDE: 1) */
     strmap mnemonic_by_name;
     strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
     int nmodifiers;
