@@ -97,28 +97,6 @@ static size_t scan_name(const char *s, size_t i, asm_regname *r)
     return i;
 }
 
-static int same(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
-int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
-{
-    if ((size_t)t->zero_len == n && same(t->zero, name, n)) {
-        *v = t->zero_value;
-        return 0;
-    }
-    if (r.letters != (size_t)t->prefix_len) /* a prefix with digits in it */
-        return type_value(t, name, n, v);
-    if (!same(name, t->prefix, r.letters) || r.num >= t->zero_value)
-        return -1;
-    *v = r.num;
-    return 0;
-}
-
 /* cur_uint() at *pi, which it advances on success: after white space, a
  * decimal or 0x hex number, failing on overflow and on "12abc". */
 static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
