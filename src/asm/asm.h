@@ -100,7 +100,8 @@ typedef struct asm_spelling { /* a modifier after the mnemonic: F->mods[slot].ch
 } asm_spelling;
 
 typedef struct asm_form {
-    const asm_slot *slot;          /* [F->nops] */
+    const asm_slot *slot;          /* [nops] */
+    int nops, min_src, max_src;    /* copies of the syntax form's, beside the slots */
     const uint8_t *present;        /* [npresent] choices of optional groups (bit g-1), most groups first */
     const uint8_t *present_nsrc;   /* [npresent] source operands each choice takes */
     int npresent;

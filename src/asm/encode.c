@@ -575,13 +575,13 @@ static int try_form(ctx *c)
 /* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
  * c[][]) before the full match; failures found this way are not reported,
  * so when no candidate fits, the full match runs again for the message. */
-static int quick_reject(const syntax_form *F, const statement *st, const int *cls)
+static int quick_reject(const asm_form *F, const statement *st, const int *cls)
 {
     if (st->nops < F->min_src || st->nops > F->max_src)
         return 1;
     /* required operands before the first optional group sit at known
      * positions from the start, those after the last one from the end */
-    const asm_slot *slot = F->enc->slot;
+    const asm_slot *slot = F->slot;
     int si = 0, k;
     for (k = 0; k < F->nops && !slot[k].group; k++) {
         if (si >= st->nops || !(slot[k].accept >> cls[si] & 1))
@@ -699,11 +699,13 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             c.cand_slot[i] = NULL;
         }
         for (int i = 0; i < me->n; i++) {
+            if (pass == 0 && quick_reject(me->enc[i], st, cls))
+                continue;
             c.silent = pass == 0;
             c.cand = i;
             c.op = &isa->opcodes[me->opcode[i]];
             c.F = &c.op->forms[me->form[i]];
-            if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st, cls)))
+            if (c.op->nfields > MAXF)
                 continue;
             if (try_form(&c) == 0) {
                 *out = dis_write(&isa->dis->op[me->opcode[i]].all, c.vals);

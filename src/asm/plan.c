@@ -75,6 +75,9 @@ static int build_form(gisa_isa *isa, syntax_form *F)
             nsrc[f->npresent++] = (uint8_t)n;
         }
     f->slot = slot;
+    f->nops = F->nops;
+    f->min_src = F->min_src;
+    f->max_src = F->max_src;
     f->present = choice;
     f->present_nsrc = nsrc;
     F->enc = f;
@@ -87,5 +90,16 @@ int asm_plan_build(gisa_isa *isa)
         for (int k = 0; k < isa->opcodes[i].nforms; k++)
             if (build_form(isa, &isa->opcodes[i].forms[k]))
                 return -1;
+    /* each mnemonic's candidates side by side: judging them touches no
+     * opcode or form */
+    for (int e = 0; e < isa->nmnemonics; e++) {
+        mnemonic_entry *me = &isa->mnemonics[e];
+        const asm_form **enc = arena_alloc(&isa->a, sizeof *enc * (size_t)(me->n ? me->n : 1));
+        if (!enc)
+            return -1;
+        for (int i = 0; i < me->n; i++)
+            enc[i] = isa->opcodes[me->opcode[i]].forms[me->form[i]].enc;
+        me->enc = enc;
+    }
     return 0;
 }

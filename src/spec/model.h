@@ -160,6 +160,7 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     int *opcode, *form;
     int n;
     int longer; /* another mnemonic starts with this one and a dot (IMAD: IMAD.WIDE) */
+    const struct asm_form **enc; /* [n] the forms' compiled matching (asm/asm.h) */
 } mnemonic_entry;
 
 typedef struct decode_pattern {
