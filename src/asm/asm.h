@@ -49,6 +49,13 @@ typedef struct src_opnd {
     int sfx_col;
 } src_opnd;
 
+/* A source operand's class for asm_slot.accept: its kind, or for a name
+ * (and a pair) its first letter, either case. */
+static inline int asm_class(const src_opnd *o)
+{
+    return o->kind == SRC_NAME || o->kind == SRC_PAIR ? 32 + ((unsigned char)o->name[0] & 31) : (int)o->kind;
+}
+
 typedef struct src_word { /* a dotted modifier of the mnemonic */
     const char *s;
     size_t n;
@@ -84,30 +91,41 @@ typedef struct statement {
 } statement;
 
 /* What the assembler's first pass needs of a syntax form, compiled when the
- * model is loaded: a quick test of each operand's kind, and the number of
- * source operands outside and in each optional group. */
+ * model is loaded: a quick test of each operand's kind, whether it is a
+ * register pair, and the choices of optional groups with the number of
+ * source operands each takes. */
 typedef struct asm_slot {
-    uint8_t kinds;  /* bit per src_kind the operand may be written as */
-    char c1, c2;    /* a register's first letter: of its prefix, of its zero register; '\0': any */
+    uint64_t accept; /* bit per asm_class() an operand written here may have */
     uint8_t group;
-    uint8_t nsrc;   /* source operands it takes (two for F16x2 immediates) */
+    uint8_t nsrc;    /* source operands it takes (two for F16x2 immediates) */
+    int8_t pair;     /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
 } asm_slot;
 
 #define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
 
+typedef struct asm_spelling { /* a modifier after the mnemonic: F->mods[slot].choices[choice] */
+    int id;                   /* mod_choice.id */
+    uint8_t slot, choice;
+} asm_spelling;
+
 typedef struct asm_form {
-    const asm_slot *slot;                 /* [F->nops] */
-    uint8_t nreq, nsrc[ASM_MAX_GROUPS + 1]; /* sources outside groups, in group g */
+    const asm_slot *slot;          /* [nops] */
+    int nops, min_src, max_src;    /* copies of the syntax form's, beside the slots */
+    const uint8_t *present;        /* [npresent] choices of optional groups (bit g-1), most groups first */
+    const uint8_t *present_nsrc;   /* [npresent] source operands each choice takes */
+    int npresent;
+    const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
+    int nspellings;
+    uint64_t required;             /* modifier slots that must be written (bit j) */
 } asm_form;
 
 /* Compiles the matching tables of a freshly built model. */
 int asm_plan_build(gisa_isa *isa);
-/* Parses one statement: line[begin, end) (comments blanked out); columns
- * in messages are relative to the line.
+/* Parses one statement: line[begin, end) (comments blanked out), where
+ * line[end] is ';' or NUL (scans stop there); columns in messages are
+ * relative to the line.
  * Returns 0, or -1 with *err filled. */
 int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
-/* type_value() of a register type, for a split name. */
-int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
 #endif

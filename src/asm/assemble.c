@@ -73,17 +73,19 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
             clean = p;
             clean_cap = nc;
         }
-        /* comments become spaces so that columns stay those of the source;
-         * a line with no '/' (and outside a comment) is used as it is */
+        /* comments become spaces so that columns stay those of the source
+         * (a line with no '/', outside a comment, is copied as it is); the
+         * copy ends in a NUL, which ends every scan of the statement parser */
         const char *src = text + b;
-        const char *line = src;
-        if (in_comment || memchr(src, '/', ll) || memchr(src, 0, ll)) {
+        char *line = clean;
+        if (in_comment || memchr(src, '/', ll) || memchr(src, 0, ll))
             blank_comments(src, ll, clean, &in_comment);
-            line = clean;
-        }
+        else
+            memcpy(clean, src, ll);
+        clean[ll] = 0;
         size_t s = 0;
         while (s <= ll) {
-            const char *semi = memchr(line + s, ';', ll - s);
+            char *semi = memchr(line + s, ';', ll - s);
             size_t t = semi ? (size_t)(semi - line) : ll;
             size_t q = s;
             while (q < t && (line[q] == ' ' || line[q] == '\t' || line[q] == '\r'))

@@ -7,7 +7,6 @@
 
 #include "asm/asm.h"
 #include "common/fpconv.h"
-#include "disasm/disasm.h"
 #include "disasm/plan.h"
 
 #define MAXF 64
@@ -77,6 +76,29 @@ static void warn(ctx *c, int col, int len, const char *fmt, ...)
     va_end(ap);
 }
 
+static inline int same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
+/* type_value() of a register type, for a name split by the lexer. */
+static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
+{
+    if ((size_t)t->zero_len == n && same(t->zero, name, n)) {
+        *v = t->zero_value;
+        return 0;
+    }
+    if (r.letters != (size_t)t->prefix_len) /* a prefix with digits in it */
+        return type_value(t, name, n, v);
+    if (!same(name, t->prefix, r.letters) || r.num >= t->zero_value)
+        return -1;
+    *v = r.num;
+    return 0;
+}
+
 static int eq(const char *a, size_t n, const char *b) { return n && b[0] == a[0] && strlen(b) == n && !memcmp(a, b, n); }
 
 /* ------------------------------------------------------------ descriptions */
@@ -143,22 +165,18 @@ static int match_mods(ctx *c)
     uint64_t filled = 0; /* slots j < 64 */
     for (int w = c->first_word; w < st->nwords; w++) {
         const src_word *sw = &st->words[w];
+        /* the first slot offering the spelling that is not filled yet
+         * (a slot lists a spelling once) */
         int slot = -1, choice = -1, dup = -1;
-        for (int j = 0; j < F->nmods && slot < 0; j++) {
-            const mod_slot *m = &F->mods[j];
-            if (m->operand >= 0)
-                continue;
-            for (int k = 0; k < m->nchoices; k++)
-                if (m->choices[k].id == sw->id) {
-                    if (filled >> j & 1) {
-                        dup = j;
-                        break;
-                    }
-                    slot = j;
-                    choice = k;
-                    break;
+        for (const asm_spelling *p = F->enc->spelling, *e = p + F->enc->nspellings; p < e && slot < 0; p++)
+            if (p->id == sw->id) {
+                if (filled >> p->slot & 1)
+                    dup = p->slot;
+                else {
+                    slot = p->slot;
+                    choice = p->choice;
                 }
-        }
+            }
         int depth = 10 + 2 * (w - c->first_word);
         if (slot < 0 && dup >= 0) {
             record(c, depth, sw->col - 1, (int)sw->n + 1, NULL, -1, "%s: .%.*s conflicts with another .%s modifier", F->mnemonic, (int)sw->n, sw->s, F->mods[dup].name);
@@ -203,7 +221,7 @@ static int match_mods(ctx *c)
         }
         c->vals[m->field] = m->choices[choice].value;
     }
-    for (int j = 0; j < F->nmods; j++) {
+    for (int j = 0; j < F->nmods && (F->enc->required & ~filled); j++) {
         const mod_slot *m = &F->mods[j];
         if ((filled >> j & 1) || m->optional || m->operand >= 0)
             continue;
@@ -221,7 +239,11 @@ static int match_mods(ctx *c)
 
 /* ------------------------------------------------------------ operands */
 
-static int opnd_is_pair(const ctx *c, const opnd_slot *s) { return disasm_is_pair(s, c->vals); }
+static int opnd_is_pair(const ctx *c, const opnd_slot *s)
+{
+    int pair = c->F->enc->slot[s - c->F->ops].pair;
+    return pair >= 0 ? pair : expr_eval(s->bitwidth, c->vals) == 64;
+}
 
 #define FAIL(...)                                                                                  \
     do {                                                                                           \
@@ -229,17 +251,9 @@ static int opnd_is_pair(const ctx *c, const opnd_slot *s) { return disasm_is_pai
         return -1;                                                                                 \
     } while (0)
 
-static int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
 {
     const char *nm = s->name;
-    /* a written operand states its decorations: no '!' means not inverted,
-     * whatever the default of an omitted operand is (pp.not = True) */
-    if (s->neg_field >= 0)
-        c->vals[s->neg_field] = 0;
-    if (s->abs_field >= 0)
-        c->vals[s->abs_field] = 0;
-    if (s->not_field >= 0)
-        c->vals[s->not_field] = 0;
     if (o->neg || o->inv) {
         int col = o->neg_col;
         if (!s->allow_neg || s->neg_field < 0)
@@ -279,6 +293,21 @@ static int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int 
             c->vals[m->field] = m->choices[k].value;
     }
     return 0;
+}
+
+static inline int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+{
+    /* a written operand states its decorations: no '!' means not inverted,
+     * whatever the default of an omitted operand is (pp.not = True) */
+    if (s->neg_field >= 0)
+        c->vals[s->neg_field] = 0;
+    if (s->abs_field >= 0)
+        c->vals[s->abs_field] = 0;
+    if (s->not_field >= 0)
+        c->vals[s->not_field] = 0;
+    if (!(o->neg | o->inv | o->abs | o->not_) && !o->sfx)
+        return 0;
+    return written_decorations(c, s, o, depth, si);
 }
 
 static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
@@ -612,14 +641,6 @@ static int match_operands(ctx *c, unsigned present)
     return 0;
 }
 
-static int popcount8(unsigned x)
-{
-    x = x - (x >> 1 & 0x55u);
-    x = (x & 0x33u) + (x >> 2 & 0x33u);
-    return (int)((x + (x >> 4)) & 0x0Fu);
-}
-
-
 static int try_form(ctx *c)
 {
     const isa_opcode *op = c->op;
@@ -632,25 +653,17 @@ static int try_form(ctx *c)
     uint64_t base[MAXF];
     if (F->ngroups)
         memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
-    unsigned ng = (unsigned)F->ngroups > ASM_MAX_GROUPS ? ASM_MAX_GROUPS : (unsigned)F->ngroups, found = 0;
-    /* most groups first; among equals, earlier groups first (so that in
-     * "{, pp}{, pq}" a lone trailing operand is pp) */
-    for (int pop = (int)ng; pop >= 0 && !found; pop--)
-        for (unsigned present = 0; present < (1u << ng) && !found; present++) {
-            if (popcount8(present) != pop)
-                continue;
-            /* a choice of groups that takes another number of source
-             * operands than the statement has cannot match: the silent
-             * pass does not try it */
-            int n = F->enc->nreq;
-            for (unsigned g = 1; g <= ng; g++)
-                n += present >> (g - 1) & 1 ? F->enc->nsrc[g] : 0;
-            if (c->silent && n != st->nops)
-                continue;
-            if (F->ngroups)
-                memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
-            found = match_operands(c, present) == 0;
-        }
+    const asm_form *f = F->enc;
+    int found = 0;
+    for (int j = 0; j < f->npresent && !found; j++) {
+        /* a choice of groups that takes another number of source operands
+         * than the statement has cannot match: the silent pass skips it */
+        if (c->silent && f->present_nsrc[j] != st->nops)
+            continue;
+        if (F->ngroups)
+            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
+        found = match_operands(c, f->present[j]) == 0;
+    }
     if (!found)
         return -1;
     static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
@@ -695,21 +708,16 @@ static int try_form(ctx *c)
 /* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
  * c[][]) before the full match; failures found this way are not reported,
  * so when no candidate fits, the full match runs again for the message. */
-static int kind_mismatch(asm_slot s, const src_opnd *o)
-{
-    return !(s.kinds >> o->kind & 1) || (s.c1 && o->name[0] != s.c1 && o->name[0] != s.c2);
-}
-
-static int quick_reject(const syntax_form *F, const statement *st)
+static int quick_reject(const asm_form *F, const statement *st, const int *cls)
 {
     if (st->nops < F->min_src || st->nops > F->max_src)
         return 1;
     /* required operands before the first optional group sit at known
      * positions from the start, those after the last one from the end */
-    const asm_slot *slot = F->enc->slot;
+    const asm_slot *slot = F->slot;
     int si = 0, k;
     for (k = 0; k < F->nops && !slot[k].group; k++) {
-        if (si >= st->nops || kind_mismatch(slot[k], &st->ops[si]))
+        if (si >= st->nops || !(slot[k].accept >> cls[si] & 1))
             return 1;
         si += slot[k].nsrc;
     }
@@ -719,7 +727,7 @@ static int quick_reject(const syntax_form *F, const statement *st)
     for (int j = F->nops - 1; j > k && !slot[j].group; j--) {
         if (slot[j].nsrc == 2)
             break; /* two source operands: stop judging from the end */
-        if (last < si || kind_mismatch(slot[j], &st->ops[last]))
+        if (last < si || !(slot[j].accept >> cls[last] & 1))
             return 1;
         last--;
     }
@@ -780,16 +788,17 @@ static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
 
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
 {
-    /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE */
-    int me_idx = -1, k;
-    for (k = st->nwords < isa->mnemonic_dots ? st->nwords : isa->mnemonic_dots; k >= 0 && me_idx < 0; k--) {
-        size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : (st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len);
-        me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len);
-        if (me_idx >= 0)
-            break;
-    }
+    /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE;
+     * most names are no prefix of a longer one (FFMA.RZ -> FFMA at once) */
+    size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
+    int me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, base), k = 0;
+    if (me_idx < 0 || isa->mnemonics[me_idx].longer)
+        for (me_idx = -1, k = st->nwords; k >= 0; k--) {
+            size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : base;
+            if ((me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len)) >= 0)
+                break;
+        }
     if (me_idx < 0) {
-        size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
         const char *best = NULL;
         int bd = 3;
         for (int i = 0; i < isa->nmnemonics; i++) {
@@ -808,6 +817,9 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
     for (int w = k; w < st->nwords; w++)
         st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
+    int cls[ASM_MAX_OPERANDS];
+    for (int i = 0; i < st->nops; i++)
+        cls[i] = asm_class(&st->ops[i]);
     ctx c;
     c.isa = isa;
     c.st = st;
@@ -820,11 +832,13 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             c.cand_slot[i] = NULL;
         }
         for (int i = 0; i < me->n; i++) {
+            if (pass == 0 && quick_reject(me->enc[i], st, cls))
+                continue;
             c.silent = pass == 0;
             c.cand = i;
             c.op = &isa->opcodes[me->opcode[i]];
             c.F = &c.op->forms[me->form[i]];
-            if (c.op->nfields > MAXF || (pass == 0 && quick_reject(c.F, st)))
+            if (c.op->nfields > MAXF)
                 continue;
             if (try_form(&c) == 0) {
                 *out = dis_write(&isa->dis->op[me->opcode[i]].all, c.vals);

@@ -17,14 +17,14 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
     return -1;
 }
 
-/* Character classes: white space (' ', '\t', '\r'), and the letters,
- * digits and '_' that make names. */
-enum { CC_SPACE = 1, CC_ALNUM = 2 };
+/* Character classes: white space (' ', '\t', '\r'), letters and '_',
+ * digits. */
+enum { CC_SPACE = 1, CC_LETTER = 2, CC_DIGIT = 4 };
 static const unsigned char cclass[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0,
     0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2,
     0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
@@ -39,20 +39,26 @@ static const unsigned char cclass[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* The position after white space from i. */
-static inline size_t skip(const char *s, size_t i, size_t end)
+/* The scans below stop at s[end] (';' or NUL: see asm.h) without testing
+ * for the end. */
+
+/* The position after white space from i. Whether one space follows a
+ * token is as good as random: stepping over it takes no branch, so that
+ * only longer runs of white space cost one. */
+static inline size_t skip(const char *s, size_t i)
 {
-    while (i < end && cclass[(unsigned char)s[i]] == CC_SPACE)
+    i += cclass[(unsigned char)s[i]] == CC_SPACE;
+    while (cclass[(unsigned char)s[i]] == CC_SPACE)
         i++;
     return i;
 }
 
-static inline int is_alnum(char c) { return cclass[(unsigned char)c] == CC_ALNUM; }
+static inline int is_alnum(char c) { return cclass[(unsigned char)c] & (CC_LETTER | CC_DIGIT); }
 
 /* The end of the run of letters, digits and '_' from i. */
-static inline size_t scan_alnum(const char *s, size_t i, size_t end)
+static inline size_t scan_alnum(const char *s, size_t i)
 {
-    while (i < end && is_alnum(s[i]))
+    while (is_alnum(s[i]))
         i++;
     return i;
 }
@@ -99,51 +105,49 @@ static size_t float_prefix(const char *s, size_t i, size_t end)
 }
 
 /* A name from i (letters, digits, '_'), split where its number starts. */
-static size_t scan_name(const char *s, size_t i, size_t end, asm_regname *r)
+static size_t scan_name(const char *s, size_t i, asm_regname *r)
 {
     size_t b = i;
-    while (i < end && is_alnum(s[i]) && !is_digit(s[i]))
+    while (cclass[(unsigned char)s[i]] == CC_LETTER)
         i++;
     size_t d = i;
     uint64_t x = 0;
-    while (i < end && is_digit(s[i]))
+    while (cclass[(unsigned char)s[i]] == CC_DIGIT)
         x = x * 10 + (uint64_t)(s[i++] - '0');
     *r = (asm_regname){d - b, ASM_NO_NUMBER};
-    if (i < end && is_alnum(s[i])) /* more letters: no register number */
-        return scan_alnum(s, i, end);
+    if (is_alnum(s[i])) /* more letters: no register number */
+        return scan_alnum(s, i);
     if (i > d && i - d <= 6 && (s[d] != '0' || i - d == 1))
         r->num = x;
     return i;
 }
 
-static int same(const char *a, const char *b, size_t n)
+/* cur_uint() at *pi, which it advances on success: after white space, a
+ * decimal or 0x hex number, failing on overflow and on "12abc". */
+static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
 {
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
+    size_t i = skip(s, *pi);
+    uint64_t x = 0;
+    if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
+        size_t d = i += 2;
+        for (int h; (h = hex_digit(s[i])) >= 0; i++) {
+            if (x >> 60)
+                return 0;
+            x = x * 16 + (uint64_t)h;
+        }
+        if (i == d)
             return 0;
-    return 1;
-}
-
-int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
-{
-    if ((size_t)t->zero_len == n && same(t->zero, name, n)) {
-        *v = t->zero_value;
-        return 0;
+    } else {
+        if (cclass[(unsigned char)s[i]] != CC_DIGIT)
+            return 0;
+        for (; cclass[(unsigned char)s[i]] == CC_DIGIT; i++)
+            if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(s[i] - '0'), &x))
+                return 0;
     }
-    if (r.letters != (size_t)t->prefix_len) /* a prefix with digits in it */
-        return type_value(t, name, n, v);
-    if (!same(name, t->prefix, r.letters) || r.num >= t->zero_value)
-        return -1;
-    *v = r.num;
-    return 0;
-}
-
-static int parse_uint_at(const char *s, size_t *i, size_t end, uint64_t *v)
-{
-    cursor c = {s, end, *i};
-    if (!cur_uint(&c, v))
+    if (is_alnum(s[i]) || s[i] == '$')
         return 0;
-    *i = c.i;
+    *v = x;
+    *pi = i;
     return 1;
 }
 
@@ -153,7 +157,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
 {
     *o = (src_opnd){.kind = SRC_NAME};
     size_t i = *pos;
-    i = skip(s, i, end);
+    i = skip(s, i);
     o->col = (int)i;
     if (i >= end || s[i] == ',' || s[i] == '$')
         return fail(err, i, 1, "expected an operand");
@@ -173,7 +177,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             break;
         }
         i++;
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i >= end)
             return fail(err, i, 1, "expected an operand after its prefix");
     }
@@ -192,26 +196,26 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         i += n;
     } else if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
         i += 2;
-        i = skip(s, i, end);
-        if (!parse_uint_at(s, &i, end, &o->bank))
+        i = skip(s, i);
+        if (!parse_uint_at(s, &i, &o->bank))
             return fail(err, i, 1, "expected the bank number in c[BANK][OFFSET]");
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i + 1 >= end || s[i] != ']' || s[i + 1] != '[')
             return fail(err, i, 1, "expected '][' in c[BANK][OFFSET]");
         i += 2;
-        i = skip(s, i, end);
+        i = skip(s, i);
         int rz = end - i >= 2 && s[i] == 'R' && s[i + 1] == 'Z' && (end - i == 2 || !is_alnum(s[i + 2]));
         if (rz) { /* c[BANK][RZ+OFFSET]: the zero register as the index (asfermi) */
-            i = skip(s, i + 2, end);
+            i = skip(s, i + 2);
             o->offset = 0;
             if (i < end && s[i] == '+') {
-                i = skip(s, i + 1, end);
+                i = skip(s, i + 1);
                 rz = 0;
             }
         }
-        if (!rz && !parse_uint_at(s, &i, end, &o->offset))
+        if (!rz && !parse_uint_at(s, &i, &o->offset))
             return fail(err, i, 1, "expected the byte offset in c[BANK][OFFSET]");
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i >= end || s[i] != ']')
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
@@ -223,48 +227,48 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         o->num_len = n;
         i += n;
     } else if (is_ident_start(c) && c != '$') {
-        size_t n = scan_name(s, i, end, &o->reg) - i;
+        size_t n = scan_name(s, i, &o->reg) - i;
         o->name = s + i;
         o->name_len = n;
         i += n;
         if (i < end && s[i] == '[') { /* R[2:3] or R[UR2+0x1] */
             i++;
-            i = skip(s, i, end);
+            i = skip(s, i);
             if (i < end && is_digit(s[i])) {
-                if (!parse_uint_at(s, &i, end, &o->pair_lo))
+                if (!parse_uint_at(s, &i, &o->pair_lo))
                     return fail(err, i, 1, "expected a register number in R[LO:HI]");
-                i = skip(s, i, end);
+                i = skip(s, i);
                 if (i >= end || s[i] != ':')
                     return fail(err, i, 1, "expected ':' in the register pair R[LO:HI]");
                 i++;
-                i = skip(s, i, end);
-                if (!parse_uint_at(s, &i, end, &o->pair_hi))
+                i = skip(s, i);
+                if (!parse_uint_at(s, &i, &o->pair_hi))
                     return fail(err, i, 1, "expected a register number after ':'");
                 o->kind = SRC_PAIR;
             } else {
                 size_t nb = i;
-                i = scan_name(s, i, end, &o->reg);
+                i = scan_name(s, i, &o->reg);
                 if (i == nb)
                     return fail(err, i, 1, "expected a uniform register inside R[...]");
                 o->name = s + nb; /* the index register */
                 o->name_len = i - nb;
-                i = skip(s, i, end);
+                i = skip(s, i);
                 if (i < end && (s[i] == '+' || s[i] == '-')) {
                     int neg = s[i] == '-';
                     i++;
-                    i = skip(s, i, end);
+                    i = skip(s, i);
                     if (i < end && s[i] == '-') {
                         neg = !neg;
                         i++;
                     }
                     uint64_t v;
-                    if (!parse_uint_at(s, &i, end, &v) || v > (UINT64_C(1) << 40))
+                    if (!parse_uint_at(s, &i, &v) || v > (UINT64_C(1) << 40))
                         return fail(err, i, 1, "expected an offset after '+' in R[URb+OFFSET]");
                     o->index = neg ? -(int64_t)v : (int64_t)v;
                 }
                 o->kind = SRC_INDEXED;
             }
-            i = skip(s, i, end);
+            i = skip(s, i);
             if (i >= end || s[i] != ']')
                 return fail(err, i, 1, "expected ']'");
             i++;
@@ -279,14 +283,14 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     (void)core;
     /* suffix and closing bar, in either order */
     for (int k = 0; k < 3; k++) {
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i >= end || (s[i] != '.' && s[i] != '|'))
             break; /* nor in the next rounds */
         if (s[i] == '.' && !o->sfx) {
             o->sfx_col = (int)i;
             i++;
             size_t nb = i;
-            i = scan_alnum(s, i, end);
+            i = scan_alnum(s, i);
             if (i == nb)
                 return fail(err, i, 1, "expected a suffix name after '.'");
             o->sfx = s + nb;
@@ -301,7 +305,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
     if (o->abs == 2)
         o->abs = 1;
-    i = skip(s, i, end);
+    i = skip(s, i);
     if (i < end && s[i] != ',' && s[i] != '$') {
         size_t e = i;
         while (e < end && s[e] != ',' && s[e] != '$')
@@ -320,7 +324,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
 {
     static const char *const names[3] = {"$sched", "$req", "$wsb"};
     while (i < end) {
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i >= end)
             break;
         if (s[i] == ',') {
@@ -331,7 +335,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
         if (s[i] != '$')
             return fail(err, i, end - i, "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
         i++;
-        i = scan_alnum(s, i, end);
+        i = scan_alnum(s, i);
         int k = i - b == 6 && !memcmp(s + b, names[0], 6)   ? 0
                 : i - b == 4 && !memcmp(s + b, names[1], 4) ? 1
                 : i - b == 4 && !memcmp(s + b, names[2], 4) ? 2
@@ -340,12 +344,12 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
             return fail(err, b, i - b, "unknown scheduling control (expected $sched, $req or $wsb)");
         if (st->ctl_given[k])
             return fail(err, b, i - b, "scheduling control given twice");
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i >= end || s[i] != '=')
             return fail(err, i, 1, "expected '=' and a number after the scheduling control");
         i++;
-        i = skip(s, i, end);
-        if (!parse_uint_at(s, &i, end, &st->ctl_val[k]))
+        i = skip(s, i);
+        if (!parse_uint_at(s, &i, &st->ctl_val[k]))
             return fail(err, i, 1, "expected a number after '='");
         st->ctl_given[k] = 1;
         st->ctl_col[k] = (int)b;
@@ -358,33 +362,33 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
     st->nwords = st->nops = 0;
     st->guard_present = st->guard_not = 0;
     memset(st->ctl_given, 0, sizeof st->ctl_given);
-    i = skip(s, i, end);
+    i = skip(s, i);
     if (i < end && s[i] == '@') {
         st->guard_col = (int)i;
         i++;
-        i = skip(s, i, end);
+        i = skip(s, i);
         if (i < end && s[i] == '!') {
             st->guard_not = 1;
             i++;
         }
         size_t b = i;
-        i = scan_name(s, i, end, &st->guard_reg);
+        i = scan_name(s, i, &st->guard_reg);
         if (i == b)
             return fail(err, i, 1, "expected a predicate after '@'");
         st->guard_present = 1;
         st->guard = s + b;
         st->guard_len = i - b;
-        i = skip(s, i, end);
+        i = skip(s, i);
     }
     size_t b = i;
     if (i >= end || !is_ident_start(s[i]) || s[i] == '$')
         return fail(err, i, 1, "expected an instruction name");
-    i = scan_alnum(s, i, end);
+    i = scan_alnum(s, i);
     st->mnem = s + b;
     st->mnem_col = (int)b;
     while (i < end && s[i] == '.') {
         size_t wb = ++i;
-        i = scan_alnum(s, i, end);
+        i = scan_alnum(s, i);
         if (i == wb)
             return fail(err, wb - 1, 1, "expected a modifier name after '.'");
         if (st->nwords == ASM_MAX_MODS)
@@ -395,7 +399,7 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
     if (i < end && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
         return fail(err, i, 1, "expected a space after the instruction name");
     /* operands separated by ',', then the '$' controls */
-    i = skip(s, i, end);
+    i = skip(s, i);
     if (i < end && s[i] != '$')
         for (;;) {
             if (st->nops == ASM_MAX_OPERANDS)

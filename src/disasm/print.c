@@ -120,11 +120,13 @@ static char *put_reg_slow(char *p, const char *end, const isa_type *t, uint64_t 
     return put_c(p, end, ']');
 }
 
+/* A name kept in a table entry: the whole entry is copied in one block
+ * (its length byte too, overwritten next). */
 static inline char *put_r(char *p, const char *end, const rname *r)
 {
-    if (end - p < (ptrdiff_t)sizeof r->s)
+    if (end - p < (ptrdiff_t)sizeof *r)
         return put_n(p, end, r->s, r->n);
-    memcpy(p, r->s, sizeof r->s);
+    memcpy(p, r, sizeof *r);
     return p + r->n;
 }
 

@@ -17,11 +17,6 @@ static int build_mnemonics(gisa_isa *isa)
     for (int i = 0; i < isa->nopcodes; i++)
         for (int f = 0; f < isa->opcodes[i].nforms; f++) {
             const char *m = isa->opcodes[i].forms[f].mnemonic;
-            int dots = 0;
-            for (const char *c = m; *c; c++)
-                dots += *c == '.';
-            if (dots > isa->mnemonic_dots)
-                isa->mnemonic_dots = dots;
             int e = strmap_get(&isa->mnemonic_by_name, m, strlen(m));
             if (e < 0) {
                 e = isa->nmnemonics++;
@@ -39,6 +34,12 @@ static int build_mnemonics(gisa_isa *isa)
             me->opcode = op;
             me->form = fm;
             me->n++;
+        }
+    for (int e = 0; e < isa->nmnemonics; e++) /* IMAD.WIDE marks IMAD */
+        for (const char *d = strchr(isa->mnemonics[e].mnemonic, '.'); d; d = strchr(d + 1, '.')) {
+            int p = strmap_get(&isa->mnemonic_by_name, isa->mnemonics[e].mnemonic, (size_t)(d - isa->mnemonics[e].mnemonic));
+            if (p >= 0)
+                isa->mnemonics[p].longer = 1;
         }
     return 0;
 }

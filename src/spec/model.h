@@ -168,6 +168,8 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     const char *mnemonic;
     int *opcode, *form;
     int n;
+    int longer; /* another mnemonic starts with this one and a dot (IMAD: IMAD.WIDE) */
+    const struct asm_form **enc; /* [n] the forms' compiled matching (asm/asm.h) */
 } mnemonic_entry;
 
 typedef struct decode_pattern {
@@ -201,7 +203,6 @@ struct gisa_isa {
     int nrulings;
     mnemonic_entry *mnemonics;
     int nmnemonics;
-    int mnemonic_dots; /* the most dots in a mnemonic (IMAD.WIDE: 1) */
     strmap mnemonic_by_name;
     strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
     int nmodifiers;
