@@ -60,34 +60,6 @@ typedef struct mufu_dd {
 #define SIGN64H 0x80000000u
 #define INF64H 0x7ff00000u
 
-static inline float f32v(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-static inline uint32_t f32b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static inline double f64v(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static inline uint64_t f64b(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
 /* 2^e for e in [-1022, 1023] */
 static inline double pow2(int e)
 {

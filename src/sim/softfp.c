@@ -43,34 +43,6 @@
 #define FORMAT_INLINE inline
 #endif
 
-static inline float f32v(uint32_t b)
-{
-    float f;
-    memcpy(&f, &b, sizeof f);
-    return f;
-}
-
-static inline uint32_t f32b(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static inline double f64v(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static inline uint64_t f64b(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
 /* ------------------------------------------------------------------ host mode */
 
 /* The mode this module last set on this thread; -1: unknown (fegetround()

@@ -19,6 +19,36 @@
 #ifndef GISA_SIM_SOFTFP_H
 #define GISA_SIM_SOFTFP_H
 #include <stdint.h>
+#include <string.h>
+
+/* Bit patterns to host floats and back (the FP modules' common vocabulary). */
+static inline float f32v(uint32_t b)
+{
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static inline uint32_t f32b(float f)
+{
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+static inline double f64v(uint64_t b)
+{
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+static inline uint64_t f64b(double d)
+{
+    uint64_t b;
+    memcpy(&b, &d, sizeof b);
+    return b;
+}
 
 /* nearest-even, toward -inf, toward +inf, toward zero */
 typedef enum fp_rnd { FP_RN = 0, FP_RM = 1, FP_RP = 2, FP_RZ = 3 } fp_rnd;
