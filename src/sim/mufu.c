@@ -323,9 +323,9 @@ static uint64_t two_over_pi_bits(int pos)
  * (rounding q to nearest), has its leading 128 bits turned into a
  * double-double f (relative error < 2^-105), so |f - exact| <= 2^-166 +
  * 2^-105 |f|, and t = f * pi/2 (pi/2: 2^-106, product: 2^-103) has relative
- * error below 2^-102 + 2^-166/|f|.  The smallest |f| of any float is near
- * 2^-31 (found by the exhaustive run), so rel stays near 2^-102; it is
- * computed rather than assumed. */
+ * error below 2^-102 + 2^-166/|f|.  The smallest |f| of any float is
+ * 2^-29.9 (x = 0x6f79be45, found by running all of them), so rel stays
+ * near 2^-101; it is computed rather than assumed. */
 static trig_red trig_payne_hanek(uint32_t ax)
 {
     typedef unsigned __int128 u128;
@@ -354,7 +354,7 @@ static trig_red trig_payne_hanek(uint32_t ax)
         flo = 0;
         lead = 128;
     }
-    if (fhi == 0) /* cannot happen (|f| > 2^-40 for every float); decides nothing */
+    if (fhi == 0) /* cannot happen (|f| > 2^-30 for every float); decides nothing */
         return red;
     uint64_t top = (uint64_t)(fhi >> 64);
     int z = top ? clz64(top) : 64 + clz64((uint64_t)fhi);
