@@ -53,15 +53,14 @@ int main(int argc, char **argv)
     gisa_diags_set_limit(d, 10);
     gisa_word *out = NULL;
     size_t nout = 0;
-    double best = 1e30;
+    bench_time best = bench_time_init();
     for (int run = 0; run < BENCH_RUNS; run++) {
         free(out);
         out = NULL;
         gisa_diags_clear(d);
-        double t0 = now_s();
+        bench_start(&best);
         gisa_status st = gisa_assemble(isa, "bench.s", src, len, &out, &nout, d);
-        double t = now_s() - t0;
-        best = t < best ? t : best;
+        bench_stop(&best);
         if (st != GISA_OK) {
             printf("assemble failed: %s (%zu errors)\n", gisa_status_str(st), gisa_diags_errors(d));
             for (size_t i = 0; i < gisa_diags_count(d); i++) {
@@ -73,7 +72,7 @@ int main(int argc, char **argv)
         }
     }
     print_rate("assemble", best, 3.0);
-    printf("assemble: %zu bytes of source = %.1f MB/s\n", len, (double)len / best / 1e6);
+    printf("assemble: %zu bytes of source = %.1f MB/s\n", len, (double)len / best.cpu / 1e6);
 
     size_t bad = nout == BENCH_N ? 0 : BENCH_N;
     for (size_t i = 0; i < nout && i < BENCH_N; i++) {

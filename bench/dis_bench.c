@@ -9,31 +9,29 @@ int main(void)
     gisa_word *words = make_workload(isa);
     static char text[BENCH_TEXT];
 
-    double best = 1e30;
+    bench_time best = bench_time_init();
     size_t invalid = 0, bytes = 0;
     for (int run = 0; run < BENCH_RUNS; run++) {
         invalid = bytes = 0;
-        double t0 = now_s();
+        bench_start(&best);
         for (size_t i = 0; i < BENCH_N; i++) {
             invalid += gisa_disassemble(isa, words[i], text, sizeof text) != GISA_OK;
             bytes += (unsigned char)text[0];
         }
-        double t = now_s() - t0;
-        best = t < best ? t : best;
+        bench_stop(&best);
     }
     print_rate("disassemble", best, 10.0);
     if (invalid)
         printf("disassemble: %zu words reported invalid (expected 0)\n", invalid);
 
-    double best_dec = 1e30;
+    bench_time best_dec = bench_time_init();
     size_t sum = 0;
     for (int run = 0; run < BENCH_RUNS; run++) {
         sum = 0;
-        double t0 = now_s();
+        bench_start(&best_dec);
         for (size_t i = 0; i < BENCH_N; i++)
             sum += gisa_decode_opcode(isa, words[i]);
-        double t = now_s() - t0;
-        best_dec = t < best_dec ? t : best_dec;
+        bench_stop(&best_dec);
     }
     print_rate("decode lookup only", best_dec, 0);
     printf("(checksums %zu %zu)\n", bytes, sum);

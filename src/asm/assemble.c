@@ -61,9 +61,9 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     while (!nomem && next_line(text, len, &pos, &b, &e)) {
         lineno++;
         size_t ll = e - b;
-        if (ll + 1 > clean_cap) {
+        if (ll + 2 > clean_cap) {
             size_t nc = clean_cap ? clean_cap : 256;
-            while (nc < ll + 1)
+            while (nc < ll + 2)
                 nc *= 2;
             char *p = realloc(clean, nc);
             if (!p) {
@@ -75,14 +75,14 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
         }
         /* comments become spaces so that columns stay those of the source
          * (a line with no '/', outside a comment, is copied as it is); the
-         * copy ends in a NUL, which ends every scan of the statement parser */
+         * copy ends in NULs, which end every scan of the statement parser */
         const char *src = text + b;
         char *line = clean;
         if (in_comment || memchr(src, '/', ll) || memchr(src, 0, ll))
             blank_comments(src, ll, clean, &in_comment);
         else
             memcpy(clean, src, ll);
-        clean[ll] = 0;
+        clean[ll] = clean[ll + 1] = 0;
         size_t s = 0;
         while (s <= ll) {
             char *semi = memchr(line + s, ';', ll - s);

@@ -17,18 +17,17 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
     return -1;
 }
 
-/* Character classes: white space (' ', '\t', '\r'), letters and '_',
- * digits. */
-enum { CC_SPACE = 1, CC_LETTER = 2, CC_DIGIT = 4 };
+/* Character classes of names: letters and '_', digits. */
+enum { CC_LETTER = 1, CC_DIGIT = 2 };
 static const unsigned char cclass[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 0, 0, 0, 0, 0,
-    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 2,
-    0, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
+    0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -42,14 +41,26 @@ static const unsigned char cclass[256] = {
 /* The scans below stop at s[end] (';' or NUL: see asm.h) without testing
  * for the end. */
 
+/* ' ', '\t', '\r', by arithmetic: each step of a scan waits for the one
+ * before, and a table load would lengthen that chain */
+static inline int is_space(char c)
+{
+    unsigned u = (unsigned char)c;
+    return u <= ' ' && (UINT64_C(0x100002200) >> u & 1);
+}
+
 /* The position after white space from i. Whether one space follows a
- * token is as good as random: stepping over it takes no branch, so that
- * only longer runs of white space cost one. */
+ * token is as good as random: the next two characters are judged at once,
+ * without a branch unless both are white space (s[end + 1] is readable:
+ * see asm.h). */
 static inline size_t skip(const char *s, size_t i)
 {
-    i += cclass[(unsigned char)s[i]] == CC_SPACE;
-    while (cclass[(unsigned char)s[i]] == CC_SPACE)
-        i++;
+    int a = is_space(s[i]), b = is_space(s[i + 1]);
+    if (a & b)
+        for (i += 2; is_space(s[i]); i++)
+            ;
+    else
+        i += (size_t)a;
     return i;
 }
 
@@ -122,11 +133,11 @@ static size_t scan_name(const char *s, size_t i, asm_regname *r)
     return i;
 }
 
-/* cur_uint() at *pi, which it advances on success: after white space, a
+/* cur_uint() at *pi (after white space), which it advances on success: a
  * decimal or 0x hex number, failing on overflow and on "12abc". */
 static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
 {
-    size_t i = skip(s, *pi);
+    size_t i = *pi;
     uint64_t x = 0;
     if (s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         size_t d = i += 2;
@@ -262,7 +273,11 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                         i++;
                     }
                     uint64_t v;
-                    if (!parse_uint_at(s, &i, &v) || v > (UINT64_C(1) << 40))
+                    size_t j = skip(s, i);
+                    if (!parse_uint_at(s, &j, &v))
+                        return fail(err, i, 1, "expected an offset after '+' in R[URb+OFFSET]");
+                    i = j;
+                    if (v > (UINT64_C(1) << 40))
                         return fail(err, i, 1, "expected an offset after '+' in R[URb+OFFSET]");
                     o->index = neg ? -(int64_t)v : (int64_t)v;
                 }
@@ -282,7 +297,8 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     }
     (void)core;
     /* suffix and closing bar, in either order */
-    for (int k = 0; k < 3; k++) {
+    int k;
+    for (k = 0; k < 3; k++) {
         i = skip(s, i);
         if (i >= end || (s[i] != '.' && s[i] != '|'))
             break; /* nor in the next rounds */
@@ -305,7 +321,8 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
     if (o->abs == 2)
         o->abs = 1;
-    i = skip(s, i);
+    if (k == 3)
+        i = skip(s, i);
     if (i < end && s[i] != ',' && s[i] != '$') {
         size_t e = i;
         while (e < end && s[e] != ',' && s[e] != '$')

@@ -96,14 +96,13 @@ static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint6
     const dis_opcode *dop = &isa->dis->op[idx];
     if ((w->w[0] & ~dop->covered.w[0]) || (w->w[1] & ~dop->covered.w[1]) || !dop->all.x)
         return -1;
+    /* every field from the word: where a form's pinned bits match, its
+     * pinned fields hold their pinned values */
+    dis_read(&dop->all, w, vals);
     vals[DIS_NONE] = 0;
-    for (int k = 0; k < dop->nforms; k++) {
-        if (!pinned_ok(&dop->forms[k], w))
-            continue;
-        dis_read(&dop->forms[k].reads, w, vals);
-        if (!dis_run(isa, idx, k, vals, buf, cap))
+    for (int k = 0; k < dop->nforms; k++)
+        if (pinned_ok(&dop->forms[k], w) && !dis_run(isa, idx, k, vals, buf, cap))
             return k;
-    }
     return -1;
 }
 
@@ -143,12 +142,8 @@ int disasm_match(const gisa_isa *isa, const gisa_word *w, int *opcode, int *form
 {
     char text[512];
     *form = find_form(isa, w, opcode, vals, text, sizeof text);
-    if (*form >= 0) {
-        /* every field from the word: where the form's pinned bits match,
-         * its pinned fields hold their pinned values */
-        dis_read(&isa->dis->op[*opcode].all, w, vals);
+    if (*form >= 0)
         return 0;
-    }
     explain(isa, w, *opcode, vals, why, cap);
     return -1;
 }

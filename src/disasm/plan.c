@@ -5,14 +5,16 @@
 #include "disasm/plan.h"
 
 #define REG_TABLE_MAX_WIDTH 10 /* register types up to 1024 names get tables */
-
 #define TEXT_TABLE_MAX_WIDTH 8 /* guards and controls up to 256 values are pre-rendered */
+
+static const char *const ctl_names[3] = {" $sched=", " $req=", " $wsb="};
 
 typedef struct builder {
     arena *a;
     char *pool, *pool_end; /* the unused part of the texts' pool */
     const gisa_isa *isa;
     dis_model *dm;
+    dtext ctl_text[3];                             /* " $sched=", " $req=", " $wsb=" */
     const rname *ctl[3][TEXT_TABLE_MAX_WIDTH + 1]; /* shared tables, by control and field width */
     const rname **guard;                           /* [ntypes] */
 } builder;
@@ -31,11 +33,11 @@ static dtext text_of(builder *b, const char *s, size_t n)
 
 static size_t pool_size(const gisa_isa *isa)
 {
-    size_t n = 32; /* separators and controls */
+    size_t n = 32; /* the controls */
     for (int i = 0; i < isa->nopcodes; i++)
         for (int k = 0; k < isa->opcodes[i].nforms; k++) {
             const syntax_form *F = &isa->opcodes[i].forms[k];
-            n += (size_t)F->mnemonic_len + 32;
+            n += (size_t)F->mnemonic_len;
             for (int j = 0; j < F->nmods; j++)
                 for (int c = 0; c < F->mods[j].nchoices; c++)
                     n += (size_t)F->mods[j].choices[c].len + 1;
@@ -117,7 +119,7 @@ static int build_mod(builder *b, const isa_opcode *op, const mod_slot *m, const 
     }
     int w = op->fields[m->field].width;
     *d = (dis_mod){.name = name, .text = text, .slot = m, .field = (uint8_t)m->field,
-                   .ncodes = (uint8_t)(w < 4 ? 1 << w : DIS_MOD_CODES)};
+                   .ncodes = (uint8_t)(w < DIS_MOD_BITS ? 1 << w : DIS_MOD_CODES)};
     int ew = op->fx[m->field].enum_width;
     for (unsigned v = 0; v < d->ncodes; v++)
         d->code[v] = named && (v >> ew || !named[v]) ? DM_REJECT : (uint8_t)dis_mod_rule(m, v);
@@ -176,7 +178,7 @@ static void build_pred(builder *b, const isa_opcode *op, const expr *const *e, i
     p->table = table;
 }
 
-/* The values an optional group shows itself by (see print_form). */
+/* The values an optional group shows itself by (see group_printed). */
 static int build_group(builder *b, const isa_opcode *op, const syntax_form *F, int g, dis_group *d)
 {
     uint8_t *field = alloc(b, 6 * (size_t)F->nops, sizeof *field);
@@ -337,7 +339,7 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
         if (m->field < 0)
             continue; /* nothing to check, nothing printed */
         const field_x *x = &op->fx[m->field];
-        int fold = is_free(F, m->field) && has_holes(x) && op->fields[m->field].width <= 4;
+        int fold = is_free(F, m->field) && has_holes(x) && op->fields[m->field].width <= DIS_MOD_BITS;
         if (build_mod(b, op, m, fold ? x->named : NULL, &mods[d->nmods]))
             return -1;
         if (m->operand < 0)
@@ -347,7 +349,7 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
     for (int i = 0; i < F->nfree; i++) {
         int f = F->free_fields[i], in_mod = 0;
         for (int j = 0; j < d->nmods; j++)
-            in_mod |= mods[j].field == f && op->fields[f].width <= 4;
+            in_mod |= mods[j].field == f && op->fields[f].width <= DIS_MOD_BITS;
         if (!in_mod && has_holes(&op->fx[f]))
             named[d->nnamed++] = (dis_named){op->fx[f].named, (uint8_t)f, op->fx[f].enum_width};
     }
@@ -361,19 +363,18 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
         if (build_group(b, op, F, g, &groups[g]))
             return -1;
     d->ngroups = (uint8_t)F->ngroups;
-    static const char *const names[3] = {" $sched=", " $req=", " $wsb="};
     for (int k = 0; k < 3; k++)
         if (F->ctl[k] >= 0)
-            ctl[d->nctl++] = (dis_ctl){text_of(b, names[k], strlen(names[k])),
-                                       ctl_table(b, k, names[k], op->fields[F->ctl[k]].width), (uint8_t)F->ctl[k]};
+            ctl[d->nctl++] = (dis_ctl){b->ctl_text[k], ctl_table(b, k, ctl_names[k], op->fields[F->ctl[k]].width),
+                                       (uint8_t)F->ctl[k]};
     if (build_steps(b, F, d))
         return -1;
     F->dis = d;
     return 0;
 }
 
-/* Readers of the fields marked in want[] (NULL: all). */
-static int build_reads(builder *b, const isa_opcode *op, const uint8_t *want, dis_reads *r)
+/* Readers of every field of an opcode. */
+static int build_reads(builder *b, const isa_opcode *op, dis_reads *r)
 {
     dis_x *x = alloc(b, (size_t)op->nfields, sizeof *x);
     if (!x)
@@ -382,7 +383,7 @@ static int build_reads(builder *b, const isa_opcode *op, const uint8_t *want, di
     for (int part = 0; part < 3; part++) /* in w[0], in w[1], straddling */
         for (int i = 0; i < op->nfields; i++) {
             const isa_field *f = &op->fields[i];
-            if ((f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2) != part || (want && !want[i]))
+            if ((f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2) != part)
                 continue;
             uint64_t mask = f->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->width) - 1;
             x[n++] = (dis_x){mask, (uint8_t)i, (uint8_t)(f->off & 63)};
@@ -392,41 +393,6 @@ static int build_reads(builder *b, const isa_opcode *op, const uint8_t *want, di
     return 0;
 }
 
-static void use_pred(const dis_pred *p, uint8_t *want, int *all)
-{
-    for (int i = 0; i < p->nfields; i++)
-        want[p->field[i]] = 1;
-    *all |= !p->table;
-}
-
-/* The fields a form's steps read (see dis_run). */
-static int build_form_reads(builder *b, const isa_opcode *op, const dis_opcode *dop, dis_form *d)
-{
-    uint8_t want[DIS_NONE + 1] = {0};
-    int all = 0;
-    want[dop->guard] = want[dop->guard_not] = 1;
-    if (op->nexceptions)
-        use_pred(&dop->raised, want, &all);
-    for (int i = 0; i < d->nnamed; i++)
-        want[d->named[i].field] = 1;
-    for (int j = 0; j < d->nmods; j++)
-        want[d->mods[j].field] = 1;
-    for (int k = 0; k < d->nops; k++) {
-        const dis_opnd *o = &d->ops[k];
-        const uint8_t f[7] = {o->field, o->not_, o->neg, o->abs, o->inv, o->fmt, o->index};
-        for (int i = 0; i < 7; i++)
-            want[f[i]] = 1;
-        if (o->pair < 0)
-            use_pred(&o->pair_of, want, &all);
-    }
-    for (int g = 1; g <= d->ngroups; g++)
-        for (int i = 0; i < d->groups[g].n; i++)
-            want[d->groups[g].field[i]] = 1;
-    for (int k = 0; k < d->nctl; k++)
-        want[d->ctl[k].field] = 1;
-    return build_reads(b, op, all ? NULL : want, &d->reads);
-}
-
 static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
 {
     d->covered = op->covered;
@@ -434,10 +400,9 @@ static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
         return 0; /* never printed: disasm_match refuses it */
     dis_form *forms = alloc(b, (size_t)op->nforms, sizeof *forms);
     const expr **cond = alloc(b, (size_t)op->nexceptions, sizeof *cond);
-    if (!forms || !cond || build_reads(b, op, NULL, &d->all))
+    if (!forms || !cond || build_reads(b, op, &d->all))
         return -1;
     d->forms = forms;
-    d->nfields = (uint8_t)op->nfields;
     d->nforms = (uint8_t)op->nforms; /* at most 16 syntax lines */
     d->guard = idx(op->guard);
     d->guard_not = idx(op->guard_not);
@@ -452,7 +417,7 @@ static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
             d->guard_text = guard_table(b, d->guard_type);
     }
     for (int k = 0; k < op->nforms; k++)
-        if (build_form(b, op, &op->forms[k], &forms[k]) || build_form_reads(b, op, d, &forms[k]))
+        if (build_form(b, op, &op->forms[k], &forms[k]))
             return -1;
     return 0;
 }
@@ -468,6 +433,8 @@ int disasm_plan_build(gisa_isa *isa)
         !(b.dm->op = alloc(&b, (size_t)isa->nopcodes, sizeof *b.dm->op)))
         return -1;
     b.pool_end = b.pool + pn;
+    for (int k = 0; k < 3; k++)
+        b.ctl_text[k] = text_of(&b, ctl_names[k], strlen(ctl_names[k]));
     for (int k = 0; k < 32; k++) {
         char t[8];
         int n = snprintf(t, sizeof t, "%s%s%s%s", k >> 4 & 1 ? " " : ", ", k >> 3 & 1 ? "!" : "",

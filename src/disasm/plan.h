@@ -30,12 +30,55 @@ typedef struct dis_regs { /* one register type */
     uint32_t n;           /* 0 when the type is too wide or its names too long for tables */
 } dis_regs;
 
+typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
+    uint64_t mask;
+    uint8_t field, sh;
+} dis_x;
+
+typedef struct dis_reads { /* an opcode's fields: those in w[0], in w[1], straddling both */
+    const dis_x *x;
+    uint8_t n[3];
+} dis_reads;
+
+/* Every field's value from the word. */
+static inline void dis_read(const dis_reads *r, const gisa_word *w, uint64_t *vals)
+{
+    const uint64_t w0 = w->w[0], w1 = w->w[1];
+    const dis_x *x = r->x;
+    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
+    for (; i < n0; i++)
+        vals[x[i].field] = w0 >> x[i].sh & x[i].mask;
+    for (; i < n1; i++)
+        vals[x[i].field] = w1 >> x[i].sh & x[i].mask;
+    for (; i < n2; i++)
+        vals[x[i].field] = (w0 >> x[i].sh | w1 << (64 - x[i].sh)) & x[i].mask;
+}
+
+/* The word holding these values (the assembler's inverse of dis_read). */
+static inline gisa_word dis_write(const dis_reads *r, const uint64_t *vals)
+{
+    uint64_t w0 = 0, w1 = 0;
+    const dis_x *x = r->x;
+    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
+    for (; i < n0; i++)
+        w0 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+    for (; i < n1; i++)
+        w1 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+    for (; i < n2; i++) {
+        uint64_t v = vals[x[i].field] & x[i].mask;
+        w0 |= v << x[i].sh;
+        w1 |= v >> (64 - x[i].sh);
+    }
+    return (gisa_word){{w0, w1}};
+}
+
 /* A modifier's code for one field value: the form cannot print the value,
  * prints nothing (the default or an omitted optional), or prints
  * text[code] (DM_REJECT and DM_SILENT have empty texts). */
 enum { DM_REJECT = 0, DM_SILENT = 1, DM_TEXT = 2 };
 
-#define DIS_MOD_CODES 16 /* field values with a pre-computed code */
+#define DIS_MOD_BITS 4                     /* field values with a pre-computed code: */
+#define DIS_MOD_CODES (1 << DIS_MOD_BITS) /* those below 16 */
 
 typedef struct dis_mod {
     const rname *name;    /* [DM_TEXT + nchoices]: "", "", ".SPELL"...; NULL if one is too long */
@@ -77,7 +120,7 @@ typedef struct dis_opnd {
     const expr *bitwidth;
     dis_pred pair_of;          /* Bitwidth == 64 */
     const dis_mod *sfx;        /* .suffix, or NULL */
-    const opnd_slot *slot;
+    const opnd_slot *slot;     /* the model's operand, for what is not copied here */
 } dis_opnd;
 
 typedef struct dis_group {  /* an optional {...} operand group */
@@ -97,34 +140,6 @@ typedef struct dis_named { /* a free field whose enumeration leaves values unnam
     const uint8_t *named;    /* the type's table: 1 for named values */
     uint8_t field, width;
 } dis_named;
-
-typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
-    uint64_t mask;
-    uint8_t field, sh;
-} dis_x;
-
-typedef struct dis_reads { /* fields to read: those in w[0], in w[1], straddling both */
-    const dis_x *x;
-    uint8_t n[3];
-} dis_reads;
-
-/* The word holding these values (the assembler's inverse of dis_read). */
-static inline gisa_word dis_write(const dis_reads *r, const uint64_t *vals)
-{
-    uint64_t w0 = 0, w1 = 0;
-    const dis_x *x = r->x;
-    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
-    for (; i < n0; i++)
-        w0 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
-    for (; i < n1; i++)
-        w1 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
-    for (; i < n2; i++) {
-        uint64_t v = vals[x[i].field] & x[i].mask;
-        w0 |= v << x[i].sh;
-        w1 |= v >> (64 - x[i].sh);
-    }
-    return (gisa_word){{w0, w1}};
-}
 
 /* The operands' print plan: one step per operand, checks folded in. */
 enum dis_step_kind {
@@ -147,7 +162,6 @@ typedef struct dis_step {
 
 typedef struct dis_form {
     gisa_word mask, match;    /* the form's pinned bits (copies, to stay in few cache lines) */
-    dis_reads reads;          /* the fields its steps use */
     const dis_mod *mnem;      /* [nmnem] modifiers printed after the mnemonic (copies) */
     const dis_named *named;   /* [nnamed] */
     const dis_step *steps;    /* operands; ends with DS_END */
@@ -162,37 +176,24 @@ typedef struct dis_form {
 
 typedef struct dis_opcode {
     gisa_word covered;
-    dis_reads all;              /* every field; x NULL when the opcode has too many fields to print */
+    dis_reads all;              /* x NULL when the opcode has too many fields to print */
     const dis_form *forms;      /* [nforms] */
     const dis_regs *guard_regs;
     const isa_type *guard_type; /* NULL: no guard */
     const rname *guard_text;    /* [2 << type width] by (not, register): "", "@P3 ", "@!PT "; or NULL */
     dis_pred raised;            /* an __Exception holds */
-    uint8_t nfields, nforms, guard, guard_not, exceptions;
+    uint8_t nforms, guard, guard_not, exceptions;
 } dis_opcode;
+
+/* Separator and decorations before an operand: " " before the first,
+ * else ", "; then "!", "-" or "~" (tilde and neg), "|". */
+#define DIS_PREFIX(first, not_, neg, tilde, abs) ((first) << 4 | (not_) << 3 | (neg) << 2 | (tilde) << 1 | (abs))
 
 typedef struct dis_model {
     dis_regs *regs;      /* [ntypes]; filled for register types */
     dis_opcode *op;      /* [nopcodes] */
     rname prefix[32];    /* ", -|" and the like: DIS_PREFIX(first, !, -, ~, |) */
 } dis_model;
-
-/* Separator and decorations before an operand: " " before the first,
- * else ", "; then "!", "-" or "~" (tilde and neg), "|". */
-#define DIS_PREFIX(first, not_, neg, tilde, abs) ((first) << 4 | (not_) << 3 | (neg) << 2 | (tilde) << 1 | (abs))
-
-static inline void dis_read(const dis_reads *r, const gisa_word *w, uint64_t *vals)
-{
-    const uint64_t w0 = w->w[0], w1 = w->w[1];
-    const dis_x *x = r->x;
-    int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
-    for (; i < n0; i++)
-        vals[x[i].field] = w0 >> x[i].sh & x[i].mask;
-    for (; i < n1; i++)
-        vals[x[i].field] = w1 >> x[i].sh & x[i].mask;
-    for (; i < n2; i++)
-        vals[x[i].field] = (w0 >> x[i].sh | w1 << (64 - x[i].sh)) & x[i].mask;
-}
 
 /* Runs form `form` of opcode `opcode` (its pinned bits matching) on the
  * word's values: prints into buf[cap] and returns 0, or returns 1 when the
