@@ -76,24 +76,16 @@ static void warn(ctx *c, int col, int len, const char *fmt, ...)
     va_end(ap);
 }
 
-static inline int same(const char *a, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return 0;
-    return 1;
-}
-
 /* type_value() of a register type, for a name split by the lexer. */
 static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
 {
-    if ((size_t)t->zero_len == n && same(t->zero, name, n)) {
+    if ((size_t)t->zero_len == n && strmap_same(t->zero, name, n)) {
         *v = t->zero_value;
         return 0;
     }
     if (r.letters != (size_t)t->prefix_len) /* a prefix with digits in it */
         return type_value(t, name, n, v);
-    if (!same(name, t->prefix, r.letters) || r.num >= t->zero_value)
+    if (!strmap_same(name, t->prefix, r.letters) || r.num >= t->zero_value)
         return -1;
     *v = r.num;
     return 0;

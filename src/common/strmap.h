@@ -18,6 +18,15 @@ typedef struct strmap {
 } strmap;
 
 uint32_t strmap_hash(const char *s, size_t n);
+/* a[0..n) == b[0..n): inline, for the short keys of hot look-ups (a call
+ * to memcmp costs more than comparing a few bytes) */
+static inline int strmap_same(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
 void strmap_init(strmap *m);
 void strmap_free(strmap *m);
 /* Returns 0 on success, -1 on allocation failure. Replaces existing keys. */

@@ -161,7 +161,7 @@ static inline char *put_mod(char *p, const char *end, const dis_mod *m, int code
     return m->name ? put_r(p, end, &m->name[code]) : put_t(p, end, m->text[code]);
 }
 
-static int opnd_bad(const dis_opnd *d, const uint64_t *vals)
+static inline int opnd_bad(const dis_opnd *d, const uint64_t *vals)
 {
     int pair = dis_opnd_pair(d, vals), bad = d->sfx && dis_mod_code(d->sfx, vals[d->sfx->field]) == DM_REJECT;
     if (d->kind == OK_REG)
