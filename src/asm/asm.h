@@ -29,10 +29,17 @@ typedef enum src_kind {
     SRC_INDEXED  /* R[UR2+0x1] */
 } src_kind;
 
+/* The lexer sets kind, col, len, deco and sfx of every operand, and the
+ * other members only where its kind uses them. */
 typedef struct src_opnd {
     src_kind kind;
     int col, len;          /* 0-based column in the line, length */
-    char neg, inv, not_, abs;
+    union {                /* the decorations, tested as one word */
+        struct {
+            char neg, inv, not_, abs;
+        };
+        uint32_t deco;
+    };
     int neg_col;           /* column of the '-' / '~' / '!' prefix */
     const char *name;      /* SRC_NAME/SRC_PAIR/SRC_INDEXED: register prefix+number text */
     size_t name_len;
@@ -118,6 +125,22 @@ typedef struct asm_form {
     int nspellings;
     uint64_t required;             /* modifier slots that must be written (bit j) */
 } asm_form;
+
+/* The (candidate, choice of optional groups) pairs of a mnemonic that take
+ * a given number of source operands, numbered in the order the assembler
+ * tries them, and which of them can take an operand of each class at each
+ * position: the first pass ANDs one table entry per operand instead of
+ * judging every candidate. Classes are folded into codes (gisa_isa's
+ * asm_code) that no slot tells apart. */
+#define ASM_MAX_PAIRS 64
+
+typedef struct asm_pairs {
+    const uint64_t *accept;       /* [nsrc * asm_ncodes]: pairs whose operand at the position accepts the code;
+                                     NULL: more than ASM_MAX_PAIRS pairs, try every candidate */
+    uint64_t all;                 /* every pair */
+    const uint8_t *choice;        /* [npairs] index into the candidate's asm_form.present */
+    const uint16_t *cand;         /* [npairs] candidate (mnemonic_entry index) */
+} asm_pairs;
 
 /* Compiles the matching tables of a freshly built model. */
 int asm_plan_build(gisa_isa *isa);

@@ -42,6 +42,12 @@ static void blank_comments(const char *src, size_t ll, char *clean, int *in_comm
     }
 }
 
+static size_t next_of(const char *text, size_t len, size_t from, char ch)
+{
+    const char *p = memchr(text + from, ch, len - from);
+    return p ? (size_t)(p - text) : len;
+}
+
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,
                           size_t *nwords, gisa_diags *diags)
 {
@@ -58,35 +64,48 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     int in_comment = 0, lineno = 0, errors = 0, nomem = 0, too_many = 0;
     statement st;
     size_t pos = 0, b, e;
+    /* the next '/', NUL and ';' of the text: one memchr per occurrence
+     * rather than three per line */
+    size_t slash = len ? next_of(text, len, 0, '/') : 0, nul = len ? next_of(text, len, 0, 0) : 0,
+           semi = len ? next_of(text, len, 0, ';') : 0;
     while (!nomem && next_line(text, len, &pos, &b, &e)) {
         lineno++;
         size_t ll = e - b;
-        if (ll + 2 > clean_cap) {
-            size_t nc = clean_cap ? clean_cap : 256;
-            while (nc < ll + 2)
-                nc *= 2;
-            char *p = realloc(clean, nc);
-            if (!p) {
-                nomem = 1;
-                break;
+        slash = slash < b ? next_of(text, len, b, '/') : slash;
+        nul = nul < b ? next_of(text, len, b, 0) : nul;
+        semi = semi < b ? next_of(text, len, b, ';') : semi;
+        /* a line without comments and NULs, followed by its newline and
+         * one more byte, is parsed where it is: the newline ends every
+         * scan of the statement parser as a NUL would */
+        const char *src = text + b, *line = src;
+        int in_place = !in_comment && slash >= e && nul >= e && e + 1 < len;
+        if (!in_place) {
+            if (ll + 2 > clean_cap) {
+                size_t nc = clean_cap ? clean_cap : 256;
+                while (nc < ll + 2)
+                    nc *= 2;
+                char *p = realloc(clean, nc);
+                if (!p) {
+                    nomem = 1;
+                    break;
+                }
+                clean = p;
+                clean_cap = nc;
             }
-            clean = p;
-            clean_cap = nc;
+            /* comments become spaces so that columns stay those of the
+             * source; the copy ends in NULs */
+            if (in_comment || slash < e || nul < e)
+                blank_comments(src, ll, clean, &in_comment);
+            else
+                memcpy(clean, src, ll);
+            clean[ll] = clean[ll + 1] = 0;
+            line = clean;
         }
-        /* comments become spaces so that columns stay those of the source
-         * (a line with no '/', outside a comment, is copied as it is); the
-         * copy ends in NULs, which end every scan of the statement parser */
-        const char *src = text + b;
-        char *line = clean;
-        if (in_comment || memchr(src, '/', ll) || memchr(src, 0, ll))
-            blank_comments(src, ll, clean, &in_comment);
-        else
-            memcpy(clean, src, ll);
-        clean[ll] = clean[ll + 1] = 0;
+        int may_split = !in_place || semi < e; /* a blanked comment may have held the ';' */
         size_t s = 0;
         while (s <= ll) {
-            char *semi = memchr(line + s, ';', ll - s);
-            size_t t = semi ? (size_t)(semi - line) : ll;
+            const char *sc = may_split ? memchr(line + s, ';', ll - s) : NULL;
+            size_t t = sc ? (size_t)(sc - line) : ll;
             size_t q = s;
             while (q < t && (line[q] == ' ' || line[q] == '\t' || line[q] == '\r'))
                 q++;

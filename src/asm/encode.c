@@ -27,6 +27,7 @@ typedef struct ctx {
     const syntax_form *F;
     int first_word;
     int cand;
+    int last; /* try_form's result for the candidate */
     uint64_t vals[MAXF];
     asm_error warn; /* a warning of the form being tried (kept if it is chosen) */
     int has_warn;
@@ -633,7 +634,11 @@ static int match_operands(ctx *c, unsigned present)
     return 0;
 }
 
-static int try_form(ctx *c)
+/* Tries the form with the choice of optional groups `only` (an index into
+ * its asm_form.present), or with every choice when it is -1. Returns 0 when
+ * it fits, 1 when the operands do not fit that choice, -1 when the form
+ * cannot fit whatever the choice. */
+static int try_form(ctx *c, int only)
 {
     const isa_opcode *op = c->op;
     const syntax_form *F = c->F;
@@ -643,21 +648,21 @@ static int try_form(ctx *c)
     if (match_mods(c))
         return -1;
     uint64_t base[MAXF];
-    if (F->ngroups)
-        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
     const asm_form *f = F->enc;
-    int found = 0;
-    for (int j = 0; j < f->npresent && !found; j++) {
+    int found = 0, j = only < 0 ? 0 : only, jend = only < 0 ? f->npresent : only + 1;
+    if (F->ngroups && jend - j > 1)
+        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
+    for (; j < jend && !found; j++) {
         /* a choice of groups that takes another number of source operands
          * than the statement has cannot match: the silent pass skips it */
         if (c->silent && f->present_nsrc[j] != st->nops)
             continue;
-        if (F->ngroups)
+        if (F->ngroups && jend - j > 1)
             memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
         found = match_operands(c, f->present[j]) == 0;
     }
     if (!found)
-        return -1;
+        return 1;
     static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
     for (int k = 0; k < 3; k++) {
         if (!st->ctl_given[k])
@@ -694,35 +699,6 @@ static int try_form(ctx *c)
             record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
             return -1;
         }
-    return 0;
-}
-
-/* A cheap test that rules out most wrong variants (FFMA_RRR for an operand
- * c[][]) before the full match; failures found this way are not reported,
- * so when no candidate fits, the full match runs again for the message. */
-static int quick_reject(const asm_form *F, const statement *st, const int *cls)
-{
-    if (st->nops < F->min_src || st->nops > F->max_src)
-        return 1;
-    /* required operands before the first optional group sit at known
-     * positions from the start, those after the last one from the end */
-    const asm_slot *slot = F->slot;
-    int si = 0, k;
-    for (k = 0; k < F->nops && !slot[k].group; k++) {
-        if (si >= st->nops || !(slot[k].accept >> cls[si] & 1))
-            return 1;
-        si += slot[k].nsrc;
-    }
-    if (k == F->nops)
-        return si != st->nops;
-    int last = st->nops - 1;
-    for (int j = F->nops - 1; j > k && !slot[j].group; j--) {
-        if (slot[j].nsrc == 2)
-            break; /* two source operands: stop judging from the end */
-        if (last < si || !(slot[j].accept >> cls[last] & 1))
-            return 1;
-        last--;
-    }
     return 0;
 }
 
@@ -778,6 +754,26 @@ static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
     err->len = o->len;
 }
 
+/* Tries candidate i of the mnemonic (see try_form for `only`); on success
+ * writes the word and the statement's warning. */
+static int try_candidate(ctx *c, const mnemonic_entry *me, int i, int only, gisa_word *out)
+{
+    c->cand = i;
+    c->op = &c->isa->opcodes[me->opcode[i]];
+    c->F = &c->op->forms[me->form[i]];
+    c->last = -1;
+    if (c->op->nfields > MAXF)
+        return -1;
+    c->last = try_form(c, only);
+    if (c->last)
+        return -1;
+    *out = dis_write(&c->isa->dis->op[me->opcode[i]].all, c->vals);
+    c->st->has_warn = c->has_warn;
+    if (c->has_warn)
+        c->st->warn = c->warn;
+    return 0;
+}
+
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
 {
     /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE;
@@ -809,38 +805,44 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
     for (int w = k; w < st->nwords; w++)
         st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
-    int cls[ASM_MAX_OPERANDS];
-    for (int i = 0; i < st->nops; i++)
-        cls[i] = asm_class(&st->ops[i]);
     ctx c;
     c.isa = isa;
     c.st = st;
     c.first_word = k;
     c.best.depth = -1;
     c.best.slot = NULL;
-    for (int pass = 0; pass < 2; pass++) {
-        for (int i = 0; pass && i < me->n && i < 256; i++) { /* what the second pass records */
-            c.cand_depth[i] = -1;
-            c.cand_slot[i] = NULL;
-        }
-        for (int i = 0; i < me->n; i++) {
-            if (pass == 0 && quick_reject(me->enc[i], st, cls))
-                continue;
-            c.silent = pass == 0;
-            c.cand = i;
-            c.op = &isa->opcodes[me->opcode[i]];
-            c.F = &c.op->forms[me->form[i]];
-            if (c.op->nfields > MAXF)
-                continue;
-            if (try_form(&c) == 0) {
-                *out = dis_write(&isa->dis->op[me->opcode[i]].all, c.vals);
-                st->has_warn = c.has_warn;
-                if (c.has_warn)
-                    st->warn = c.warn;
-                return 0;
-            }
-        }
+    /* first pass, silent: the pairs of candidate and choice of groups
+     * whose operand kinds fit, in order; the first that encodes wins */
+    c.silent = 1;
+    const asm_pairs *P = st->nops <= me->max_src ? &me->pairs[st->nops] : NULL;
+    uint64_t fit = 0;
+    if (P && P->accept) {
+        fit = P->all;
+        for (int i = 0; i < st->nops; i++)
+            fit &= P->accept[i * isa->asm_ncodes + isa->asm_code[asm_class(&st->ops[i])]];
     }
+    for (int dead = -1; fit; fit &= fit - 1) {
+        int p = __builtin_ctzll(fit), i = P->cand[p];
+        if (i == dead)
+            continue;
+        if (try_candidate(&c, me, i, P->choice[p], out) == 0)
+            return 0;
+        if (c.last < 0) /* nothing else of this candidate fits either */
+            dead = i;
+    }
+    if (P && !P->accept) /* too many pairs for the tables: every candidate */
+        for (int i = 0; i < me->n; i++)
+            if (try_candidate(&c, me, i, -1, out) == 0)
+                return 0;
+    /* second pass: the same, explained (what went furthest is reported) */
+    c.silent = 0;
+    for (int i = 0; i < me->n && i < 256; i++) {
+        c.cand_depth[i] = -1;
+        c.cand_slot[i] = NULL;
+    }
+    for (int i = 0; i < me->n; i++)
+        if (try_candidate(&c, me, i, -1, out) == 0)
+            return 0;
     if (c.best.slot)
         kind_message(&c, me, err);
     else if (c.best.depth >= 0)

@@ -166,38 +166,41 @@ static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
  * follows it (one pass over the statement: no prior splitting). */
 static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, asm_error *err)
 {
-    *o = (src_opnd){.kind = SRC_NAME};
-    size_t i = *pos;
-    i = skip(s, i);
+    size_t i = skip(s, *pos);
     o->col = (int)i;
-    if (i >= end || s[i] == ',' || s[i] == '$')
-        return fail(err, i, 1, "expected an operand");
-    for (;;) { /* prefixes */
-        char c = s[i];
-        if (c == '-' || c == '~' || c == '!') {
-            if (o->abs)
-                return fail(err, i, 1, "a prefix inside |...|: write -|x| (|-x| is just |x|)");
-            char *flag = c == '-' ? &o->neg : c == '~' ? &o->inv : &o->not_;
-            if (o->neg || o->inv || o->not_)
-                return fail(err, i, 1, "only one of '-', '~' or '!' may prefix an operand");
-            *flag = 1;
-            o->neg_col = (int)i;
-        } else if (c == '|' && !o->abs) {
-            o->abs = 1;
-        } else {
-            break;
-        }
-        i++;
-        i = skip(s, i);
-        if (i >= end)
-            return fail(err, i, 1, "expected an operand after its prefix");
-    }
-    size_t core = i;
+    o->deco = 0;
+    o->sfx = NULL;
     char c = s[i];
-    size_t flen = float_prefix(s, i, end);
+    if (!cclass[(unsigned char)c]) { /* no letter or digit: the end, prefixes, ".5" */
+        if (i >= end || c == ',' || c == '$')
+            return fail(err, i, 1, "expected an operand");
+        for (;; c = s[i]) {
+            if (c == '-' || c == '~' || c == '!') {
+                if (o->abs)
+                    return fail(err, i, 1, "a prefix inside |...|: write -|x| (|-x| is just |x|)");
+                char *flag = c == '-' ? &o->neg : c == '~' ? &o->inv : &o->not_;
+                if (o->neg || o->inv || o->not_)
+                    return fail(err, i, 1, "only one of '-', '~' or '!' may prefix an operand");
+                *flag = 1;
+                o->neg_col = (int)i;
+            } else if (c == '|' && !o->abs) {
+                o->abs = 1;
+            } else {
+                break;
+            }
+            i++;
+            i = skip(s, i);
+            if (i >= end)
+                return fail(err, i, 1, "expected an operand after its prefix");
+        }
+    }
+    /* by the first character: names are the most frequent operands */
+    int letter = cclass[(unsigned char)c] == CC_LETTER;
+    size_t flen = letter && c == 'F' ? float_prefix(s, i, end) : 0;
     if (flen) { /* F1.5  F-1.5  FH3.14  FL1.1: a float value, sign inside */
         o->fpfx = flen > 1 ? s[i + 1] : 'F';
         i += flen;
+        o->num_neg = 0;
         if (s[i] == '-' || s[i] == '+')
             o->num_neg = s[i++] == '-';
         size_t n = scan_number(s, i, end);
@@ -231,13 +234,14 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
         o->kind = SRC_CMEM;
-    } else if (starts_number(s, i, end)) {
+    } else if (letter ? ((c | 32) == 'i' || (c | 32) == 'n') && starts_number(s, i, end) : starts_number(s, i, end)) {
         size_t n = scan_number(s, i, end);
+        o->fpfx = o->num_neg = 0;
         o->kind = SRC_NUMBER;
         o->num = s + i;
         o->num_len = n;
         i += n;
-    } else if (is_ident_start(c) && c != '$') {
+    } else if (letter) {
         size_t n = scan_name(s, i, &o->reg) - i;
         o->name = s + i;
         o->name_len = n;
@@ -258,6 +262,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                 o->kind = SRC_PAIR;
             } else {
                 size_t nb = i;
+                o->index = 0;
                 i = scan_name(s, i, &o->reg);
                 if (i == nb)
                     return fail(err, i, 1, "expected a uniform register inside R[...]");
@@ -295,7 +300,6 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         snprintf(m, sizeof m, "unexpected '%c' at the start of an operand", c);
         return fail(err, i, 1, m);
     }
-    (void)core;
     /* suffix and closing bar, in either order */
     int k;
     for (k = 0; k < 3; k++) {

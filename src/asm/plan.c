@@ -1,4 +1,6 @@
 /* Builds the assembler's per-form tables (asm_form in asm.h). */
+#include <string.h>
+
 #include "asm/asm.h"
 
 static uint64_t letter(char c) { return UINT64_C(1) << (32 + ((unsigned char)c & 31)); }
@@ -84,6 +86,93 @@ static int build_form(gisa_isa *isa, syntax_form *F)
     return 0;
 }
 
+/* Folds the 64 operand classes into codes: two classes share a code when
+ * every slot of the model accepts both or neither (refined slot by slot). */
+static void build_class_codes(gisa_isa *isa)
+{
+    uint8_t code[64] = {0};
+    int ncodes = 1;
+    for (int i = 0; i < isa->nopcodes; i++)
+        for (int k = 0; k < isa->opcodes[i].nforms; k++) {
+            const asm_form *f = isa->opcodes[i].forms[k].enc;
+            for (int q = 0; q < f->nops; q++) {
+                int map[128], n = 0;
+                for (int x = 0; x < 128; x++)
+                    map[x] = -1;
+                for (int x = 0; x < 64; x++) {
+                    int key = code[x] * 2 + (int)(f->slot[q].accept >> x & 1);
+                    if (map[key] < 0)
+                        map[key] = n++;
+                    code[x] = (uint8_t)map[key];
+                }
+                ncodes = n;
+            }
+        }
+    memcpy(isa->asm_code, code, sizeof code);
+    isa->asm_ncodes = ncodes;
+}
+
+/* Marks in accept[] the codes that the pair's operands accept, position by
+ * position (an F16x2 slot's second value is a number too). */
+static void mark_pair(const gisa_isa *isa, const asm_form *f, unsigned present, uint64_t bit, uint64_t *accept)
+{
+    int pos = 0;
+    for (int k = 0; k < f->nops; k++) {
+        const asm_slot *sl = &f->slot[k];
+        if (sl->group && !(sl->group <= ASM_MAX_GROUPS && present >> (sl->group - 1) & 1))
+            continue;
+        for (int q = 0; q < sl->nsrc; q++, pos++) {
+            uint64_t mask = q ? UINT64_C(1) << SRC_NUMBER : sl->accept;
+            for (int x = 0; x < 64; x++)
+                if (mask >> x & 1)
+                    accept[pos * isa->asm_ncodes + isa->asm_code[x]] |= bit;
+        }
+    }
+}
+
+/* A mnemonic's pairs of candidate and choice of groups, by the number of
+ * source operands they take. */
+static int build_pairs(gisa_isa *isa, mnemonic_entry *me)
+{
+    int max = 0;
+    for (int i = 0; i < me->n; i++)
+        for (int j = 0; j < me->enc[i]->npresent; j++)
+            max = me->enc[i]->present_nsrc[j] > max ? me->enc[i]->present_nsrc[j] : max;
+    asm_pairs *P = arena_alloc(&isa->a, sizeof *P * (size_t)(max + 1));
+    if (!P)
+        return -1;
+    for (int n = 0; n <= max; n++) {
+        int count = 0;
+        for (int i = 0; i < me->n; i++)
+            for (int j = 0; j < me->enc[i]->npresent; j++)
+                count += me->enc[i]->present_nsrc[j] == n;
+        if (count > ASM_MAX_PAIRS)
+            continue; /* accept stays NULL */
+        uint64_t *accept = arena_alloc(&isa->a, sizeof *accept * (size_t)(n * isa->asm_ncodes + 1));
+        uint16_t *cand = arena_alloc(&isa->a, sizeof *cand * (size_t)(count + 1));
+        uint8_t *choice = arena_alloc(&isa->a, (size_t)count + 1);
+        if (!accept || !cand || !choice)
+            return -1;
+        int idx = 0;
+        for (int i = 0; i < me->n; i++)
+            for (int j = 0; j < me->enc[i]->npresent; j++) {
+                if (me->enc[i]->present_nsrc[j] != n)
+                    continue;
+                cand[idx] = (uint16_t)i;
+                choice[idx] = (uint8_t)j;
+                P[n].all |= UINT64_C(1) << idx;
+                mark_pair(isa, me->enc[i], me->enc[i]->present[j], UINT64_C(1) << idx, accept);
+                idx++;
+            }
+        P[n].accept = accept;
+        P[n].cand = cand;
+        P[n].choice = choice;
+    }
+    me->pairs = P;
+    me->max_src = max;
+    return 0;
+}
+
 int asm_plan_build(gisa_isa *isa)
 {
     for (int i = 0; i < isa->nopcodes; i++)
@@ -101,5 +190,9 @@ int asm_plan_build(gisa_isa *isa)
             enc[i] = isa->opcodes[me->opcode[i]].forms[me->form[i]].enc;
         me->enc = enc;
     }
+    build_class_codes(isa);
+    for (int e = 0; e < isa->nmnemonics; e++)
+        if (build_pairs(isa, &isa->mnemonics[e]))
+            return -1;
     return 0;
 }

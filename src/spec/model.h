@@ -170,6 +170,8 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     int n;
     int longer; /* another mnemonic starts with this one and a dot (IMAD: IMAD.WIDE) */
     const struct asm_form **enc; /* [n] the forms' compiled matching (asm/asm.h) */
+    const struct asm_pairs *pairs; /* [max_src + 1] by number of source operands (asm/asm.h) */
+    int max_src;
 } mnemonic_entry;
 
 typedef struct decode_pattern {
@@ -209,6 +211,8 @@ struct gisa_isa {
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
     struct dis_model *dis;      /* compiled printing (disasm/plan.h) */
+    uint8_t asm_code[64];       /* operand class (asm_class) -> code of the pair tables (asm/asm.h) */
+    int asm_ncodes;
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */
