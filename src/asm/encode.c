@@ -310,7 +310,7 @@ static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, i
     uint64_t v;
     char buf[64];
     if (o->kind == SRC_PAIR) {
-        if (!eq(o->name, o->name_len, t->prefix))
+        if (o->name_len != (size_t)t->prefix_len || !strmap_same(o->name, t->prefix, o->name_len))
             FAIL(o->col, o->len, s->name, si, "kind");
         if (!pair)
             FAIL(o->col, o->len, NULL, si, "%s: %s is a 32-bit operand; a register pair is not allowed here", c->F->mnemonic, s->name);
@@ -781,7 +781,7 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
     int me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, base), k = 0;
     if (me_idx < 0 || isa->mnemonics[me_idx].longer)
-        for (me_idx = -1, k = st->nwords; k >= 0; k--) {
+        for (me_idx = -1, k = st->nwords < isa->mnemonic_dots ? st->nwords : isa->mnemonic_dots; k >= 0; k--) {
             size_t len = k ? (size_t)(st->words[k - 1].s + st->words[k - 1].n - st->mnem) : base;
             if ((me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len)) >= 0)
                 break;

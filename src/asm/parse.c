@@ -17,12 +17,12 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
     return -1;
 }
 
-/* Character classes of names: letters and '_', digits. */
-enum { CC_LETTER = 1, CC_DIGIT = 2 };
+/* Character classes: letters and '_', digits, white space (' ', '\t', '\r'). */
+enum { CC_LETTER = 1, CC_DIGIT = 2, CC_SPACE = 4 };
 static const unsigned char cclass[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
@@ -41,26 +41,13 @@ static const unsigned char cclass[256] = {
 /* The scans below stop at s[end] (';' or NUL: see asm.h) without testing
  * for the end. */
 
-/* ' ', '\t', '\r', by arithmetic: each step of a scan waits for the one
- * before, and a table load would lengthen that chain */
-static inline int is_space(char c)
-{
-    unsigned u = (unsigned char)c;
-    return u <= ' ' && (UINT64_C(0x100002200) >> u & 1);
-}
+static inline int is_space(char c) { return cclass[(unsigned char)c] & CC_SPACE; }
 
-/* The position after white space from i. Whether one space follows a
- * token is as good as random: the next two characters are judged at once,
- * without a branch unless both are white space (s[end + 1] is readable:
- * see asm.h). */
+/* The position after white space from i. */
 static inline size_t skip(const char *s, size_t i)
 {
-    int a = is_space(s[i]), b = is_space(s[i + 1]);
-    if (a & b)
-        for (i += 2; is_space(s[i]); i++)
-            ;
-    else
-        i += (size_t)a;
+    while (is_space(s[i]))
+        i++;
     return i;
 }
 
@@ -299,6 +286,11 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         char m[64];
         snprintf(m, sizeof m, "unexpected '%c' at the start of an operand", c);
         return fail(err, i, 1, m);
+    }
+    if (s[i] == ',' && !o->abs) { /* the usual end: what the loop below finds */
+        o->len = (int)(i - (size_t)o->col);
+        *pos = i;
+        return 0;
     }
     /* suffix and closing bar, in either order */
     int k;

@@ -102,12 +102,91 @@ double fp_to_double(uint64_t bits, fp_format f)
     return sign ? -v : v;
 }
 
+/* Clinger's fast path: a plain decimal whose significant digits form an
+ * integer of at most 2^53, scaled by at most 10^22 (both exact doubles), is
+ * one multiplication or division, hence one correct rounding to double.
+ * Returns 0 when the text is anything else (the caller then uses libc). */
+static int decimal_fast(const char *s, size_t n, double *out)
+{
+    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    uint64_t sig = 0;
+    int digits = 0, frac = 0, dot = 0, any = 0, e = 0;
+    size_t i = 0;
+    for (; i < n; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9') {
+            any = 1;
+            frac += dot;
+            if (sig == 0 && c == '0')
+                continue; /* leading zeros are no significant digits */
+            if (++digits > 19)
+                return 0;
+            sig = sig * 10 + (uint64_t)(c - '0');
+        } else if (c == '.' && !dot) {
+            dot = 1;
+        } else {
+            break;
+        }
+    }
+    if (!any)
+        return 0;
+    if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+        int neg = 0, ed = 0;
+        if (++i < n && (s[i] == '+' || s[i] == '-'))
+            neg = s[i++] == '-';
+        for (; i < n && s[i] >= '0' && s[i] <= '9' && e < 1000; i++, ed++)
+            e = e * 10 + (s[i] - '0');
+        if (!ed)
+            return 0;
+        e = neg ? -e : e;
+    }
+    e -= frac;
+    if (i != n || sig > UINT64_C(1) << 53 || (sig && (e < -22 || e > 22)))
+        return 0;
+    *out = !sig ? 0.0 : e < 0 ? (double)sig / p10[-e] : (double)sig * p10[e];
+    return 1;
+}
+
+/* A positive double rounded to nearest into a format of eb exponent and mb
+ * mantissa bits, when the result is normal and finite there and the double
+ * is not halfway between two of its values (it may have been rounded onto
+ * the midpoint: rounding twice could then differ from rounding once).
+ * Returns 0 when it does not apply. */
+static int narrow_normal(double d, int eb, int mb, uint64_t *bits)
+{
+    uint64_t b = dbits(d);
+    if (d == 0) {
+        *bits = 0;
+        return 1;
+    }
+    int e = (int)(b >> 52 & 0x7ff) - 1023, bias = (1 << (eb - 1)) - 1, drop = 52 - mb;
+    if (mb == 52) {
+        *bits = b;
+        return 1;
+    }
+    if (e < 1 - bias || e > bias)
+        return 0;
+    uint64_t m = b & ((UINT64_C(1) << 52) - 1), half = UINT64_C(1) << (drop - 1), rem = m & ((half << 1) - 1);
+    if (rem == half)
+        return 0;
+    /* a carry out of the mantissa moves into the exponent, as it should */
+    uint64_t r = ((uint64_t)(e + bias) << mb) + (m >> drop) + (rem > half);
+    if (r >> mb >= (UINT64_C(1) << eb) - 1)
+        return 0; /* rounds to infinity */
+    *bits = r;
+    return 1;
+}
+
 int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
 {
     char buf[FP_MAX_LITERAL + 1];
+    double d;
     *overflow = 0;
     if (n == 0 || n >= sizeof buf)
         return -1;
+    if (decimal_fast(s, n, &d) && narrow_normal(d, fmt[f].ebits, fmt[f].mbits, bits))
+        return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
     if (buf[0] == '-' || buf[0] == '+')
@@ -146,9 +225,12 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
 int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
 {
     char buf[128];
+    double d;
     *overflow = 0;
     if (n == 0 || n >= sizeof buf || mb > 25)
         return -1;
+    if (decimal_fast(s, n, &d) && narrow_normal(d, eb, mb, bits))
+        return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
     if (buf[0] == '-' || buf[0] == '+')

@@ -37,6 +37,10 @@ static int build_mnemonics(gisa_isa *isa)
         }
     for (int e = 0; e < isa->nmnemonics; e++) /* IMAD.WIDE marks IMAD */
         for (const char *d = strchr(isa->mnemonics[e].mnemonic, '.'); d; d = strchr(d + 1, '.')) {
+            int dots = 0;
+            for (const char *q = isa->mnemonics[e].mnemonic; q <= d; q++)
+                dots += *q == '.';
+            isa->mnemonic_dots = dots > isa->mnemonic_dots ? dots : isa->mnemonic_dots;
             int p = strmap_get(&isa->mnemonic_by_name, isa->mnemonics[e].mnemonic, (size_t)(d - isa->mnemonics[e].mnemonic));
             if (p >= 0)
                 isa->mnemonics[p].longer = 1;

@@ -206,6 +206,7 @@ struct gisa_isa {
     mnemonic_entry *mnemonics;
     int nmnemonics;
     strmap mnemonic_by_name;
+    int mnemonic_dots;          /* the most dots in a mnemonic (IMAD.WIDE: 1) */
     strmap modifier_by_name; /* every modifier spelling -> a number (mod_choice.id) */
     int nmodifiers;
     decode_table dec;
