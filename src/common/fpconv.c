@@ -294,24 +294,46 @@ int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap)
     return 0;
 }
 
-/* Writes digits * 10^e10 the way %.<ndigits>g would. */
-static void format_g(uint64_t digits, int e10, int neg, char *buf, size_t cap)
+/* The number of decimal digits of v (0 for 0). */
+static int decimal_len(uint64_t v)
 {
+    static const uint64_t pow10[20] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000,
+                                       UINT64_C(10000000000), UINT64_C(100000000000), UINT64_C(1000000000000),
+                                       UINT64_C(10000000000000), UINT64_C(100000000000000),
+                                       UINT64_C(1000000000000000), UINT64_C(10000000000000000),
+                                       UINT64_C(100000000000000000), UINT64_C(1000000000000000000),
+                                       UINT64_C(10000000000000000000)};
+    if (!v)
+        return 0;
+    int t = (64 - __builtin_clzll(v)) * 1233 >> 12; /* about log10(2^bits): the length or one more */
+    return t + (v >= pow10[t]);
+}
+
+/* Writes digits * 10^e10 the way %.<ndigits>g would. Digits are made two
+ * at a time and copied in fixed-size blocks: no loop runs per character. */
+static int format_g(uint64_t digits, int e10, int neg, char *buf, size_t cap)
+{
+    static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
     while (digits >= 10 && digits % 10 == 0) {
         digits /= 10;
         e10++;
     }
-    char d[24];
-    int p = 0;
-    for (uint64_t x = digits; x; x /= 10)
-        d[p++] = (char)('0' + x % 10);
-    for (int i = 0; i < p / 2; i++) { /* most significant first */
-        char t = d[i];
-        d[i] = d[p - 1 - i];
-        d[p - 1 - i] = t;
+    char d[48] = {0}; /* the digits, most significant first; then room for 24-byte copies */
+    int p = decimal_len(digits);
+    char *q = d + p;
+    uint64_t v = digits;
+    for (; v >= 100; v /= 100) {
+        q -= 2;
+        memcpy(q, two + v % 100 * 2, 2);
     }
+    if (v >= 10)
+        memcpy(q - 2, two + v * 2, 2);
+    else if (v)
+        q[-1] = (char)('0' + v);
     int x = e10 + p - 1; /* exponent of the first digit */
-    char out[64];
+    char out[96];
     int n = 0;
     if (neg)
         out[n++] = '-';
@@ -319,8 +341,8 @@ static void format_g(uint64_t digits, int e10, int neg, char *buf, size_t cap)
         out[n++] = d[0];
         if (p > 1) {
             out[n++] = '.';
-            for (int i = 1; i < p; i++)
-                out[n++] = d[i];
+            memcpy(out + n, d + 1, 24);
+            n += p - 1;
         }
         int ax = x < 0 ? -x : x;
         out[n++] = 'e';
@@ -329,28 +351,33 @@ static void format_g(uint64_t digits, int e10, int neg, char *buf, size_t cap)
             out[n++] = (char)('0' + ax / 100);
         out[n++] = (char)('0' + ax / 10 % 10);
         out[n++] = (char)('0' + ax % 10);
-    } else if (x >= 0) {
-        for (int i = 0; i < p; i++) {
-            out[n++] = d[i];
-            if (i == x && i + 1 < p)
-                out[n++] = '.';
+    } else if (x >= 0) { /* the point after digit x, unless it is the last */
+        memcpy(out + n, d, 24);
+        n += x + 1;
+        if (x + 1 < p) {
+            out[n++] = '.';
+            memcpy(out + n, d + x + 1, 24);
+            n += p - x - 1;
         }
-    } else {
-        out[n++] = '0';
-        out[n++] = '.';
-        for (int i = 0; i < -x - 1; i++)
-            out[n++] = '0';
-        for (int i = 0; i < p; i++)
-            out[n++] = d[i];
+    } else { /* "0.", then -x - 1 (at most 3) zeros */
+        memcpy(out + n, "0.000", 5);
+        n += 2 - x - 1;
+        memcpy(out + n, d, 24);
+        n += p;
     }
     out[n] = 0;
-    if ((size_t)n < cap)
+    if ((size_t)n < cap) {
         memcpy(buf, out, (size_t)n + 1);
-    else if (cap)
+        return n;
+    }
+    if (cap)
         buf[0] = 0;
+    return 0;
 }
 
-int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
+int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap) { return fp_print_n(bits, f, buf, cap) < 0 ? -1 : 0; }
+
+int fp_print_n(uint64_t bits, fp_format f, char *buf, size_t cap)
 {
     int eb = fmt[f].ebits, mb = fmt[f].mbits;
     int neg = (int)(bits >> (eb + mb)) & 1;
@@ -360,16 +387,17 @@ int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap)
         if (mant)
             return -1; /* NaN: the caller prints raw bits */
         snprintf(buf, cap, neg ? "-inf" : "inf");
-        return 0;
+        return cap ? (int)strlen(buf) : 0;
     }
     if (e == 0 && mant == 0) {
         snprintf(buf, cap, neg ? "-0" : "0");
-        return 0;
+        return cap ? (int)strlen(buf) : 0;
     }
     uint64_t digits;
     int e10;
-    if (fp_shortest(mant, e, mb, (1 << (eb - 1)) - 1, &digits, &e10))
-        return fp_print_search(bits, f, buf, cap);
-    format_g(digits, e10, neg, buf, cap);
-    return 0;
+    if (fp_shortest(mant, e, mb, (1 << (eb - 1)) - 1, &digits, &e10)) {
+        fp_print_search(bits, f, buf, cap);
+        return cap ? (int)strlen(buf) : 0;
+    }
+    return format_g(digits, e10, neg, buf, cap);
 }

@@ -25,8 +25,12 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
 uint64_t fp_from_double_em(double x, int ebits, int mbits, int *overflow);
 int fp_parse_em(const char *s, size_t n, int ebits, int mbits, uint64_t *bits, int *overflow);
 /* Shortest decimal text that fp_parse reads back to the same bits; writes
- * "inf"/"-inf"; returns 0, or -1 for NaN (the caller prints raw bits). */
+ * "inf"/"-inf"; returns 0, or -1 for NaN (the caller prints raw bits).
+ * At most FP_PRINT_MAX characters: sign, 17 digits, point, "e-308". */
 int fp_print(uint64_t bits, fp_format f, char *buf, size_t cap);
+#define FP_PRINT_MAX 24
+/* The same, returning the text's length (-1 for NaN). */
+int fp_print_n(uint64_t bits, fp_format f, char *buf, size_t cap);
 /* Same result found by searching %.*g precisions with fp_parse: slow, an
  * independent reference for tests. */
 int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap);

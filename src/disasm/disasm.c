@@ -77,18 +77,11 @@ static const char *form_rejects(const isa_opcode *op, const dis_opcode *dop, int
 
 static int unnamed(const uint8_t *named, int width, uint64_t v) { return v >> width || !named[v]; }
 
-static gisa_status invalid(const gisa_isa *isa, gisa_word w, const char *why, char *buf, size_t cap)
-{
-    if (isa->word_bits == 64)
-        snprintf(buf, cap, ".invalid 0x%016llx // %s", (unsigned long long)w.w[0], why);
-    else
-        snprintf(buf, cap, ".invalid 0x%016llx%016llx // %s", (unsigned long long)w.w[1], (unsigned long long)w.w[0], why);
-    return GISA_ERR_INPUT;
-}
-
 /* The opcode and first form that print the word, into buf[cap]; -1 with
- * *opcode set (or -1) when there is none. */
-static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint64_t *vals, char *buf, size_t cap)
+ * *opcode set (or -1) when there is none. vals receives every field's value
+ * when `all`, else only those printing reads. */
+static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint64_t *vals, char *buf, size_t cap,
+                     int all)
 {
     int idx = *opcode = decode_lookup(isa, w);
     if (idx < 0)
@@ -96,9 +89,9 @@ static int find_form(const gisa_isa *isa, const gisa_word *w, int *opcode, uint6
     const dis_opcode *dop = &isa->dis->op[idx];
     if ((w->w[0] & ~dop->covered.w[0]) || (w->w[1] & ~dop->covered.w[1]) || !dop->all.x)
         return -1;
-    /* every field from the word: where a form's pinned bits match, its
+    /* the fields from the word: where a form's pinned bits match, its
      * pinned fields hold their pinned values */
-    dis_read(&dop->all, w, vals);
+    dis_read(all ? &dop->all : &dop->printed, w, vals);
     vals[DIS_NONE] = 0;
     for (int k = 0; k < dop->nforms; k++)
         if (pinned_ok(&dop->forms[k], w) && !dis_run(isa, idx, k, vals, buf, cap))
@@ -138,10 +131,30 @@ static void explain(const gisa_isa *isa, const gisa_word *w, int idx, uint64_t *
     snprintf(why, cap, "%s: %s", op->name, reason ? reason : "no syntax form");
 }
 
+#if defined(__GNUC__) || defined(__clang__)
+#define COLD __attribute__((noinline, cold))
+#else
+#define COLD
+#endif
+
+/* `.invalid` and why (opcode: as find_form left it), out of line: the
+ * printing of valid words then saves and restores fewer registers. */
+static COLD gisa_status invalid(const gisa_isa *isa, gisa_word w, int opcode, char *buf, size_t cap)
+{
+    uint64_t vals[DISASM_NVALS];
+    char why[260];
+    explain(isa, &w, opcode, vals, why, sizeof why);
+    if (isa->word_bits == 64)
+        snprintf(buf, cap, ".invalid 0x%016llx // %s", (unsigned long long)w.w[0], why);
+    else
+        snprintf(buf, cap, ".invalid 0x%016llx%016llx // %s", (unsigned long long)w.w[1], (unsigned long long)w.w[0], why);
+    return GISA_ERR_INPUT;
+}
+
 int disasm_match(const gisa_isa *isa, const gisa_word *w, int *opcode, int *form, uint64_t *vals, char *why, size_t cap)
 {
     char text[512];
-    *form = find_form(isa, w, opcode, vals, text, sizeof text);
+    *form = find_form(isa, w, opcode, vals, text, sizeof text, 1);
     if (*form >= 0)
         return 0;
     explain(isa, w, *opcode, vals, why, cap);
@@ -154,9 +167,7 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
         return GISA_ERR_USAGE;
     uint64_t vals[DISASM_NVALS];
     int opcode;
-    if (find_form(isa, &w, &opcode, vals, buf, cap) >= 0)
+    if (find_form(isa, &w, &opcode, vals, buf, cap, 0) >= 0)
         return GISA_OK;
-    char why[260];
-    explain(isa, &w, opcode, vals, why, sizeof why);
-    return invalid(isa, w, why, buf, cap);
+    return invalid(isa, w, opcode, buf, cap);
 }

@@ -79,7 +79,7 @@ static int build_regs(builder *b, const isa_type *t, dis_regs *r)
 {
     if (t->width > REG_TABLE_MAX_WIDTH)
         return 0;
-    uint32_t n = UINT32_C(1) << t->width;
+    uint32_t n = UINT32_C(1) << t->width, longest = 0;
     rname *name = alloc(b, n, sizeof *name), *pair = alloc(b, n, sizeof *pair);
     if (!name || !pair)
         return -1;
@@ -95,8 +95,10 @@ static int build_regs(builder *b, const isa_type *t, dis_regs *r)
                                          : snprintf(s, sizeof s, "%s[%u:%u]", t->prefix, (unsigned)v, (unsigned)v + 1));
         if (bad)
             return 0; /* names too long: printed without tables */
+        longest = name[v].n > longest ? name[v].n : longest;
+        longest = pair[v].n > longest ? pair[v].n : longest;
     }
-    *r = (dis_regs){name, pair, n};
+    *r = (dis_regs){name, pair, n, longest};
     return 0;
 }
 
@@ -233,6 +235,7 @@ static void build_opnd(builder *b, const isa_opcode *op, const syntax_form *F, c
         .slot = s,
     };
     o->rules = (uint8_t)((s->kind == OK_REG && o->pair) || s->kind == OK_CMEM);
+    o->deco = o->not_ != DIS_NONE || o->neg != DIS_NONE || o->abs != DIS_NONE || o->inv != DIS_NONE;
     if (o->pair < 0)
         build_pred(b, op, &bw, 1, 64, &o->pair_of);
     if (s->sfx_slot >= 0 && F->mods[s->sfx_slot].field >= 0)
@@ -313,7 +316,9 @@ static int build_steps(builder *b, const syntax_form *F, dis_form *d)
                 st[n++] = (dis_step){.kind = DS_CHECK, .opnd = &d->ops[e]};
             st[n++] = (dis_step){.kind = DS_GROUP, .group = (uint8_t)g, .skip = (uint16_t)(e - k)};
         }
-        st[n++] = (dis_step){.kind = kind[F->ops[k].kind], .opnd = &d->ops[k]};
+        const dis_opnd *o = &d->ops[k];
+        int plain = o->kind == OK_REG && !o->rules && !o->deco; /* then no pair and no suffix either */
+        st[n++] = (dis_step){.kind = plain ? DS_REG_PLAIN : kind[o->kind], .opnd = o};
     }
     st[n] = (dis_step){.kind = DS_END};
     d->steps = st;
@@ -373,24 +378,58 @@ static int build_form(builder *b, const isa_opcode *op, syntax_form *F, dis_form
     return 0;
 }
 
-/* Readers of every field of an opcode. */
-static int build_reads(builder *b, const isa_opcode *op, dis_reads *r)
+/* Readers of the fields of an opcode that are marked in `used`. */
+static int build_reads(builder *b, const isa_opcode *op, const uint8_t *used, dis_reads *r)
 {
     dis_x *x = alloc(b, (size_t)op->nfields, sizeof *x);
-    if (!x)
+    uint64_t *m = alloc(b, (size_t)op->nfields, sizeof *m);
+    if (!x || !m)
         return -1;
     int n = 0;
     for (int part = 0; part < 3; part++) /* in w[0], in w[1], straddling */
         for (int i = 0; i < op->nfields; i++) {
             const isa_field *f = &op->fields[i];
-            if ((f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2) != part)
+            if ((f->off + f->width <= 64 ? 0 : f->off >= 64 ? 1 : 2) != part || !used[i])
                 continue;
-            uint64_t mask = f->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->width) - 1;
-            x[n++] = (dis_x){mask, (uint8_t)i, (uint8_t)(f->off & 63)};
+            m[n] = f->width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << f->width) - 1;
+            x[n++] = (dis_x){(uint8_t)i, (uint8_t)(f->off & 63)};
             r->n[part]++;
         }
     r->x = x;
+    r->mask = m;
     return 0;
+}
+
+static void mark_expr(const expr *e, uint8_t *used)
+{
+    if (!e)
+        return;
+    if (e->kind == EX_NAME && e->field >= 0)
+        used[e->field] = 1;
+    mark_expr(e->a, used);
+    mark_expr(e->b, used);
+}
+
+/* Marks the fields a form's printing reads (print.c), tables and the
+ * expressions behind them alike. */
+static void mark_form(const dis_form *d, uint8_t *used)
+{
+    for (int j = 0; j < d->nmods; j++) /* mnemonic modifiers and suffixes */
+        used[d->mods[j].field] = 1;
+    for (int i = 0; i < d->nnamed; i++)
+        used[d->named[i].field] = 1;
+    for (int k = 0; k < d->nops; k++) {
+        const dis_opnd *o = &d->ops[k];
+        const uint8_t f[] = {o->field, o->not_, o->neg, o->abs, o->inv, o->fmt, o->index};
+        for (size_t i = 0; i < sizeof f; i++)
+            used[f[i]] = 1;
+        mark_expr(o->bitwidth, used);
+    }
+    for (int g = 1; g <= d->ngroups; g++)
+        for (int i = 0; i < d->groups[g].n; i++)
+            used[d->groups[g].field[i]] = 1;
+    for (int k = 0; k < d->nctl; k++)
+        used[d->ctl[k].field] = 1;
 }
 
 static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
@@ -400,7 +439,9 @@ static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
         return 0; /* never printed: disasm_match refuses it */
     dis_form *forms = alloc(b, (size_t)op->nforms, sizeof *forms);
     const expr **cond = alloc(b, (size_t)op->nexceptions, sizeof *cond);
-    if (!forms || !cond || build_reads(b, op, &d->all))
+    uint8_t all[DISASM_NVALS], used[DISASM_NVALS] = {0};
+    memset(all, 1, sizeof all);
+    if (!forms || !cond || build_reads(b, op, all, &d->all))
         return -1;
     d->forms = forms;
     d->nforms = (uint8_t)op->nforms; /* at most 16 syntax lines */
@@ -416,10 +457,17 @@ static int build_opcode(builder *b, const isa_opcode *op, dis_opcode *d)
         if (op->fields[op->guard].width == d->guard_type->width)
             d->guard_text = guard_table(b, d->guard_type);
     }
-    for (int k = 0; k < op->nforms; k++)
+    for (int k = 0; k < op->nforms; k++) {
         if (build_form(b, op, &op->forms[k], &forms[k]))
             return -1;
-    return 0;
+        forms[k].bound = (uint32_t)dis_form_bound(b->dm, op, d, &forms[k]);
+        mark_form(&forms[k], used);
+    }
+    /* the others (opcode bits, unused fields) are pinned by every form */
+    used[d->guard] = used[d->guard_not] = 1;
+    for (int e = 0; e < op->nexceptions; e++)
+        mark_expr(op->exceptions[e].cond, used);
+    return build_reads(b, op, used, &d->printed);
 }
 
 int disasm_plan_build(gisa_isa *isa)

@@ -28,15 +28,16 @@ typedef struct dis_regs { /* one register type */
     const rname *name;    /* [n]: "R7", "RZ" */
     const rname *pair;    /* [n]: "R[6:7]", and the zero register's name */
     uint32_t n;           /* 0 when the type is too wide or its names too long for tables */
+    uint32_t longest;     /* the longest name in the tables */
 } dis_regs;
 
 typedef struct dis_x { /* reading one field: vals[field] = w[i] >> sh & mask */
-    uint64_t mask;
     uint8_t field, sh;
 } dis_x;
 
 typedef struct dis_reads { /* an opcode's fields: those in w[0], in w[1], straddling both */
     const dis_x *x;
+    const uint64_t *mask; /* [i]: x[i]'s, apart: the reading loop's data then fits in few cache lines */
     uint8_t n[3];
 } dis_reads;
 
@@ -45,13 +46,14 @@ static inline void dis_read(const dis_reads *r, const gisa_word *w, uint64_t *va
 {
     const uint64_t w0 = w->w[0], w1 = w->w[1];
     const dis_x *x = r->x;
+    const uint64_t *mask = r->mask;
     int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
     for (; i < n0; i++)
-        vals[x[i].field] = w0 >> x[i].sh & x[i].mask;
+        vals[x[i].field] = w0 >> x[i].sh & mask[i];
     for (; i < n1; i++)
-        vals[x[i].field] = w1 >> x[i].sh & x[i].mask;
+        vals[x[i].field] = w1 >> x[i].sh & mask[i];
     for (; i < n2; i++)
-        vals[x[i].field] = (w0 >> x[i].sh | w1 << (64 - x[i].sh)) & x[i].mask;
+        vals[x[i].field] = (w0 >> x[i].sh | w1 << (64 - x[i].sh)) & mask[i];
 }
 
 /* The word holding these values (the assembler's inverse of dis_read). */
@@ -59,13 +61,14 @@ static inline gisa_word dis_write(const dis_reads *r, const uint64_t *vals)
 {
     uint64_t w0 = 0, w1 = 0;
     const dis_x *x = r->x;
+    const uint64_t *mask = r->mask;
     int i = 0, n0 = r->n[0], n1 = n0 + r->n[1], n2 = n1 + r->n[2];
     for (; i < n0; i++)
-        w0 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+        w0 |= (vals[x[i].field] & mask[i]) << x[i].sh;
     for (; i < n1; i++)
-        w1 |= (vals[x[i].field] & x[i].mask) << x[i].sh;
+        w1 |= (vals[x[i].field] & mask[i]) << x[i].sh;
     for (; i < n2; i++) {
-        uint64_t v = vals[x[i].field] & x[i].mask;
+        uint64_t v = vals[x[i].field] & mask[i];
         w0 |= v << x[i].sh;
         w1 |= v >> (64 - x[i].sh);
     }
@@ -114,6 +117,7 @@ typedef struct dis_opnd {
     uint8_t field, not_, neg, abs, inv, fmt, index; /* value indices, DIS_NONE when absent */
     uint8_t index_width;
     uint8_t rules;                                  /* the operand has rules to check (opnd_bad) */
+    uint8_t deco;                                   /* not_, neg, abs or inv is a field */
     uint64_t inv_value, fmt_value;                  /* '~' / BF16 when vals[inv|fmt] equals them */
     const isa_type *type;
     const dis_regs *regs;      /* register and indexed operands */
@@ -150,7 +154,8 @@ enum dis_step_kind {
     DS_CMEM,
     DS_INDEXED,
     DS_IMM,
-    DS_PR
+    DS_PR,
+    DS_REG_PLAIN   /* a register without decorations or rules (most are): its name alone */
 };
 
 typedef struct dis_step {
@@ -171,12 +176,14 @@ typedef struct dis_form {
     const uint8_t *checked;   /* [nchecked] operands with a register-pair or alignment rule */
     const dis_group *groups;  /* [ngroups + 1]; [0] unused */
     dtext mnemonic;
+    uint32_t bound;           /* no line of the form is longer (dis_form_bound) */
     uint8_t nmnem, nnamed, nctl, nmods, nops, nchecked, ngroups;
 } dis_form;
 
 typedef struct dis_opcode {
     gisa_word covered;
     dis_reads all;              /* x NULL when the opcode has too many fields to print */
+    dis_reads printed;          /* the fields dis_run reads: not those pinned for the opcode */
     const dis_form *forms;      /* [nforms] */
     const dis_regs *guard_regs;
     const isa_type *guard_type; /* NULL: no guard */
@@ -197,8 +204,16 @@ typedef struct dis_model {
 
 /* Runs form `form` of opcode `opcode` (its pinned bits matching) on the
  * word's values: prints into buf[cap] and returns 0, or returns 1 when the
- * form cannot express the values (buf then holds anything). */
+ * form cannot express the values (buf then holds anything). Where cap is
+ * at least the form's bound + DIS_SLACK, nothing is checked for room. */
 int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap);
+/* Bytes past the text that printing may write, the NUL among them: names
+ * and texts are copied in 16-byte blocks, a number's "0x" and 16 digits at
+ * once. */
+#define DIS_SLACK (2 + 16)
+/* The longest line the form prints, without the NUL (print.c: it knows
+ * the printers' formats). */
+size_t dis_form_bound(const dis_model *dm, const isa_opcode *op, const dis_opcode *dop, const dis_form *df);
 /* The rule behind dis_mod.code, for any value. */
 int dis_mod_rule(const mod_slot *m, uint64_t v);
 

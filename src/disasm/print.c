@@ -3,17 +3,34 @@
  * room, texts are copied in fixed-size blocks and decorations that depend
  * on a bit are written unconditionally and kept or not, so that the many
  * data-dependent choices of a line cost no branches. The write position is
- * passed and returned by value: kept in a register, not in memory. */
+ * passed and returned by value: kept in a register, not in memory.
+ *
+ * The line is printed by one of two instances of the same code (dis_run):
+ * one checks for room before every piece; the other, for a buffer known to
+ * hold the form's longest line (dis_form_bound), checks nothing. A NULL
+ * `end` selects the second: the printers on the hot path are always
+ * inlined, so the checks fold away there. */
 #include <string.h>
 
 #include "common/fpconv.h"
 #include "disasm/plan.h"
 
-/* Every put_* writes at p, never past end (the last byte of the buffer,
- * kept for the NUL), and returns the new position. */
+#if defined(__GNUC__) || defined(__clang__)
+#define HOT_INLINE inline __attribute__((always_inline))
+#define COLD __attribute__((noinline, cold))
+#else
+#define HOT_INLINE inline
+#define COLD
+#endif
+
+/* Room for n more bytes at p: end is the last byte of the buffer (kept for
+ * the NUL), or NULL when the caller made sure there is room. */
+static HOT_INLINE int room(const char *p, const char *end, size_t n) { return !end || n <= (size_t)(end - p); }
+
+/* Every put_* writes at p, never past end, and returns the new position. */
 static char *put_n(char *p, const char *end, const char *s, size_t n)
 {
-    if (n > (size_t)(end - p))
+    if (!room(p, end, n))
         n = (size_t)(end - p);
     memcpy(p, s, n);
     return p + n;
@@ -21,25 +38,25 @@ static char *put_n(char *p, const char *end, const char *s, size_t n)
 
 /* Pre-rendered text: one fixed-size copy where the buffer has room (the
  * bytes past n are overwritten next or lie past the end of the text). */
-static inline char *put_t(char *p, const char *end, dtext t)
+static HOT_INLINE char *put_t(char *p, const char *end, dtext t)
 {
-    if (t.n > DTEXT_PAD || end - p < DTEXT_PAD)
+    if (t.n > DTEXT_PAD || !room(p, end, DTEXT_PAD))
         return put_n(p, end, t.s, t.n);
     memcpy(p, t.s, DTEXT_PAD);
     return p + t.n;
 }
 
-static inline char *put_c(char *p, const char *end, char c)
+static HOT_INLINE char *put_c(char *p, const char *end, char c)
 {
-    if (p < end)
+    if (room(p, end, 1))
         *p++ = c;
     return p;
 }
 
 /* c when on, else nothing */
-static inline char *put_flag(char *p, const char *end, char c, int on)
+static HOT_INLINE char *put_flag(char *p, const char *end, char c, int on)
 {
-    if (p < end) {
+    if (room(p, end, 1)) {
         *p = c;
         p += on;
     }
@@ -51,7 +68,7 @@ static char *put_dec(char *p, const char *end, uint64_t v)
     static const char two[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                               "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                               "8081828384858687888990919293949596979899";
-    if (v < 100 && end - p >= 2) {
+    if (v < 100 && room(p, end, 2)) {
         int one = v < 10;
         memcpy(p, two + 2 * v + one, 2);
         return p + 2 - one;
@@ -61,13 +78,14 @@ static char *put_dec(char *p, const char *end, uint64_t v)
     do
         d[n++] = (char)('0' + v % 10);
     while ((v /= 10) && n < 24);
-    while (n && p < end)
+    while (n && room(p, end, 1))
         *p++ = d[--n];
     return p;
 }
 
-/* Eight hex digits of x, most significant first, without a branch. */
-static inline void hex8(uint32_t x, char *d)
+/* Eight hex digits of x, most significant first (in the low byte), without
+ * a branch. */
+static inline uint64_t hex8(uint32_t x)
 {
     x = __builtin_bswap32(x);
     x = (x & 0x0F0F0F0Fu) << 4 | (x >> 4 & 0x0F0F0F0Fu); /* nibbles in reverse order */
@@ -76,33 +94,38 @@ static inline void hex8(uint32_t x, char *d)
     v = (v | v << 8) & UINT64_C(0x00FF00FF00FF00FF);
     v = (v | v << 4) & UINT64_C(0x0F0F0F0F0F0F0F0F); /* byte i: the i-th digit */
     uint64_t letter = ((v + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101);
-    v += UINT64_C(0x3030303030303030) + letter * ('a' - '0' - 10);
-    d[0] = (char)v;
-    d[1] = (char)(v >> 8);
-    d[2] = (char)(v >> 16);
-    d[3] = (char)(v >> 24);
-    d[4] = (char)(v >> 32);
-    d[5] = (char)(v >> 40);
-    d[6] = (char)(v >> 48);
-    d[7] = (char)(v >> 56);
+    return v + UINT64_C(0x3030303030303030) + letter * ('a' - '0' - 10);
 }
 
+/* The 8 bytes of v at p, the low byte first. */
+static inline void put8(char *p, uint64_t v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    memcpy(p, &v, 8);
+}
+
+#define HEX_MAX (2 + 16) /* "0x" and 16 digits */
+#define DEC_MAX 20       /* digits of a uint64_t */
+
+/* The digits are made in registers and stored in 8-byte blocks (a copy
+ * from a scratch buffer would read bytes just stored one by one, which
+ * waits for the stores to complete). */
 static char *put_hex(char *p, const char *end, uint64_t v)
 {
     int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-    char d[32] = {0};
-    if (n > 8)
-        hex8((uint32_t)(v >> 32), d);
-    hex8((uint32_t)v, d + 8);
-    if (end - p < 2 + 16) {
-        p = put_c(p, end, '0');
-        p = put_c(p, end, 'x');
-        return put_n(p, end, d + 16 - n, (size_t)n);
+    char t[HEX_MAX + 8];
+    char *q = room(p, end, HEX_MAX) ? p : t; /* else truncated from t */
+    q[0] = '0';
+    q[1] = 'x';
+    if (n > 8) { /* the high digits, then the low eight over the high block's tail */
+        put8(q + 2, hex8((uint32_t)(v >> 32)) >> 8 * (16 - n));
+        put8(q + 2 + n - 8, hex8((uint32_t)v));
+    } else {
+        put8(q + 2, hex8((uint32_t)v) >> 8 * (8 - n));
     }
-    p[0] = '0';
-    p[1] = 'x';
-    memcpy(p + 2, d + 16 - n, 16);
-    return p + 2 + n;
+    return q == p ? p + 2 + n : put_n(p, end, t, 2 + (size_t)n);
 }
 
 /* Registers beyond the name tables (types too wide for them). */
@@ -122,15 +145,15 @@ static char *put_reg_slow(char *p, const char *end, const isa_type *t, uint64_t 
 
 /* A name kept in a table entry: the whole entry is copied in one block
  * (its length byte too, overwritten next). */
-static inline char *put_r(char *p, const char *end, const rname *r)
+static HOT_INLINE char *put_r(char *p, const char *end, const rname *r)
 {
-    if (end - p < (ptrdiff_t)sizeof *r)
+    if (!room(p, end, sizeof *r))
         return put_n(p, end, r->s, r->n);
     memcpy(p, r, sizeof *r);
     return p + r->n;
 }
 
-static inline char *put_reg(char *p, const char *end, const dis_regs *r, const isa_type *t, uint64_t v, int pair)
+static HOT_INLINE char *put_reg(char *p, const char *end, const dis_regs *r, const isa_type *t, uint64_t v, int pair)
 {
     if (v >= r->n)
         return put_reg_slow(p, end, t, v, pair);
@@ -142,8 +165,10 @@ static char *print_float(char *p, const char *end, uint64_t bits, fp_format f)
     static const char raw[] = {'h', 'h', 'f', 'd'};
     static const int dig[] = {4, 4, 8, 16};
     char buf[64];
-    if (fp_print(bits, f, buf, sizeof buf) == 0)
-        return put_n(p, end, buf, strlen(buf));
+    /* straight into the line where the form's bound made room (FLOAT_MAX) */
+    int n = fp_print_n(bits, f, end ? buf : p, end ? sizeof buf : FP_PRINT_MAX + 1);
+    if (n >= 0)
+        return end ? put_n(p, end, buf, (size_t)n) : p + n;
     /* NaN: raw bits, upper-case digits as in the documents (0f405A7EFA) */
     char r[20] = {'0', raw[f]};
     for (int i = 0; i < dig[f]; i++)
@@ -153,15 +178,15 @@ static char *print_float(char *p, const char *end, uint64_t bits, fp_format f)
 
 /* ------------------------------------------------------------ operands */
 
-/* The rules of an operand: a register pair starts even, a constant is
- * aligned, a suffix holds a value the form can print. */
 /* A modifier's text for its code. */
-static inline char *put_mod(char *p, const char *end, const dis_mod *m, int code)
+static HOT_INLINE char *put_mod(char *p, const char *end, const dis_mod *m, int code)
 {
     return m->name ? put_r(p, end, &m->name[code]) : put_t(p, end, m->text[code]);
 }
 
-static inline int opnd_bad(const dis_opnd *d, const uint64_t *vals)
+/* The rules of an operand: a register pair starts even, a constant is
+ * aligned, a suffix holds a value the form can print. */
+static HOT_INLINE int opnd_bad(const dis_opnd *d, const uint64_t *vals)
 {
     int pair = dis_opnd_pair(d, vals), bad = d->sfx && dis_mod_code(d->sfx, vals[d->sfx->field]) == DM_REJECT;
     if (d->kind == OK_REG)
@@ -171,7 +196,7 @@ static inline int opnd_bad(const dis_opnd *d, const uint64_t *vals)
     return bad;
 }
 
-static char *print_reg(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
+static HOT_INLINE char *print_reg(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
 {
     return put_reg(p, end, d->regs, d->type, vals[d->field], dis_opnd_pair(d, vals));
 }
@@ -235,11 +260,15 @@ static char *print_imm(char *p, const char *end, const dis_opnd *d, const uint64
 
 /* Separator and prefixes ("!", "-" or "~", "|"), the operand, its .suffix,
  * the closing "|". */
-static char *print_operand(char *p, const char *end, const dis_model *dm, int first, int kind, const dis_opnd *d,
+static HOT_INLINE char *print_operand(char *p, const char *end, const dis_model *dm, int first, int kind, const dis_opnd *d,
                            const uint64_t *vals)
 {
-    int abs = vals[d->abs] != 0;
-    p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, vals[d->not_] != 0, vals[d->neg] != 0, vals[d->inv] == d->inv_value, abs)]);
+    int abs = 0, prefix = DIS_PREFIX(first, 0, 0, 0, 0);
+    if (d->deco) { /* most operands have none of the four: no look-ups */
+        abs = vals[d->abs] != 0;
+        prefix = DIS_PREFIX(first, vals[d->not_] != 0, vals[d->neg] != 0, vals[d->inv] == d->inv_value, abs);
+    }
+    p = put_r(p, end, &dm->prefix[prefix]);
     if (kind == DS_REG)
         p = print_reg(p, end, d, vals);
     else if (kind == DS_CMEM)
@@ -270,7 +299,7 @@ static int group_printed(const dis_form *df, int g, const uint64_t *vals)
 }
 
 /* "@P3 " / "@!PT ", left out for the always-true PT */
-static char *print_guard(char *p, const char *end, const dis_opcode *dop, const uint64_t *vals)
+static HOT_INLINE char *print_guard(char *p, const char *end, const dis_opcode *dop, const uint64_t *vals)
 {
     uint64_t g = vals[dop->guard];
     int gnot = vals[dop->guard_not] != 0;
@@ -285,7 +314,7 @@ static char *print_guard(char *p, const char *end, const dis_opcode *dop, const 
 }
 
 /* " $sched=3", left out when 0 */
-static char *print_ctl(char *p, const char *end, const dis_ctl *c, const uint64_t *vals)
+static HOT_INLINE char *print_ctl(char *p, const char *end, const dis_ctl *c, const uint64_t *vals)
 {
     uint64_t v = vals[c->field];
     if (c->shown)
@@ -307,14 +336,13 @@ static int exception_raised(const isa_opcode *op, const dis_opcode *dop, const u
 }
 
 /* One pass: every check only accumulates into `bad`, so the text of a word
- * the form cannot express is simply discarded. */
-int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
+ * the form cannot express is simply discarded. end: see room(). */
+static HOT_INLINE int print_line(const gisa_isa *isa, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                 const char *end)
 {
     const dis_model *dm = isa->dis;
     const dis_opcode *dop = &dm->op[opcode];
-    const dis_form *df = &dop->forms[form];
     char *p = buf;
-    const char *end = buf + cap - 1;
     int bad = 0, first = 1;
     if (dop->guard_type)
         p = print_guard(p, end, dop, vals);
@@ -335,6 +363,11 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
                 s += s->skip;
             break;
         case DS_CHECK: bad |= opnd_bad(s->opnd, vals); break;
+        case DS_REG_PLAIN: /* print_operand without what it would skip */
+            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
+            p = put_reg(p, end, s->opnd->regs, s->opnd->type, vals[s->opnd->field], 0);
+            first = 0;
+            break;
         case DS_PR:
             p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
             p = put_c(p, end, 'P');
@@ -355,4 +388,91 @@ int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, cha
         bad |= exception_raised(&isa->opcodes[opcode], dop, vals);
     *p = 0;
     return bad;
+}
+
+/* The instance that checks, out of the way: small buffers are rare. */
+static COLD int print_line_checked(const gisa_isa *isa, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                   size_t cap)
+{
+    return print_line(isa, opcode, df, vals, buf, buf + cap - 1);
+}
+
+int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
+{
+    const dis_form *df = &isa->dis->op[opcode].forms[form];
+    if (cap >= (size_t)df->bound + DIS_SLACK)
+        return print_line(isa, opcode, df, vals, buf, NULL);
+    return print_line_checked(isa, opcode, df, vals, buf, cap);
+}
+
+/* ------------------------------------------------------------ bounds */
+
+/* The longest texts of the printers above, for dis_form_bound. */
+
+#define NAME_MAX_LEN (sizeof ((rname *)0)->s - 1) /* an rname's text */
+#define FLOAT_MAX (FP_PRINT_MAX > HEX_MAX ? FP_PRINT_MAX : HEX_MAX) /* a number, or a NaN's raw bits */
+
+static size_t max_of(size_t a, size_t b) { return a > b ? a : b; }
+
+/* put_reg for values of a width-bit field */
+static size_t reg_bound(const dis_regs *r, const isa_type *t, int width)
+{
+    size_t n = r->longest;
+    if (width >= 32 || (UINT64_C(1) << width) > r->n) /* put_reg_slow: "R[v:v+1]", the zero register */
+        n = max_of(n, max_of((size_t)t->zero_len, (size_t)t->prefix_len + 3 + 2 * DEC_MAX));
+    return n;
+}
+
+/* put_mod, by name or by text */
+static size_t mod_bound(const dis_mod *m)
+{
+    size_t n = 0;
+    for (int k = 0; k < DM_TEXT + m->slot->nchoices; k++)
+        n = max_of(n, max_of(m->text[k].n, m->name ? m->name[k].n : 0));
+    return n;
+}
+
+static size_t imm_bound(const isa_type *t)
+{
+    if (t->prefixed)
+        return HEX_MAX;
+    switch (t->fmt) {
+    case IMM_SIGNED: return 1 + HEX_MAX;
+    case IMM_UNSIGNED: return HEX_MAX;
+    case IMM_F32:
+    case IMM_F64: return FLOAT_MAX;
+    case IMM_F16X2: return 2 * FLOAT_MAX + 2;
+    }
+    return 0;
+}
+
+/* print_operand, or the PR step */
+static size_t opnd_bound(const dis_model *dm, const isa_opcode *op, const dis_opnd *d)
+{
+    size_t n = 0; /* the separator and decorations */
+    for (int k = 0; k < 32; k++)
+        n = max_of(n, dm->prefix[k].n);
+    int width = d->field != DIS_NONE ? op->fields[d->field].width : 0;
+    switch ((opnd_kind)d->kind) {
+    case OK_REG: n += reg_bound(d->regs, d->type, width); break;
+    case OK_CMEM: n += 2 + HEX_MAX + 2 + HEX_MAX + 1; break;                   /* c[bank][offset] */
+    case OK_INDEXED: n += 2 + reg_bound(d->regs, d->type, width) + 1 + HEX_MAX + 1; break; /* R[reg+offset] */
+    case OK_IMM: n += imm_bound(d->type); break;
+    case OK_PR: n += 2; break;
+    }
+    return n + (d->sfx ? mod_bound(d->sfx) : 0) + 1; /* .suffix, '|' */
+}
+
+size_t dis_form_bound(const dis_model *dm, const isa_opcode *op, const dis_opcode *dop, const dis_form *df)
+{
+    size_t n = df->mnemonic.n;
+    if (dop->guard_type) /* "@!" register ' ' */
+        n += dop->guard_text ? NAME_MAX_LEN : 3 + reg_bound(dop->guard_regs, dop->guard_type, op->fields[dop->guard].width);
+    for (int i = 0; i < df->nmnem; i++)
+        n += mod_bound(&df->mnem[i]);
+    for (int k = 0; k < df->nops; k++)
+        n += opnd_bound(dm, op, &df->ops[k]);
+    for (int k = 0; k < df->nctl; k++)
+        n += df->ctl[k].shown ? NAME_MAX_LEN : df->ctl[k].text.n + DEC_MAX;
+    return n;
 }

@@ -2,7 +2,8 @@
  * shortest-digit printer (Ryu-style) must produce text that reads back to
  * the same bits and is never longer than the smallest %.*g precision that
  * does (found by search with libc's printf). F16 and BF16 exhaustively,
- * F32 and F64 (high 32 bits) on random bit patterns. */
+ * F32 and F64 (high 32 bits) on random bit patterns. No text is longer
+ * than FP_PRINT_MAX (the disassembler's bound on a line relies on it). */
 #include <string.h>
 
 #include "common/fpconv.h"
@@ -25,7 +26,7 @@ static void check_value(uint64_t bits, fp_format f, int *bad)
     uint64_t back;
     int ovf;
     if (fp_parse(s, strlen(s), f, &back, &ovf) || (back | ((uint64_t)neg << signbit[f])) != bits ||
-        strlen(fast) > strlen(ref)) {
+        strlen(fast) > strlen(ref) || strlen(fast) > FP_PRINT_MAX) {
         if (*bad < 5)
             fprintf(stderr, "format %d bits %llx: fast '%s' reference '%s'\n", f, (unsigned long long)bits, fast, ref);
         (*bad)++;
@@ -51,6 +52,12 @@ int main(void)
     static const uint64_t f32[] = {0x00000001, 0x007fffff, 0x00800000, 0x7f7fffff, 0x3f800000, 0x4b800000, 0x80000001};
     for (size_t i = 0; i < sizeof f32 / sizeof *f32; i++)
         check_value(f32[i], FP_F32, &bad);
+    /* F64 with all 17 digits and a 3-digit exponent: the longest texts */
+    static const uint64_t f64[] = {0x8010000000000000, 0xffefffffffffffff, 0x800fffffffffffff, 0x8000000000000001};
+    for (size_t i = 0; i < sizeof f64 / sizeof *f64; i++)
+        check_value(f64[i], FP_F64, &bad);
+    char longest[64];
+    CHECK(fp_print(0x8010000000000000, FP_F64, longest, sizeof longest) == 0 && strlen(longest) == FP_PRINT_MAX);
     CHECKF(bad == 0, "%d values printed wrong", bad);
     /* parse: one rounding from decimal, overflow flagged */
     uint64_t v;

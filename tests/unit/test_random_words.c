@@ -3,11 +3,15 @@
  * string (also when the buffer is too small), returns GISA_OK or
  * GISA_ERR_INPUT with text ".invalid 0x<the word in hex>", and every word it prints as valid
  * re-assembles to exactly the same bits (no encoding is printed that the
- * assembler cannot read back, e.g. a decoration the syntax does not allow). */
+ * assembler cannot read back, e.g. a decoration the syntax does not allow).
+ * A valid text is no longer than its form's bound (disasm/plan.h), and a
+ * buffer of exactly its size (printing with checks for room) receives the
+ * same text as a large one (printing without). */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "disasm/plan.h"
 #include "testgen.h"
 #include "testlib.h"
 
@@ -30,6 +34,7 @@ static void run_target(void)
 {
     tg_rng r = {0xC0FFEE123456789u};
     long valid = 0, invalid = 0, bad_status = 0, bad_text = 0, bad_nul = 0, bad_asm = 0, bad_bits = 0, bad_decode = 0;
+    long bad_bound = 0;
     long per_kind_valid[4] = {0};
     /* the valid words' opcode histogram, to show the mix reaches many opcodes */
     long *hits = calloc((size_t)isa->nopcodes, sizeof *hits);
@@ -96,6 +101,17 @@ static void run_target(void)
         }
         valid++;
         per_kind_valid[kind]++;
+        int opc, form;
+        uint64_t vals[DISASM_NVALS];
+        char why[256], exact[512];
+        size_t n = strlen(buf);
+        if (disasm_match(isa, &w, &opc, &form, vals, why, sizeof why) || n > isa->dis->op[opc].forms[form].bound) {
+            bad_bound++;
+            report("valid text longer than its form's bound", w, buf, NULL);
+        } else if (gisa_disassemble(isa, w, exact, n + 1) != GISA_OK || strcmp(exact, buf)) {
+            bad_bound++;
+            report("a buffer of the text's size receives another text", w, buf, exact);
+        }
         if (oi < (size_t)isa->nopcodes)
             hits[oi]++;
         gisa_word back;
@@ -120,12 +136,13 @@ static void run_target(void)
     printf("random words (%s): %ld total, %ld valid (fully random %ld, real optype/stype %ld, random fields %ld, generated+scrambled %ld), "
            "%ld invalid, %d opcodes reached, %.1f s\n",
            isa->target_name, NWORDS, valid, per_kind_valid[0], per_kind_valid[1], per_kind_valid[2], per_kind_valid[3], invalid, reached, secs);
-    printf("failures: status %ld, .invalid text %ld, NUL %ld, does not assemble %ld, other bits %ld\n", bad_status, bad_text,
-           bad_nul, bad_asm, bad_bits);
+    printf("failures: status %ld, .invalid text %ld, NUL %ld, bound %ld, does not assemble %ld, other bits %ld\n", bad_status,
+           bad_text, bad_nul, bad_bound, bad_asm, bad_bits);
     CHECK(bad_status == 0);
     CHECK(bad_text == 0);
     CHECK(bad_nul == 0);
     CHECK(bad_decode == 0);
+    CHECK(bad_bound == 0);
     CHECKF(bad_asm == 0, "%ld valid-printed words do not assemble", bad_asm);
     CHECKF(bad_bits == 0, "%ld valid-printed words re-assemble to other bits", bad_bits);
     CHECKF(reached == isa->nopcodes, "only %d of %d opcodes reached", reached, isa->nopcodes);
