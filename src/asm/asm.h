@@ -13,11 +13,17 @@
 
 /* A register-like name split where its number starts (by the lexer):
  * "UR12" is 2 letters and 12; num is ASM_NO_NUMBER unless the rest is 1 to
- * 6 digits without a leading zero. */
+ * 6 digits without a leading zero. key packs the letters (asm_name_key),
+ * so that comparing a name with a type's prefix is one comparison. */
 typedef struct asm_regname {
     size_t letters;
     uint64_t num;
+    uint64_t key;
 } asm_regname;
+
+/* The letters (and '_') of a name packed one byte each, first letter
+ * highest; 0 when there are none or more than ASM_KEY_MAX. */
+#define ASM_KEY_MAX 7
 
 #define ASM_NO_NUMBER UINT64_MAX
 
@@ -121,6 +127,8 @@ typedef struct asm_form {
     const uint8_t *present;        /* [npresent] choices of optional groups (bit g-1), most groups first */
     const uint8_t *present_nsrc;   /* [npresent] source operands each choice takes */
     int npresent;
+    const uint8_t *order;          /* order[order_at[j] .. order_at[j + 1]): the slots choice j writes */
+    const uint16_t *order_at;      /* [npresent + 1] */
     const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
     int nspellings;
     uint64_t required;             /* modifier slots that must be written (bit j) */

@@ -80,6 +80,16 @@ static void warn(ctx *c, int col, int len, const char *fmt, ...)
 /* type_value() of a register type, for a name split by the lexer. */
 static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
 {
+    if (t->zero_key) { /* prefix and zero name are plain letters: compare the packed keys */
+        if (r.letters == n && r.key == t->zero_key) {
+            *v = t->zero_value;
+            return 0;
+        }
+        if (r.key != t->prefix_key || r.num >= t->zero_value)
+            return -1;
+        *v = r.num;
+        return 0;
+    }
     if ((size_t)t->zero_len == n && strmap_same(t->zero, name, n)) {
         *v = t->zero_value;
         return 0;
@@ -232,9 +242,9 @@ static int match_mods(ctx *c)
 
 /* ------------------------------------------------------------ operands */
 
-static int opnd_is_pair(const ctx *c, const opnd_slot *s)
+/* pair: asm_slot.pair of the operand */
+static int opnd_is_pair(const ctx *c, const opnd_slot *s, int pair)
 {
-    int pair = c->F->enc->slot[s - c->F->ops].pair;
     return pair >= 0 ? pair : expr_eval(s->bitwidth, c->vals) == 64;
 }
 
@@ -303,45 +313,57 @@ static inline int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *
     return written_decorations(c, s, o, depth, si);
 }
 
-static int match_reg(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+/* Why a register operand does not fit slot s (the value of a name, v, is
+ * valid when o is a name of the slot's type): records the message. */
+static __attribute__((noinline, cold)) int reg_mismatch(ctx *c, const opnd_slot *s, int pair, const src_opnd *o, int depth, int si)
 {
     const isa_type *t = s->type;
-    int pair = opnd_is_pair(c, s);
     uint64_t v;
-    char buf[64];
     if (o->kind == SRC_PAIR) {
         if (o->name_len != (size_t)t->prefix_len || !strmap_same(o->name, t->prefix, o->name_len))
             FAIL(o->col, o->len, s->name, si, "kind");
         if (!pair)
             FAIL(o->col, o->len, NULL, si, "%s: %s is a 32-bit operand; a register pair is not allowed here", c->F->mnemonic, s->name);
-        if ((o->pair_lo & 1) || o->pair_hi != o->pair_lo + 1 || o->pair_hi >= t->zero_value)
-            FAIL(o->col, o->len, NULL, si, "invalid register pair %.*s[%llu:%llu]: the first register must be even and the second the next one, below %s", (int)o->name_len,
-                 o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
-        v = o->pair_lo;
-    } else if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
-        if (pair && v != t->zero_value && (v & 1)) {
+        FAIL(o->col, o->len, NULL, si, "invalid register pair %.*s[%llu:%llu]: the first register must be even and the second the next one, below %s", (int)o->name_len,
+             o->name, (unsigned long long)o->pair_lo, (unsigned long long)o->pair_hi, t->zero);
+    }
+    if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) { /* a pair's first register */
+        if (v & 1) {
             if (t->pair_first)
                 FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s%llu)", c->F->mnemonic, s->name, t->prefix,
                      (unsigned long long)(v - 1));
             FAIL(o->col, o->len, NULL, si, "%s: %s is a 64-bit pair and needs an even register (write %s[%llu:%llu])", c->F->mnemonic, s->name, t->prefix,
                  (unsigned long long)(v - 1), (unsigned long long)v);
         }
-        if (pair && v != t->zero_value && v + 1 >= t->zero_value)
-            FAIL(o->col, o->len, NULL, si, "%s: %s%llu has no partner register for a 64-bit pair", c->F->mnemonic, t->prefix, (unsigned long long)v);
-    } else {
-        if (o->kind == SRC_NAME) { /* a register name of the right kind but out of range */
-            size_t pl = strlen(t->prefix);
-            if (o->name_len > pl && !memcmp(o->name, t->prefix, pl) && is_digit(o->name[pl])) {
-                int digits = 1;
-                for (size_t k = pl; k < o->name_len; k++)
-                    digits &= is_digit(o->name[k]);
-                if (digits)
-                    FAIL(o->col, o->len, NULL, si, "register %.*s out of range (%s0..%s%llu or %s)", (int)o->name_len, o->name, t->prefix, t->prefix,
-                         (unsigned long long)(t->zero_value - 1), t->zero);
-            }
+        FAIL(o->col, o->len, NULL, si, "%s: %s%llu has no partner register for a 64-bit pair", c->F->mnemonic, t->prefix, (unsigned long long)v);
+    }
+    if (o->kind == SRC_NAME) { /* a register name of the right kind but out of range */
+        size_t pl = strlen(t->prefix);
+        if (o->name_len > pl && !memcmp(o->name, t->prefix, pl) && is_digit(o->name[pl])) {
+            int digits = 1;
+            for (size_t k = pl; k < o->name_len; k++)
+                digits &= is_digit(o->name[k]);
+            if (digits)
+                FAIL(o->col, o->len, NULL, si, "register %.*s out of range (%s0..%s%llu or %s)", (int)o->name_len, o->name, t->prefix, t->prefix,
+                     (unsigned long long)(t->zero_value - 1), t->zero);
         }
-        (void)buf;
-        FAIL(o->col, o->len, s->name, si, "kind");
+    }
+    FAIL(o->col, o->len, s->name, si, "kind");
+}
+
+static inline int match_reg(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
+{
+    const isa_type *t = s->type;
+    uint64_t v;
+    if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
+        /* a 64-bit pair written as its first register: even, with a partner */
+        if (pair_flag && v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value) && opnd_is_pair(c, s, pair_flag))
+            return reg_mismatch(c, s, 1, o, depth, si);
+    } else if (o->kind == SRC_PAIR && o->name_len == (size_t)t->prefix_len && strmap_same(o->name, t->prefix, o->name_len) &&
+               opnd_is_pair(c, s, pair_flag) && !(o->pair_lo & 1) && o->pair_hi == o->pair_lo + 1 && o->pair_hi < t->zero_value) {
+        v = o->pair_lo;
+    } else {
+        return reg_mismatch(c, s, opnd_is_pair(c, s, pair_flag), o, depth, si);
     }
     if (apply_decorations(c, s, o, depth, si))
         return -1;
@@ -547,12 +569,12 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     return 0;
 }
 
-static int match_cmem(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
 {
     const isa_type *t = s->type;
     if (o->kind != SRC_CMEM)
         FAIL(o->col, o->len, s->name, si, "kind");
-    uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s) ? 2 : 1);
+    uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s, pair_flag) ? 2 : 1);
     if (o->bank >> t->bank_bits)
         FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
              (unsigned long long)((UINT64_C(1) << t->bank_bits) - 1));
@@ -572,16 +594,18 @@ static int match_cmem(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, 
     return 0;
 }
 
-static int match_operand(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
+/* Matches source operand o (o2: the next one, for F16x2 pairs) with slot k. */
+static inline __attribute__((always_inline)) int match_operand(ctx *c, int k, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
+    const opnd_slot *s = &c->F->ops[k];
     switch (s->kind) {
     case OK_PR:
         if (o->kind != SRC_NAME || !eq(o->name, o->name_len, "PR") || o->neg || o->inv || o->not_ || o->abs || o->sfx)
             FAIL(o->col, o->len, s->name, si, "kind");
         return 0;
-    case OK_REG: return match_reg(c, s, o, depth, si);
+    case OK_REG: return match_reg(c, s, c->F->enc->slot[k].pair, o, depth, si);
     case OK_IMM: return match_imm(c, s, o, o2, depth, si);
-    case OK_CMEM: return match_cmem(c, s, o, depth, si);
+    case OK_CMEM: return match_cmem(c, s, c->F->enc->slot[k].pair, o, depth, si);
     case OK_INDEXED: {
         uint64_t v;
         if (o->kind != SRC_INDEXED)
@@ -622,7 +646,7 @@ static int match_operands(ctx *c, unsigned present)
         }
         int two = F->enc->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
-        if (match_operand(c, s, &st->ops[si], o2, depth, si))
+        if (match_operand(c, k, &st->ops[si], o2, depth, si))
             return -1;
         si += two ? 2 : 1;
     }
@@ -630,6 +654,22 @@ static int match_operands(ctx *c, unsigned present)
         const src_opnd *o = &st->ops[si];
         record(c, 100 + 2 * si, o->col, o->len, NULL, si, "%s: too many operands (%d expected)", F->mnemonic, si);
         return -1;
+    }
+    return 0;
+}
+
+/* The first pass's match of choice j of optional groups, which takes as
+ * many source operands as the statement has: its slots in order, no
+ * operand counting and no messages. */
+static int match_choice(ctx *c, int j)
+{
+    const asm_form *f = c->F->enc;
+    const src_opnd *o = c->st->ops;
+    for (const uint8_t *k = f->order + f->order_at[j], *e = f->order + f->order_at[j + 1]; k < e; k++) {
+        int two = f->slot[*k].nsrc == 2;
+        if (match_operand(c, *k, o, two ? o + 1 : NULL, 0, 0))
+            return -1;
+        o += 1 + two;
     }
     return 0;
 }
@@ -659,7 +699,7 @@ static int try_form(ctx *c, int only)
             continue;
         if (F->ngroups && jend - j > 1)
             memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
-        found = match_operands(c, f->present[j]) == 0;
+        found = (c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0;
     }
     if (!found)
         return 1;

@@ -106,13 +106,14 @@ static size_t float_prefix(const char *s, size_t i, size_t end)
 static size_t scan_name(const char *s, size_t i, asm_regname *r)
 {
     size_t b = i;
+    uint64_t key = 0;
     while (cclass[(unsigned char)s[i]] == CC_LETTER)
-        i++;
+        key = key << 8 | (unsigned char)s[i++];
     size_t d = i;
     uint64_t x = 0;
     while (cclass[(unsigned char)s[i]] == CC_DIGIT)
         x = x * 10 + (uint64_t)(s[i++] - '0');
-    *r = (asm_regname){d - b, ASM_NO_NUMBER};
+    *r = (asm_regname){d - b, ASM_NO_NUMBER, d - b <= ASM_KEY_MAX ? key : 0};
     if (is_alnum(s[i])) /* more letters: no register number */
         return scan_alnum(s, i);
     if (i > d && i - d <= 6 && (s[d] != '0' || i - d == 1))
@@ -333,6 +334,32 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     return 0;
 }
 
+/* The usual spelling of a control at s[i] == '$': "$sched=N", "$req=N" or
+ * "$wsb=N" with no spaces and a decimal N of at most 18 digits (which
+ * cannot overflow). Returns the position after N and sets *k and *v, or
+ * returns 0: parse_controls then reads it the general way. */
+static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_t *v)
+{
+    size_t j;
+    if (end - i >= 8 && !memcmp(s + i, "$sched=", 7)) {
+        *k = 0;
+        j = i + 7;
+    } else if (end - i >= 6 && (!memcmp(s + i, "$req=", 5) || !memcmp(s + i, "$wsb=", 5))) {
+        *k = s[i + 1] == 'r' ? 1 : 2;
+        j = i + 5;
+    } else {
+        return 0;
+    }
+    uint64_t x = 0;
+    size_t d = j;
+    while (cclass[(unsigned char)s[j]] == CC_DIGIT && j - d < 18)
+        x = x * 10 + (uint64_t)(s[j++] - '0');
+    if (j == d || is_alnum(s[j]) || s[j] == '$')
+        return 0;
+    *v = x;
+    return j;
+}
+
 static int parse_controls(const char *s, size_t i, size_t end, statement *st, asm_error *err)
 {
     static const char *const names[3] = {"$sched", "$req", "$wsb"};
@@ -344,7 +371,16 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
             i++;
             continue;
         }
-        size_t b = i;
+        size_t b = i, j;
+        int q;
+        uint64_t v;
+        if (s[i] == '$' && (j = quick_control(s, i, end, &q, &v)) != 0 && !st->ctl_given[q]) {
+            st->ctl_val[q] = v;
+            st->ctl_given[q] = 1;
+            st->ctl_col[q] = (int)b;
+            i = j;
+            continue;
+        }
         if (s[i] != '$')
             return fail(err, i, end - i, "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
         i++;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "spec/cursor.h"
 
 static uint64_t letter(char c) { return UINT64_C(1) << (32 + ((unsigned char)c & 31)); }
 
@@ -76,6 +77,21 @@ static int build_form(gisa_isa *isa, syntax_form *F)
             choice[f->npresent] = (uint8_t)present;
             nsrc[f->npresent++] = (uint8_t)n;
         }
+    /* each choice's slots in order */
+    uint16_t *at = arena_alloc(&isa->a, sizeof *at * (size_t)(f->npresent + 1));
+    uint8_t *order = arena_alloc(&isa->a, (size_t)(f->npresent * F->nops + 1));
+    if (!at || !order)
+        return -1;
+    int n = 0;
+    for (int j = 0; j < f->npresent; j++) {
+        at[j] = (uint16_t)n;
+        for (int k = 0; k < F->nops; k++)
+            if (!slot[k].group || (slot[k].group <= ng && choice[j] >> (slot[k].group - 1) & 1))
+                order[n++] = (uint8_t)k;
+    }
+    at[f->npresent] = (uint16_t)n;
+    f->order = order;
+    f->order_at = at;
     f->slot = slot;
     f->nops = F->nops;
     f->min_src = F->min_src;
@@ -173,8 +189,26 @@ static int build_pairs(gisa_isa *isa, mnemonic_entry *me)
     return 0;
 }
 
+/* asm_regname.key of a name made only of letters and '_', else 0. */
+static uint64_t name_key(const char *s)
+{
+    uint64_t key = 0;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        if (!is_ident_start(s[i]) || s[i] == '$')
+            return 0;
+        key = key << 8 | (unsigned char)s[i];
+    }
+    return n <= ASM_KEY_MAX ? key : 0;
+}
+
 int asm_plan_build(gisa_isa *isa)
 {
+    for (int i = 0; i < isa->ntypes; i++) {
+        isa_type *t = &isa->types[i];
+        if (t->kind == TY_REG && (t->prefix_key = name_key(t->prefix)) != 0)
+            t->zero_key = name_key(t->zero);
+    }
     for (int i = 0; i < isa->nopcodes; i++)
         for (int k = 0; k < isa->opcodes[i].nforms; k++)
             if (build_form(isa, &isa->opcodes[i].forms[k]))

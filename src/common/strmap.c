@@ -3,31 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline uint64_t load(const char *s, size_t n) /* n = 4 or 8 bytes */
+static inline uint64_t load8(const char *s)
 {
-    uint64_t x = 0;
-    memcpy(&x, s, n);
+    uint64_t x;
+    memcpy(&x, s, 8);
     return x;
 }
 
 /* One multiplication per eight bytes (a multiplication per byte, as in
- * FNV, makes a chain the assembler's every look-up waits for). Keys of 4
- * to 8 bytes are read as two overlapping 4-byte words: with the length
- * mixed in, distinct keys still give distinct words. */
+ * FNV, makes a chain the assembler's every look-up waits for); the last
+ * 1 to 8 bytes are packed as strmap_pack does, with the length mixed in. */
 uint32_t strmap_hash(const char *s, size_t n)
 {
+    if (n <= 8)
+        return strmap_hash_packed(strmap_pack(s, n), n);
     uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
     for (; n > 8; s += 8, n -= 8) {
-        h = (h ^ load(s, 8)) * UINT64_C(0xFF51AFD7ED558CCD);
+        h = (h ^ load8(s)) * UINT64_C(0xFF51AFD7ED558CCD);
         h ^= h >> 32;
     }
-    uint64_t x = 0;
-    if (n >= 4)
-        x = load(s, 4) | load(s + n - 4, 4) << 32;
-    else
-        for (size_t i = 0; i < n; i++)
-            x |= (uint64_t)(unsigned char)s[i] << (8 * i);
-    h = (h ^ x) * UINT64_C(0xFF51AFD7ED558CCD);
+    h = (h ^ strmap_pack(s, n)) * UINT64_C(0xFF51AFD7ED558CCD);
     return (uint32_t)(h ^ h >> 32);
 }
 
@@ -70,12 +65,12 @@ int strmap_put(strmap *m, const char *key, size_t n, int value)
         }
         j = (j + 1) & (m->cap - 1);
     }
-    m->slots[j] = (strmap_slot){key, n, h, value};
+    m->slots[j] = (strmap_slot){key, n, n <= 8 ? strmap_pack(key, n) : 0, h, value};
     m->count++;
     return 0;
 }
 
-int strmap_get(const strmap *m, const char *key, size_t n)
+int strmap_get_long(const strmap *m, const char *key, size_t n)
 {
     if (!m->cap)
         return -1;

@@ -4,10 +4,12 @@
 #define GISA_COMMON_STRMAP_H
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct strmap_slot {
     const char *key;
     size_t keylen;
+    uint64_t packed; /* keys of up to 8 bytes: strmap_pack(), compared instead of the text */
     uint32_t hash;
     int value;
 } strmap_slot;
@@ -16,6 +18,33 @@ typedef struct strmap {
     strmap_slot *slots;
     size_t cap, count;
 } strmap;
+
+static inline uint64_t strmap_load4(const char *s)
+{
+    uint32_t x;
+    memcpy(&x, s, 4);
+    return x;
+}
+
+/* A key of at most 8 bytes as one word, reading only its bytes: keys of
+ * 4 to 8 bytes are two overlapping 4-byte words, so that distinct keys of
+ * one length give distinct words. */
+static inline uint64_t strmap_pack(const char *s, size_t n)
+{
+    if (n >= 4)
+        return strmap_load4(s) | strmap_load4(s + n - 4) << 32;
+    uint64_t x = 0;
+    for (size_t i = 0; i < n; i++)
+        x |= (uint64_t)(unsigned char)s[i] << (8 * i);
+    return x;
+}
+
+/* The hash of a key of at most 8 bytes from its packed word. */
+static inline uint32_t strmap_hash_packed(uint64_t x, size_t n)
+{
+    uint64_t h = (UINT64_C(0x9E3779B97F4A7C15) ^ n ^ x) * UINT64_C(0xFF51AFD7ED558CCD);
+    return (uint32_t)(h ^ h >> 32);
+}
 
 uint32_t strmap_hash(const char *s, size_t n);
 /* a[0..n) == b[0..n): inline, for the short keys of hot look-ups (a call
@@ -31,6 +60,17 @@ void strmap_init(strmap *m);
 void strmap_free(strmap *m);
 /* Returns 0 on success, -1 on allocation failure. Replaces existing keys. */
 int strmap_put(strmap *m, const char *key, size_t n, int value);
-/* Returns the value or -1 when absent. */
-int strmap_get(const strmap *m, const char *key, size_t n);
+int strmap_get_long(const strmap *m, const char *key, size_t n);
+/* Returns the value or -1 when absent. Inline for the short keys of the
+ * assembler's hot look-ups (mnemonics, modifiers): one word compared. */
+static inline int strmap_get(const strmap *m, const char *key, size_t n)
+{
+    if (n > 8 || !m->cap)
+        return strmap_get_long(m, key, n);
+    uint64_t x = strmap_pack(key, n);
+    for (size_t j = strmap_hash_packed(x, n) & (m->cap - 1); m->slots[j].key; j = (j + 1) & (m->cap - 1))
+        if (m->slots[j].packed == x && m->slots[j].keylen == n)
+            return m->slots[j].value;
+    return -1;
+}
 #endif

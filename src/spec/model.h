@@ -29,6 +29,7 @@ typedef struct isa_type {
     const char *prefix, *zero;
     int prefix_len, zero_len;
     uint64_t zero_value;
+    uint64_t prefix_key, zero_key; /* the names packed by the assembler (asm/plan.c); 0: not packable */
     int pair_first; /* `pair = first`: a 64-bit pair is written as its first register */
     /* TY_IMM: a float format narrower than its format keeps the high bits */
     imm_format fmt;
