@@ -152,9 +152,12 @@ typedef struct asm_pairs {
 
 /* Compiles the matching tables of a freshly built model. */
 int asm_plan_build(gisa_isa *isa);
+/* Bytes after a statement's end that the parser may read (it reads
+ * numbers eight bytes at a time). */
+#define ASM_PAD 16
 /* Parses one statement: line[begin, end) (comments blanked out), where
- * line[end] is ';' or NUL (scans stop there) and line[end + 1] can be read;
- * columns in messages are relative to the line.
+ * line[end] is ';', '\n' or NUL (scans stop there) and line[end + 1 ..
+ * end + ASM_PAD) can be read; columns in messages are relative to the line.
  * Returns 0, or -1 with *err filled. */
 int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */

@@ -75,14 +75,14 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
         nul = nul < b ? next_of(text, len, b, 0) : nul;
         semi = semi < b ? next_of(text, len, b, ';') : semi;
         /* a line without comments and NULs, followed by its newline and
-         * one more byte, is parsed where it is: the newline ends every
+         * ASM_PAD more bytes, is parsed where it is: the newline ends every
          * scan of the statement parser as a NUL would */
         const char *src = text + b, *line = src;
-        int in_place = !in_comment && slash >= e && nul >= e && e + 1 < len;
+        int in_place = !in_comment && slash >= e && nul >= e && e + ASM_PAD < len;
         if (!in_place) {
-            if (ll + 2 > clean_cap) {
+            if (ll + ASM_PAD + 1 > clean_cap) {
                 size_t nc = clean_cap ? clean_cap : 256;
-                while (nc < ll + 2)
+                while (nc < ll + ASM_PAD + 1)
                     nc *= 2;
                 char *p = realloc(clean, nc);
                 if (!p) {
@@ -98,7 +98,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 blank_comments(src, ll, clean, &in_comment);
             else
                 memcpy(clean, src, ll);
-            clean[ll] = clean[ll + 1] = 0;
+            memset(clean + ll, 0, ASM_PAD + 1);
             line = clean;
         }
         int may_split = !in_place || semi < e; /* a blanked comment may have held the ';' */

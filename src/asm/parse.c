@@ -43,9 +43,11 @@ static const unsigned char cclass[256] = {
 
 static inline int is_space(char c) { return cclass[(unsigned char)c] & CC_SPACE; }
 
-/* The position after white space from i. */
+/* The position after white space from i. Text is mostly single spaces:
+ * the loop (a mispredicted exit) runs only for more. */
 static inline size_t skip(const char *s, size_t i)
 {
+    i += s[i] == ' ';
     while (is_space(s[i]))
         i++;
     return i;
@@ -59,6 +61,39 @@ static inline size_t scan_alnum(const char *s, size_t i)
     while (is_alnum(s[i]))
         i++;
     return i;
+}
+
+/* The run of up to 8 decimal digits at p and its value, read as one
+ * word: no loop whose exit depends on the number's length (a mispredicted
+ * branch per number). p[0..8) must be readable. */
+static inline size_t digits8(const char *p, uint64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, p, 8);
+    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), three = UINT64_C(0x3030303030303030);
+    /* a byte is a digit when it and it + 6 both are 0x3_ (a carry out of a
+     * byte >= 0xFA only spoils bytes after a non-digit) */
+    uint64_t nondigit = ((x & hi) ^ three) | (((x + UINT64_C(0x0606060606060606)) & hi) ^ three);
+    size_t n = nondigit ? (size_t)__builtin_ctzll(nondigit) / 8 : 8;
+    if (!n) {
+        *v = 0;
+        return 0;
+    }
+    /* the digits into the high bytes, zeros below; then pairs, quads, eights */
+    x = (x << (8 * (8 - n))) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+    x = (x * 10 + (x >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+    x = (x * 100 + (x >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+    *v = (x * 10000 + (x >> 32)) & UINT64_C(0xFFFFFFFF);
+    return n;
+#else
+    size_t n = 0;
+    uint64_t x = 0;
+    while (n < 8 && is_digit(p[n]))
+        x = x * 10 + (uint64_t)(p[n++] - '0');
+    *v = x;
+    return n;
+#endif
 }
 
 /* A numeric literal: decimal/hex integers, floats (1.5, 1e-3, 0x1p4), raw 0f/0d/0h bits. */
@@ -103,15 +138,16 @@ static size_t float_prefix(const char *s, size_t i, size_t end)
 }
 
 /* A name from i (letters, digits, '_'), split where its number starts. */
-static size_t scan_name(const char *s, size_t i, asm_regname *r)
+static inline __attribute__((always_inline)) size_t scan_name(const char *s, size_t i, asm_regname *r)
 {
     size_t b = i;
     uint64_t key = 0;
     while (cclass[(unsigned char)s[i]] == CC_LETTER)
         key = key << 8 | (unsigned char)s[i++];
     size_t d = i;
-    uint64_t x = 0;
-    while (cclass[(unsigned char)s[i]] == CC_DIGIT)
+    uint64_t x;
+    i += digits8(s + i, &x);
+    while (cclass[(unsigned char)s[i]] == CC_DIGIT) /* too long for a register number anyway */
         x = x * 10 + (uint64_t)(s[i++] - '0');
     *r = (asm_regname){d - b, ASM_NO_NUMBER, d - b <= ASM_KEY_MAX ? key : 0};
     if (is_alnum(s[i])) /* more letters: no register number */
@@ -137,9 +173,10 @@ static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
         if (i == d)
             return 0;
     } else {
-        if (cclass[(unsigned char)s[i]] != CC_DIGIT)
+        size_t n = digits8(s + i, &x);
+        if (!n)
             return 0;
-        for (; cclass[(unsigned char)s[i]] == CC_DIGIT; i++)
+        for (i += n; cclass[(unsigned char)s[i]] == CC_DIGIT; i++)
             if (__builtin_mul_overflow(x, 10, &x) || __builtin_add_overflow(x, (uint64_t)(s[i] - '0'), &x))
                 return 0;
     }
@@ -335,8 +372,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
 }
 
 /* The usual spelling of a control at s[i] == '$': "$sched=N", "$req=N" or
- * "$wsb=N" with no spaces and a decimal N of at most 18 digits (which
- * cannot overflow). Returns the position after N and sets *k and *v, or
+ * "$wsb=N" with no spaces and a decimal N of at most 8 digits. Returns the position after N and sets *k and *v, or
  * returns 0: parse_controls then reads it the general way. */
 static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_t *v)
 {
@@ -350,11 +386,10 @@ static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_
     } else {
         return 0;
     }
-    uint64_t x = 0;
-    size_t d = j;
-    while (cclass[(unsigned char)s[j]] == CC_DIGIT && j - d < 18)
-        x = x * 10 + (uint64_t)(s[j++] - '0');
-    if (j == d || is_alnum(s[j]) || s[j] == '$')
+    uint64_t x;
+    size_t n = digits8(s + j, &x);
+    j += n;
+    if (!n || is_alnum(s[j]) || s[j] == '$')
         return 0;
     *v = x;
     return j;
