@@ -153,7 +153,7 @@ typedef struct asm_pairs {
 /* Compiles the matching tables of a freshly built model. */
 int asm_plan_build(gisa_isa *isa);
 /* Bytes after a statement's end that the parser may read (it reads
- * numbers eight bytes at a time). */
+ * numbers four bytes at a time). */
 #define ASM_PAD 16
 /* Parses one statement: line[begin, end) (comments blanked out), where
  * line[end] is ';', '\n' or NUL (scans stop there) and line[end + 1 ..

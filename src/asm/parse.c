@@ -63,33 +63,29 @@ static inline size_t scan_alnum(const char *s, size_t i)
     return i;
 }
 
-/* The run of up to 8 decimal digits at p and its value, read as one
- * word: no loop whose exit depends on the number's length (a mispredicted
- * branch per number). p[0..8) must be readable. */
-static inline size_t digits8(const char *p, uint64_t *v)
+/* The run of up to 4 decimal digits at p (register numbers, controls,
+ * pair numbers: longer numbers are rare, and their callers go on digit by
+ * digit) and its value, read as one word: no loop whose exit depends on
+ * the number's length, which is a mispredicted branch per number.
+ * p[0..4) must be readable. */
+static inline size_t digits4(const char *p, uint64_t *v)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t x;
-    memcpy(&x, p, 8);
-    const uint64_t hi = UINT64_C(0xF0F0F0F0F0F0F0F0), three = UINT64_C(0x3030303030303030);
+    uint32_t x;
+    memcpy(&x, p, 4);
     /* a byte is a digit when it and it + 6 both are 0x3_ (a carry out of a
      * byte >= 0xFA only spoils bytes after a non-digit) */
-    uint64_t nondigit = ((x & hi) ^ three) | (((x + UINT64_C(0x0606060606060606)) & hi) ^ three);
-    size_t n = nondigit ? (size_t)__builtin_ctzll(nondigit) / 8 : 8;
-    if (!n) {
-        *v = 0;
-        return 0;
-    }
-    /* the digits into the high bytes, zeros below; then pairs, quads, eights */
-    x = (x << (8 * (8 - n))) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-    x = (x * 10 + (x >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
-    x = (x * 100 + (x >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
-    *v = (x * 10000 + (x >> 32)) & UINT64_C(0xFFFFFFFF);
+    uint32_t nondigit = ((x & 0xF0F0F0F0u) ^ 0x30303030u) | (((x + 0x06060606u) & 0xF0F0F0F0u) ^ 0x30303030u);
+    size_t n = nondigit ? (size_t)__builtin_ctz(nondigit) / 8 : 4;
+    /* the digits into the high bytes, zeros below; then pairs, then all */
+    uint64_t y = ((uint64_t)x << (8 * (4 - n))) & 0x0F0F0F0Fu;
+    y = (y * 10 + (y >> 8)) & 0x00FF00FFu;
+    *v = (y * 100 + (y >> 16)) & 0xFFFFu;
     return n;
 #else
     size_t n = 0;
     uint64_t x = 0;
-    while (n < 8 && is_digit(p[n]))
+    while (n < 4 && is_digit(p[n]))
         x = x * 10 + (uint64_t)(p[n++] - '0');
     *v = x;
     return n;
@@ -146,7 +142,7 @@ static inline __attribute__((always_inline)) size_t scan_name(const char *s, siz
         key = key << 8 | (unsigned char)s[i++];
     size_t d = i;
     uint64_t x;
-    i += digits8(s + i, &x);
+    i += digits4(s + i, &x);
     while (cclass[(unsigned char)s[i]] == CC_DIGIT) /* too long for a register number anyway */
         x = x * 10 + (uint64_t)(s[i++] - '0');
     *r = (asm_regname){d - b, ASM_NO_NUMBER, d - b <= ASM_KEY_MAX ? key : 0};
@@ -173,7 +169,7 @@ static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
         if (i == d)
             return 0;
     } else {
-        size_t n = digits8(s + i, &x);
+        size_t n = digits4(s + i, &x);
         if (!n)
             return 0;
         for (i += n; cclass[(unsigned char)s[i]] == CC_DIGIT; i++)
@@ -372,7 +368,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
 }
 
 /* The usual spelling of a control at s[i] == '$': "$sched=N", "$req=N" or
- * "$wsb=N" with no spaces and a decimal N of at most 8 digits. Returns the position after N and sets *k and *v, or
+ * "$wsb=N" with no spaces and a decimal N of at most 4 digits. Returns the position after N and sets *k and *v, or
  * returns 0: parse_controls then reads it the general way. */
 static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_t *v)
 {
@@ -387,7 +383,7 @@ static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_
         return 0;
     }
     uint64_t x;
-    size_t n = digits8(s + j, &x);
+    size_t n = digits4(s + j, &x);
     j += n;
     if (!n || is_alnum(s[j]) || s[j] == '$')
         return 0;
