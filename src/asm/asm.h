@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disasm/plan.h"
 #include "spec/model.h"
 
 #define ASM_MAX_OPERANDS 16
@@ -132,6 +133,8 @@ typedef struct asm_form {
     const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
     int nspellings;
     uint64_t required;             /* modifier slots that must be written (bit j) */
+    gisa_word base;                /* the opcode's absent values packed, 0 in the fields the form writes */
+    dis_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */
 } asm_form;
 
 /* The (candidate, choice of optional groups) pairs of a mnemonic that take

@@ -807,7 +807,9 @@ static int try_candidate(ctx *c, const mnemonic_entry *me, int i, int only, gisa
     c->last = try_form(c, only);
     if (c->last)
         return -1;
-    *out = dis_write(&c->isa->dis->op[me->opcode[i]].all, c->vals);
+    gisa_word w = dis_write(&c->F->enc->written, c->vals);
+    out->w[0] = w.w[0] | c->F->enc->base.w[0];
+    out->w[1] = w.w[1] | c->F->enc->base.w[1];
     c->st->has_warn = c->has_warn;
     if (c->has_warn)
         c->st->warn = c->warn;

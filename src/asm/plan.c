@@ -54,13 +54,64 @@ static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
     return 0;
 }
 
-static int build_form(gisa_isa *isa, syntax_form *F)
+static void mark(uint8_t *w, int field)
+{
+    if (field >= 0)
+        w[field] = 1;
+}
+
+/* Encoding packs only the fields the form can write (modifier, operand,
+ * control and guard fields) over a word holding the absent values of the
+ * others: the same word as packing them all, in fewer steps. */
+static int build_packing(gisa_isa *isa, const isa_opcode *op, const syntax_form *F, asm_form *f)
+{
+    const dis_reads *all = &isa->dis->op[op->index].all;
+    if (op->nfields > DISASM_MAXF || !all->x)
+        return 0; /* never encoded (asm_encode refuses it) */
+    uint8_t w[DISASM_NVALS] = {0};
+    for (int j = 0; j < F->nmods; j++)
+        mark(w, F->mods[j].field);
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        const int fields[] = {s->field, s->neg_field, s->abs_field, s->not_field, s->kind == OK_INDEXED ? s->index_field : -1};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            mark(w, fields[i]);
+    }
+    for (int k = 0; k < 3; k++)
+        mark(w, F->ctl[k]);
+    mark(w, op->guard);
+    mark(w, op->guard_not);
+    uint64_t vals[DISASM_NVALS];
+    int n = 0;
+    for (int i = 0; i < op->nfields; i++) {
+        vals[i] = w[i] ? 0 : op->absent[i];
+        n += w[i];
+    }
+    f->base = dis_write(all, vals);
+    dis_x *x = arena_alloc(&isa->a, sizeof *x * (size_t)(n ? n : 1));
+    uint64_t *mask = arena_alloc(&isa->a, sizeof *mask * (size_t)(n ? n : 1));
+    if (!x || !mask)
+        return -1;
+    n = 0;
+    for (int part = 0, i = 0; part < 3; part++) /* all's order: in w[0], in w[1], straddling */
+        for (int end = i + all->n[part]; i < end; i++)
+            if (w[all->x[i].field]) {
+                x[n] = all->x[i];
+                mask[n++] = all->mask[i];
+                f->written.n[part]++;
+            }
+    f->written.x = x;
+    f->written.mask = mask;
+    return 0;
+}
+
+static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
 {
     int ng = F->ngroups < ASM_MAX_GROUPS ? F->ngroups : ASM_MAX_GROUPS;
     asm_form *f = arena_alloc(&isa->a, sizeof *f);
     asm_slot *slot = arena_alloc(&isa->a, sizeof *slot * (size_t)(F->nops ? F->nops : 1));
     uint8_t *choice = arena_alloc(&isa->a, (size_t)1 << ng), *nsrc = arena_alloc(&isa->a, (size_t)1 << ng);
-    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f))
+    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || build_packing(isa, op, F, f))
         return -1;
     for (int k = 0; k < F->nops; k++)
         slot[k] = slot_of(&F->ops[k]);
@@ -211,7 +262,7 @@ int asm_plan_build(gisa_isa *isa)
     }
     for (int i = 0; i < isa->nopcodes; i++)
         for (int k = 0; k < isa->opcodes[i].nforms; k++)
-            if (build_form(isa, &isa->opcodes[i].forms[k]))
+            if (build_form(isa, &isa->opcodes[i], &isa->opcodes[i].forms[k]))
                 return -1;
     /* each mnemonic's candidates side by side: judging them touches no
      * opcode or form */
