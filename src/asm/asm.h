@@ -109,10 +109,12 @@ typedef struct statement {
  * register pair, and the choices of optional groups with the number of
  * source operands each takes. */
 typedef struct asm_slot {
-    uint64_t accept; /* bit per asm_class() an operand written here may have */
+    uint64_t accept;    /* bit per asm_class() an operand written here may have */
+    const opnd_slot *s; /* the model's operand */
     uint8_t group;
-    uint8_t nsrc;    /* source operands it takes (two for F16x2 immediates) */
-    int8_t pair;     /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
+    uint8_t nsrc;       /* source operands it takes (two for F16x2 immediates) */
+    int8_t pair;        /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
+    uint8_t reset;      /* a neg/abs/not field of it may hold other than 0 when it is matched */
 } asm_slot;
 
 #define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
@@ -128,8 +130,8 @@ typedef struct asm_form {
     const uint8_t *present;        /* [npresent] choices of optional groups (bit g-1), most groups first */
     const uint8_t *present_nsrc;   /* [npresent] source operands each choice takes */
     int npresent;
-    const uint8_t *order;          /* order[order_at[j] .. order_at[j + 1]): the slots choice j writes */
-    const uint16_t *order_at;      /* [npresent + 1] */
+    const asm_slot *steps;         /* steps[steps_at[j] .. steps_at[j + 1]): the slots choice j writes, copied */
+    const uint16_t *steps_at;      /* [npresent + 1] */
     const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
     int nspellings;
     uint64_t required;             /* modifier slots that must be written (bit j) */

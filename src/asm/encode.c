@@ -9,7 +9,7 @@
 #include "common/fpconv.h"
 #include "disasm/plan.h"
 
-#define MAXF 64
+#define MAXF DISASM_MAXF
 
 typedef struct failure {
     int depth;
@@ -298,17 +298,21 @@ static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, in
     return 0;
 }
 
-static inline int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+static inline int apply_decorations(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
     /* a written operand states its decorations: no '!' means not inverted,
-     * whatever the default of an omitted operand is (pp.not = True) */
-    if (s->neg_field >= 0)
-        c->vals[s->neg_field] = 0;
-    if (s->abs_field >= 0)
-        c->vals[s->abs_field] = 0;
-    if (s->not_field >= 0)
-        c->vals[s->not_field] = 0;
-    if (!(o->neg | o->inv | o->abs | o->not_) && !o->sfx)
+     * whatever the default of an omitted operand is (pp.not = True); most
+     * decoration fields are 0 already (asm_slot.reset) */
+    const opnd_slot *s = a->s;
+    if (a->reset) {
+        if (s->neg_field >= 0)
+            c->vals[s->neg_field] = 0;
+        if (s->abs_field >= 0)
+            c->vals[s->abs_field] = 0;
+        if (s->not_field >= 0)
+            c->vals[s->not_field] = 0;
+    }
+    if (!o->deco && !o->sfx)
         return 0;
     return written_decorations(c, s, o, depth, si);
 }
@@ -351,9 +355,11 @@ static __attribute__((noinline, cold)) int reg_mismatch(ctx *c, const opnd_slot 
     FAIL(o->col, o->len, s->name, si, "kind");
 }
 
-static inline int match_reg(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
+static inline int match_reg(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
+    int pair_flag = a->pair;
     uint64_t v;
     if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         /* a 64-bit pair written as its first register: even, with a partner */
@@ -365,7 +371,7 @@ static inline int match_reg(ctx *c, const opnd_slot *s, int pair_flag, const src
     } else {
         return reg_mismatch(c, s, opnd_is_pair(c, s, pair_flag), o, depth, si);
     }
-    if (apply_decorations(c, s, o, depth, si))
+    if (apply_decorations(c, a, o, depth, si))
         return -1;
     c->vals[s->field] = v;
     return 0;
@@ -497,8 +503,9 @@ static int prefixed_literal(ctx *c, const opnd_slot *s, const src_opnd *o, int n
     return narrow_float(c, s, &lit, f, full, v, depth, si);
 }
 
-static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
+static int match_imm(ctx *c, const asm_slot *a, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
     int w = t->width;
     uint64_t v = 0;
@@ -508,7 +515,7 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
      * '-' belongs to the literal */
     int deco = s->neg_field >= 0 || s->abs_field >= 0;
     int neg = o->neg && !deco;
-    if (deco && apply_decorations(c, s, o, depth, si))
+    if (deco && apply_decorations(c, a, o, depth, si))
         return -1;
     src_opnd lit = *o;
     if (deco)
@@ -569,9 +576,11 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     return 0;
 }
 
-static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
+static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
+    int pair_flag = a->pair;
     if (o->kind != SRC_CMEM)
         FAIL(o->col, o->len, s->name, si, "kind");
     uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s, pair_flag) ? 2 : 1);
@@ -586,7 +595,7 @@ static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd 
              (unsigned long long)o->offset, (unsigned long long)(t->offs_shared + 1));
     if (o->offset % align && !t->misaligned_warn)
         FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
-    if (apply_decorations(c, s, o, depth, si))
+    if (apply_decorations(c, a, o, depth, si))
         return -1;
     if (o->offset % align)
         warn(c, o->col, o->len, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
@@ -594,18 +603,18 @@ static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd 
     return 0;
 }
 
-/* Matches source operand o (o2: the next one, for F16x2 pairs) with slot k. */
-static inline __attribute__((always_inline)) int match_operand(ctx *c, int k, const src_opnd *o, const src_opnd *o2, int depth, int si)
+/* Matches source operand o (o2: the next one, for F16x2 pairs) with slot a. */
+static inline __attribute__((always_inline)) int match_operand(ctx *c, const asm_slot *a, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
-    const opnd_slot *s = &c->F->ops[k];
+    const opnd_slot *s = a->s;
     switch (s->kind) {
     case OK_PR:
         if (o->kind != SRC_NAME || !eq(o->name, o->name_len, "PR") || o->neg || o->inv || o->not_ || o->abs || o->sfx)
             FAIL(o->col, o->len, s->name, si, "kind");
         return 0;
-    case OK_REG: return match_reg(c, s, c->F->enc->slot[k].pair, o, depth, si);
-    case OK_IMM: return match_imm(c, s, o, o2, depth, si);
-    case OK_CMEM: return match_cmem(c, s, c->F->enc->slot[k].pair, o, depth, si);
+    case OK_REG: return match_reg(c, a, o, depth, si);
+    case OK_IMM: return match_imm(c, a, o, o2, depth, si);
+    case OK_CMEM: return match_cmem(c, a, o, depth, si);
     case OK_INDEXED: {
         uint64_t v;
         if (o->kind != SRC_INDEXED)
@@ -646,7 +655,7 @@ static int match_operands(ctx *c, unsigned present)
         }
         int two = F->enc->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
-        if (match_operand(c, k, &st->ops[si], o2, depth, si))
+        if (match_operand(c, &F->enc->slot[k], &st->ops[si], o2, depth, si))
             return -1;
         si += two ? 2 : 1;
     }
@@ -665,11 +674,10 @@ static int match_choice(ctx *c, int j)
 {
     const asm_form *f = c->F->enc;
     const src_opnd *o = c->st->ops;
-    for (const uint8_t *k = f->order + f->order_at[j], *e = f->order + f->order_at[j + 1]; k < e; k++) {
-        int two = f->slot[*k].nsrc == 2;
-        if (match_operand(c, *k, o, two ? o + 1 : NULL, 0, 0))
+    for (const asm_slot *a = f->steps + f->steps_at[j], *e = f->steps + f->steps_at[j + 1]; a < e; a++) {
+        if (match_operand(c, a, o, o + 1, 0, 0)) /* o + 1: read only by an F16x2 slot, which takes two */
             return -1;
-        o += 1 + two;
+        o += a->nsrc;
     }
     return 0;
 }

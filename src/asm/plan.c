@@ -9,7 +9,7 @@ static uint64_t letter(char c) { return UINT64_C(1) << (32 + ((unsigned char)c &
 static asm_slot slot_of(const opnd_slot *s)
 {
     const expr *bw = s->bitwidth;
-    asm_slot a = {.group = (uint8_t)s->group, .nsrc = 1, .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1)};
+    asm_slot a = {.s = s, .group = (uint8_t)s->group, .nsrc = 1, .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1)};
     switch (s->kind) {
     case OK_IMM:
         a.accept = UINT64_C(1) << SRC_NUMBER;
@@ -54,33 +54,48 @@ static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
     return 0;
 }
 
-static void mark(uint8_t *w, int field)
+static void count(uint8_t *n, int field)
 {
-    if (field >= 0)
-        w[field] = 1;
+    if (field >= 0 && n[field] < 255)
+        n[field]++;
+}
+
+/* Writers of each field in the form: its modifiers, operands, controls and
+ * guard. */
+static void count_writers(const isa_opcode *op, const syntax_form *F, uint8_t *n)
+{
+    for (int j = 0; j < F->nmods; j++)
+        count(n, F->mods[j].field);
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        const int fields[] = {s->field, s->neg_field, s->abs_field, s->not_field, s->kind == OK_INDEXED ? s->index_field : -1};
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            count(n, fields[i]);
+    }
+    for (int k = 0; k < 3; k++)
+        count(n, F->ctl[k]);
+    count(n, op->guard);
+    count(n, op->guard_not);
+}
+
+/* Whether the decoration fields of slot s may hold other than 0 when it is
+ * matched: they start at their absent value, and only s writes them unless
+ * another writer shares them. */
+static int needs_reset(const isa_opcode *op, const opnd_slot *s, const uint8_t *writers)
+{
+    const int fields[] = {s->neg_field, s->abs_field, s->not_field};
+    int r = 0;
+    for (int i = 0; i < 3; i++)
+        r |= fields[i] >= 0 && (op->absent[fields[i]] != 0 || writers[fields[i]] > 1);
+    return r;
 }
 
 /* Encoding packs only the fields the form can write (modifier, operand,
  * control and guard fields) over a word holding the absent values of the
  * others: the same word as packing them all, in fewer steps. */
-static int build_packing(gisa_isa *isa, const isa_opcode *op, const syntax_form *F, asm_form *f)
+static int build_packing(gisa_isa *isa, const isa_opcode *op, const uint8_t *w, asm_form *f)
 {
     const dis_reads *all = &isa->dis->op[op->index].all;
-    if (op->nfields > DISASM_MAXF || !all->x)
-        return 0; /* never encoded (asm_encode refuses it) */
-    uint8_t w[DISASM_NVALS] = {0};
-    for (int j = 0; j < F->nmods; j++)
-        mark(w, F->mods[j].field);
-    for (int k = 0; k < F->nops; k++) {
-        const opnd_slot *s = &F->ops[k];
-        const int fields[] = {s->field, s->neg_field, s->abs_field, s->not_field, s->kind == OK_INDEXED ? s->index_field : -1};
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-            mark(w, fields[i]);
-    }
-    for (int k = 0; k < 3; k++)
-        mark(w, F->ctl[k]);
-    mark(w, op->guard);
-    mark(w, op->guard_not);
     uint64_t vals[DISASM_NVALS];
     int n = 0;
     for (int i = 0; i < op->nfields; i++) {
@@ -111,10 +126,16 @@ static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
     asm_form *f = arena_alloc(&isa->a, sizeof *f);
     asm_slot *slot = arena_alloc(&isa->a, sizeof *slot * (size_t)(F->nops ? F->nops : 1));
     uint8_t *choice = arena_alloc(&isa->a, (size_t)1 << ng), *nsrc = arena_alloc(&isa->a, (size_t)1 << ng);
-    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || build_packing(isa, op, F, f))
+    int fits = op->nfields <= DISASM_MAXF; /* else never encoded: try_candidate refuses it */
+    uint8_t writers[DISASM_NVALS] = {0};
+    if (fits)
+        count_writers(op, F, writers);
+    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || (fits && build_packing(isa, op, writers, f)))
         return -1;
-    for (int k = 0; k < F->nops; k++)
+    for (int k = 0; k < F->nops; k++) {
         slot[k] = slot_of(&F->ops[k]);
+        slot[k].reset = (uint8_t)(!fits || needs_reset(op, &F->ops[k], writers));
+    }
     /* most groups first; among equals, earlier groups first (so that in
      * "{, pp}{, pq}" a lone trailing operand is pp) */
     for (int pop = ng; pop >= 0; pop--)
@@ -130,19 +151,19 @@ static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
         }
     /* each choice's slots in order */
     uint16_t *at = arena_alloc(&isa->a, sizeof *at * (size_t)(f->npresent + 1));
-    uint8_t *order = arena_alloc(&isa->a, (size_t)(f->npresent * F->nops + 1));
-    if (!at || !order)
+    asm_slot *steps = arena_alloc(&isa->a, sizeof *steps * (size_t)(f->npresent * F->nops + 1));
+    if (!at || !steps)
         return -1;
     int n = 0;
     for (int j = 0; j < f->npresent; j++) {
         at[j] = (uint16_t)n;
         for (int k = 0; k < F->nops; k++)
             if (!slot[k].group || (slot[k].group <= ng && choice[j] >> (slot[k].group - 1) & 1))
-                order[n++] = (uint8_t)k;
+                steps[n++] = slot[k];
     }
     at[f->npresent] = (uint16_t)n;
-    f->order = order;
-    f->order_at = at;
+    f->steps = steps;
+    f->steps_at = at;
     f->slot = slot;
     f->nops = F->nops;
     f->min_src = F->min_src;
