@@ -137,6 +137,11 @@ typedef struct asm_form {
     uint64_t required;             /* modifier slots that must be written (bit j) */
     gisa_word base;                /* the opcode's absent values packed, 0 in the fields the form writes */
     dis_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */
+    uint64_t ctl_max[3];           /* the largest $sched, $req, $wsb value */
+    uint8_t ctl_field[3];          /* their fields; DISASM_MAXF (a scratch value) where the form has none */
+    uint8_t guard, guard_not;      /* fields of @P3 and its '!', DISASM_MAXF when absent */
+    const isa_type *guard_type;    /* NULL: no guard */
+    const dis_pred *raised;        /* an __Exception holds; NULL when the opcode has none */
 } asm_form;
 
 /* The (candidate, choice of optional groups) pairs of a mnemonic that take

@@ -28,7 +28,7 @@ typedef struct ctx {
     int first_word;
     int cand;
     int last; /* try_form's result for the candidate */
-    uint64_t vals[MAXF];
+    uint64_t vals[MAXF + 1]; /* the fields' values, and a scratch value for what has no field */
     asm_error warn; /* a warning of the form being tried (kept if it is chosen) */
     int has_warn;
     failure best;
@@ -682,6 +682,105 @@ static int match_choice(ctx *c, int j)
     return 0;
 }
 
+static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
+
+/* Why the first control that does not fit the form does not. */
+static __attribute__((noinline, cold)) int control_failure(ctx *c)
+{
+    const statement *st = c->st;
+    const syntax_form *F = c->F;
+    for (int k = 0; k < 3; k++) {
+        if (!st->ctl_given[k])
+            continue;
+        if (F->ctl[k] < 0) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s does not take %s (its syntax line has no %s)", F->mnemonic, ctl_names[k], ctl_names[k]);
+            return -1;
+        }
+        const isa_field *f = &c->op->fields[F->ctl[k]];
+        if (st->ctl_val[k] >> f->width) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s out of range: %llu (0..%llu)", ctl_names[k], (unsigned long long)st->ctl_val[k],
+                   (unsigned long long)((UINT64_C(1) << f->width) - 1));
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* The written controls: one test of them all (no branch per control), the
+ * values of those not written go to the scratch value. */
+static inline int set_controls(ctx *c)
+{
+    const statement *st = c->st;
+    const asm_form *f = c->F->enc;
+    int bad = 0;
+    for (int k = 0; k < 3; k++) {
+        int given = st->ctl_given[k] != 0;
+        bad |= given & (f->ctl_field[k] == MAXF || st->ctl_val[k] > f->ctl_max[k]);
+        c->vals[given ? f->ctl_field[k] : MAXF] = st->ctl_val[k];
+    }
+    return bad ? control_failure(c) : 0;
+}
+
+static __attribute__((noinline, cold)) int guard_failure(ctx *c)
+{
+    const isa_type *t = c->F->enc->guard_type;
+    if (!t)
+        record(c, 900, c->st->guard_col, 1, NULL, -1, "%s takes no guard predicate", c->F->mnemonic);
+    else
+        record(c, 900, c->st->guard_col, (int)c->st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", t->prefix, t->prefix,
+               (unsigned long long)(t->zero_value - 1), t->zero);
+    return -1;
+}
+
+/* The guard predicate @P3 / @!P3 (guard_not goes to the scratch value
+ * where the opcode has no field for it). */
+static inline int set_guard(ctx *c)
+{
+    const statement *st = c->st;
+    const asm_form *f = c->F->enc;
+    uint64_t g;
+    if (!st->guard_present)
+        return 0;
+    if (!f->guard_type || asm_reg_value(f->guard_type, st->guard, st->guard_len, st->guard_reg, &g))
+        return guard_failure(c);
+    c->vals[f->guard] = g;
+    c->vals[f->guard_not] = (uint64_t)st->guard_not;
+    return 0;
+}
+
+/* The first __Exception of the opcode that holds, recorded; -1 if any. */
+static int exception_holds(ctx *c)
+{
+    const isa_opcode *op = c->op;
+    for (int e = 0; e < op->nexceptions; e++)
+        if (expr_eval(op->exceptions[e].cond, c->vals)) {
+            record(c, 1000, c->st->mnem_col, (int)c->st->mnem_len, NULL, -1, "%s: illegal combination: %s", c->F->mnemonic, op->exceptions[e].message);
+            return -1;
+        }
+    return 0;
+}
+
+/* Whether an __Exception holds: where the values fit the disassembler's
+ * table of the question, a look-up tells that none does. */
+static inline int exceptions(ctx *c)
+{
+    const dis_pred *p = c->F->enc->raised;
+    if (!p)
+        return 0;
+    if (p->table) {
+        unsigned k = 0;
+        uint64_t over = 0;
+        for (int i = 0; i < p->nfields; i++) {
+            uint64_t v = c->vals[p->field[i]];
+            over |= v >> p->width[i];
+            k = k << p->width[i] | (unsigned)v;
+        }
+        if (!over && !p->table[k])
+            return 0;
+    }
+    return exception_holds(c);
+}
+
 /* Tries the form with the choice of optional groups `only` (an index into
  * its asm_form.present), or with every choice when it is -1. Returns 0 when
  * it fits, 1 when the operands do not fit that choice, -1 when the form
@@ -711,43 +810,7 @@ static int try_form(ctx *c, int only)
     }
     if (!found)
         return 1;
-    static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
-    for (int k = 0; k < 3; k++) {
-        if (!st->ctl_given[k])
-            continue;
-        if (F->ctl[k] < 0) {
-            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s does not take %s (its syntax line has no %s)", F->mnemonic, ctl_names[k], ctl_names[k]);
-            return -1;
-        }
-        const isa_field *f = &op->fields[F->ctl[k]];
-        if (st->ctl_val[k] >> f->width) {
-            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s out of range: %llu (0..%llu)", ctl_names[k], (unsigned long long)st->ctl_val[k],
-                   (unsigned long long)((UINT64_C(1) << f->width) - 1));
-            return -1;
-        }
-        c->vals[F->ctl[k]] = st->ctl_val[k];
-    }
-    if (st->guard_present) {
-        uint64_t g;
-        if (op->guard < 0) {
-            record(c, 900, st->guard_col, 1, NULL, -1, "%s takes no guard predicate", F->mnemonic);
-            return -1;
-        }
-        if (asm_reg_value(op->fields[op->guard].type, st->guard, st->guard_len, st->guard_reg, &g)) {
-            record(c, 900, st->guard_col, (int)st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", op->fields[op->guard].type->prefix,
-                   op->fields[op->guard].type->prefix, (unsigned long long)(op->fields[op->guard].type->zero_value - 1), op->fields[op->guard].type->zero);
-            return -1;
-        }
-        c->vals[op->guard] = g;
-        if (op->guard_not >= 0)
-            c->vals[op->guard_not] = (uint64_t)st->guard_not;
-    }
-    for (int e = 0; e < op->nexceptions; e++)
-        if (expr_eval(op->exceptions[e].cond, c->vals)) {
-            record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
-            return -1;
-        }
-    return 0;
+    return set_controls(c) || set_guard(c) || exceptions(c) ? -1 : 0;
 }
 
 /* "FADD: SrcB cannot be a predicate; expected R, UR, c[][] or a float immediate" */

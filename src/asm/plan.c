@@ -120,6 +120,22 @@ static int build_packing(gisa_isa *isa, const isa_opcode *op, const uint8_t *w, 
     return 0;
 }
 
+static uint8_t value_index(int field) { return field >= 0 ? (uint8_t)field : DISASM_MAXF; }
+
+/* What try_form needs after the operands: controls, guard, exceptions. */
+static void build_tail(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, asm_form *f)
+{
+    for (int k = 0; k < 3; k++) {
+        int w = F->ctl[k] >= 0 ? op->fields[F->ctl[k]].width : 0;
+        f->ctl_field[k] = value_index(F->ctl[k]);
+        f->ctl_max[k] = w >= 64 ? UINT64_MAX : (UINT64_C(1) << w) - 1;
+    }
+    f->guard = value_index(op->guard);
+    f->guard_not = value_index(op->guard_not);
+    f->guard_type = op->guard >= 0 ? op->fields[op->guard].type : NULL;
+    f->raised = op->nexceptions ? &isa->dis->op[op->index].raised : NULL;
+}
+
 static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
 {
     int ng = F->ngroups < ASM_MAX_GROUPS ? F->ngroups : ASM_MAX_GROUPS;
@@ -132,6 +148,8 @@ static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
         count_writers(op, F, writers);
     if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || (fits && build_packing(isa, op, writers, f)))
         return -1;
+    if (fits)
+        build_tail(isa, op, F, f);
     for (int k = 0; k < F->nops; k++) {
         slot[k] = slot_of(&F->ops[k]);
         slot[k].reset = (uint8_t)(!fits || needs_reset(op, &F->ops[k], writers));
