@@ -120,9 +120,14 @@ typedef struct asm_slot {
 #define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
 
 typedef struct asm_spelling { /* a modifier after the mnemonic: F->mods[slot].choices[choice] */
-    int id;                   /* mod_choice.id */
+    int id;                   /* mod_choice.id; ASM_NO_ID in an empty entry of asm_form.by_id */
     uint8_t slot, choice;
+    uint8_t plain;            /* writing value to field is all it takes */
+    uint8_t field;            /* the slot's field; DISASM_MAXF (the scratch value) when it has none */
+    uint64_t value;
 } asm_spelling;
+
+#define ASM_NO_ID (-2) /* no spelling: src_word.id is -1 for an unknown word */
 
 typedef struct asm_form {
     const asm_slot *slot;          /* [nops] */
@@ -134,6 +139,9 @@ typedef struct asm_form {
     const uint16_t *steps_at;      /* [npresent + 1] */
     const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
     int nspellings;
+    const asm_spelling *by_id;     /* [1 << (32 - id_shift)] the first spelling of each id, at */
+    uint32_t id_mul;               /* (uint32_t)id * id_mul >> id_shift: no two ids share an entry */
+    int id_shift;
     uint64_t required;             /* modifier slots that must be written (bit j) */
     gisa_word base;                /* the opcode's absent values packed, 0 in the fields the form writes */
     dis_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */

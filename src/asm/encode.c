@@ -166,8 +166,16 @@ static int match_mods(ctx *c)
     const syntax_form *F = c->F;
     statement *st = c->st;
     uint64_t filled = 0; /* slots j < 64 */
+    const asm_form *f = F->enc;
     for (int w = c->first_word; w < st->nwords; w++) {
         const src_word *sw = &st->words[w];
+        /* the usual case: the spelling's first slot, free, takes its value */
+        const asm_spelling *q = &f->by_id[(uint32_t)sw->id * f->id_mul >> f->id_shift];
+        if (q->id == sw->id && q->plain && !(filled >> q->slot & 1)) {
+            filled |= UINT64_C(1) << q->slot;
+            c->vals[q->field] = q->value;
+            continue;
+        }
         /* the first slot offering the spelling that is not filled yet
          * (a slot lists a spelling once) */
         int slot = -1, choice = -1, dup = -1;

@@ -31,6 +31,55 @@ static int popcount(unsigned x)
     return n;
 }
 
+/* Whether hashing with mul puts no two ids of the spellings in one of the
+ * 1 << bits entries (the spellings of an id after its first are not
+ * entered: the look-up finds the first, as a search would). */
+static int hash_fits(const asm_form *f, uint32_t mul, int bits)
+{
+    int32_t at[256];
+    for (int i = 0; i < 1 << bits; i++)
+        at[i] = ASM_NO_ID;
+    for (int i = 0; i < f->nspellings; i++) {
+        int32_t id = f->spelling[i].id;
+        uint32_t h = (uint32_t)id * mul >> (32 - bits);
+        if (at[h] != ASM_NO_ID && at[h] != id)
+            return 0;
+        at[h] = id;
+    }
+    return 1;
+}
+
+/* The spellings by id, for match_mods: a word's spelling in one look-up
+ * instead of a search (the search stays for what the table cannot tell:
+ * a slot taken twice, a modifier without a field). */
+static int build_by_id(gisa_isa *isa, asm_form *f)
+{
+    static const asm_spelling none = {.id = ASM_NO_ID};
+    int bits = 1;
+    while (1 << bits < f->nspellings)
+        bits++;
+    for (int b = bits; b <= 8 && b <= bits + 2; b++)
+        for (uint32_t t = 0; t < 256; t++) {
+            uint32_t mul = UINT32_C(0x9E3779B1) * (2 * t + 1);
+            if (!hash_fits(f, mul, b))
+                continue;
+            asm_spelling *e = arena_alloc(&isa->a, sizeof *e << b);
+            if (!e)
+                return -1;
+            for (int i = 0; i < 1 << b; i++)
+                e[i] = none;
+            for (int i = f->nspellings - 1; i >= 0; i--) /* the first of each id last */
+                e[(uint32_t)f->spelling[i].id * mul >> (32 - b)] = f->spelling[i];
+            f->by_id = e;
+            f->id_mul = mul;
+            f->id_shift = 32 - b;
+            return 0;
+        }
+    f->by_id = &none; /* no table: always the search */
+    f->id_shift = 31;
+    return 0;
+}
+
 /* The spellings of the modifiers written after the mnemonic, and which
  * of them are required. */
 static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
@@ -46,12 +95,13 @@ static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
         if (m->operand >= 0)
             continue;
         for (int k = 0; k < m->nchoices; k++)
-            sp[f->nspellings++] = (asm_spelling){m->choices[k].id, (uint8_t)j, (uint8_t)k};
+            sp[f->nspellings++] = (asm_spelling){m->choices[k].id, (uint8_t)j, (uint8_t)k, (uint8_t)(m->field < DISASM_MAXF && (m->field >= 0 || k == m->def_choice)),
+                                                 (uint8_t)(m->field >= 0 && m->field < DISASM_MAXF ? m->field : DISASM_MAXF), m->choices[k].value};
         if (!m->optional)
             f->required |= UINT64_C(1) << j;
     }
     f->spelling = sp;
-    return 0;
+    return build_by_id(isa, f);
 }
 
 static void count(uint8_t *n, int field)
