@@ -789,34 +789,42 @@ static inline int exceptions(ctx *c)
     return exception_holds(c);
 }
 
+/* Tries the choices of optional groups in turn (the explaining pass, and
+ * the first where the mnemonic has too many pairs for tables); 0 when one
+ * fits. Each starts from the values after the modifiers, except the last,
+ * which starts from what the one before left (as it always has: restoring
+ * it too would change which words some lines get). */
+static int try_choices(ctx *c)
+{
+    const asm_form *f = c->F->enc;
+    size_t size = sizeof(uint64_t) * (size_t)c->op->nfields;
+    uint64_t base[MAXF];
+    if (c->F->ngroups && f->npresent > 1)
+        memcpy(base, c->vals, size);
+    for (int j = 0; j < f->npresent; j++) {
+        /* a choice of groups that takes another number of source operands
+         * than the statement has cannot match: the silent pass skips it */
+        if (c->silent && f->present_nsrc[j] != c->st->nops)
+            continue;
+        if (c->F->ngroups && f->npresent - j > 1)
+            memcpy(c->vals, base, size);
+        if ((c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0)
+            return 0;
+    }
+    return -1;
+}
+
 /* Tries the form with the choice of optional groups `only` (an index into
  * its asm_form.present), or with every choice when it is -1. Returns 0 when
  * it fits, 1 when the operands do not fit that choice, -1 when the form
  * cannot fit whatever the choice. */
 static int try_form(ctx *c, int only)
 {
-    const isa_opcode *op = c->op;
-    const syntax_form *F = c->F;
-    statement *st = c->st;
-    memcpy(c->vals, op->absent, sizeof(uint64_t) * (size_t)op->nfields);
+    memcpy(c->vals, c->op->absent, sizeof(uint64_t) * (size_t)c->op->nfields);
     c->has_warn = 0;
     if (match_mods(c))
         return -1;
-    uint64_t base[MAXF];
-    const asm_form *f = F->enc;
-    int found = 0, j = only < 0 ? 0 : only, jend = only < 0 ? f->npresent : only + 1;
-    if (F->ngroups && jend - j > 1)
-        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
-    for (; j < jend && !found; j++) {
-        /* a choice of groups that takes another number of source operands
-         * than the statement has cannot match: the silent pass skips it */
-        if (c->silent && f->present_nsrc[j] != st->nops)
-            continue;
-        if (F->ngroups && jend - j > 1)
-            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
-        found = (c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0;
-    }
-    if (!found)
+    if (only >= 0 ? match_choice(c, only) : try_choices(c))
         return 1;
     return set_controls(c) || set_guard(c) || exceptions(c) ? -1 : 0;
 }
