@@ -114,7 +114,8 @@ typedef struct asm_slot {
     uint8_t group;
     uint8_t nsrc;       /* source operands it takes (two for F16x2 immediates) */
     int8_t pair;        /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
-    uint8_t reset;      /* a neg/abs/not field of it may hold other than 0 when it is matched */
+    uint8_t neg, abs, not_; /* its decoration fields; DISASM_MAXF (a scratch value) when absent */
+    uint32_t simple;    /* src_opnd.deco bits of the decorations that are just a 1 in their field */
 } asm_slot;
 
 #define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */

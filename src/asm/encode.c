@@ -81,14 +81,11 @@ static void warn(ctx *c, int col, int len, const char *fmt, ...)
 static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
 {
     if (t->zero_key) { /* prefix and zero name are plain letters: compare the packed keys */
-        if (r.letters == n && r.key == t->zero_key) {
-            *v = t->zero_value;
-            return 0;
-        }
-        if (r.key != t->prefix_key || r.num >= t->zero_value)
-            return -1;
-        *v = r.num;
-        return 0;
+        /* RZ or R7 without a branch on which (names of both kinds are common) */
+        int zero = (r.letters == n) & (r.key == t->zero_key);
+        int reg = (r.key == t->prefix_key) & (r.num < t->zero_value);
+        *v = zero ? t->zero_value : r.num;
+        return zero | reg ? 0 : -1;
     }
     if ((size_t)t->zero_len == n && strmap_same(t->zero, name, n)) {
         *v = t->zero_value;
@@ -168,7 +165,10 @@ static int match_mods(ctx *c)
     uint64_t filled = 0; /* slots j < 64 */
     const asm_form *f = F->enc;
     for (int w = c->first_word; w < st->nwords; w++) {
-        const src_word *sw = &st->words[w];
+        src_word *sw = &st->words[w];
+        /* looked up here rather than in a loop of its own: one loop less
+         * whose length varies from line to line */
+        sw->id = strmap_get(&c->isa->modifier_by_name, sw->s, sw->n);
         /* the usual case: the spelling's first slot, free, takes its value */
         const asm_spelling *q = &f->by_id[(uint32_t)sw->id * f->id_mul >> f->id_shift];
         if (q->id == sw->id && q->plain && !(filled >> q->slot & 1)) {
@@ -309,19 +309,22 @@ static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, in
 static inline int apply_decorations(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
     /* a written operand states its decorations: no '!' means not inverted,
-     * whatever the default of an omitted operand is (pp.not = True); most
-     * decoration fields are 0 already (asm_slot.reset) */
-    const opnd_slot *s = a->s;
-    if (a->reset) {
-        if (s->neg_field >= 0)
-            c->vals[s->neg_field] = 0;
-        if (s->abs_field >= 0)
-            c->vals[s->abs_field] = 0;
-        if (s->not_field >= 0)
-            c->vals[s->not_field] = 0;
-    }
-    if (!o->deco && !o->sfx)
+     * whatever the default of an omitted operand is (pp.not = True). Most
+     * operands have none or only such as are a plain bit (asm_slot.simple):
+     * three stores, no branch on which */
+    if (!((o->deco & ~a->simple) | (uintptr_t)o->sfx)) {
+        c->vals[a->neg] = o->neg != 0;
+        c->vals[a->abs] = o->abs != 0;
+        c->vals[a->not_] = o->not_ != 0;
         return 0;
+    }
+    const opnd_slot *s = a->s;
+    if (s->neg_field >= 0)
+        c->vals[s->neg_field] = 0;
+    if (s->abs_field >= 0)
+        c->vals[s->abs_field] = 0;
+    if (s->not_field >= 0)
+        c->vals[s->not_field] = 0;
     return written_decorations(c, s, o, depth, si);
 }
 
@@ -932,8 +935,6 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
         return -1;
     }
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
-    for (int w = k; w < st->nwords; w++)
-        st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
     ctx c;
     c.isa = isa;
     c.st = st;

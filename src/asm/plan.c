@@ -6,10 +6,26 @@
 
 static uint64_t letter(char c) { return UINT64_C(1) << (32 + ((unsigned char)c & 31)); }
 
+static uint8_t value_index(int field) { return field >= 0 && field < DISASM_MAXF ? (uint8_t)field : DISASM_MAXF; }
+
+/* Which decorations of the operand apply_decorations may just store: '-',
+ * '|x|', '!' where allowed and encoded, '-' not standing for '~' (.X). */
+static uint32_t simple_decorations(const opnd_slot *s)
+{
+    src_opnd o;
+    o.deco = 0;
+    o.neg = (char)(s->allow_neg && s->neg_field >= 0 && s->inv_field < 0 ? -1 : 0);
+    o.abs = (char)(s->allow_abs && s->abs_field >= 0 ? -1 : 0);
+    o.not_ = (char)(s->allow_not && s->not_field >= 0 ? -1 : 0);
+    return o.deco;
+}
+
 static asm_slot slot_of(const opnd_slot *s)
 {
     const expr *bw = s->bitwidth;
-    asm_slot a = {.s = s, .group = (uint8_t)s->group, .nsrc = 1, .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1)};
+    asm_slot a = {.s = s, .group = (uint8_t)s->group, .nsrc = 1, .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1),
+                  .neg = value_index(s->neg_field), .abs = value_index(s->abs_field), .not_ = value_index(s->not_field),
+                  .simple = simple_decorations(s)};
     switch (s->kind) {
     case OK_IMM:
         a.accept = UINT64_C(1) << SRC_NUMBER;
@@ -104,40 +120,28 @@ static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
     return build_by_id(isa, f);
 }
 
-static void count(uint8_t *n, int field)
+static void mark(uint8_t *w, int field)
 {
-    if (field >= 0 && n[field] < 255)
-        n[field]++;
+    if (field >= 0)
+        w[field] = 1;
 }
 
-/* Writers of each field in the form: its modifiers, operands, controls and
- * guard. */
-static void count_writers(const isa_opcode *op, const syntax_form *F, uint8_t *n)
+/* Marks the fields the form writes: those of its modifiers, operands,
+ * controls and guard. */
+static void mark_written(const isa_opcode *op, const syntax_form *F, uint8_t *n)
 {
     for (int j = 0; j < F->nmods; j++)
-        count(n, F->mods[j].field);
+        mark(n, F->mods[j].field);
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *s = &F->ops[k];
         const int fields[] = {s->field, s->neg_field, s->abs_field, s->not_field, s->kind == OK_INDEXED ? s->index_field : -1};
         for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-            count(n, fields[i]);
+            mark(n, fields[i]);
     }
     for (int k = 0; k < 3; k++)
-        count(n, F->ctl[k]);
-    count(n, op->guard);
-    count(n, op->guard_not);
-}
-
-/* Whether the decoration fields of slot s may hold other than 0 when it is
- * matched: they start at their absent value, and only s writes them unless
- * another writer shares them. */
-static int needs_reset(const isa_opcode *op, const opnd_slot *s, const uint8_t *writers)
-{
-    const int fields[] = {s->neg_field, s->abs_field, s->not_field};
-    int r = 0;
-    for (int i = 0; i < 3; i++)
-        r |= fields[i] >= 0 && (op->absent[fields[i]] != 0 || writers[fields[i]] > 1);
-    return r;
+        mark(n, F->ctl[k]);
+    mark(n, op->guard);
+    mark(n, op->guard_not);
 }
 
 /* Encoding packs only the fields the form can write (modifier, operand,
@@ -170,8 +174,6 @@ static int build_packing(gisa_isa *isa, const isa_opcode *op, const uint8_t *w, 
     return 0;
 }
 
-static uint8_t value_index(int field) { return field >= 0 ? (uint8_t)field : DISASM_MAXF; }
-
 /* What try_form needs after the operands: controls, guard, exceptions. */
 static void build_tail(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, asm_form *f)
 {
@@ -193,17 +195,15 @@ static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
     asm_slot *slot = arena_alloc(&isa->a, sizeof *slot * (size_t)(F->nops ? F->nops : 1));
     uint8_t *choice = arena_alloc(&isa->a, (size_t)1 << ng), *nsrc = arena_alloc(&isa->a, (size_t)1 << ng);
     int fits = op->nfields <= DISASM_MAXF; /* else never encoded: try_candidate refuses it */
-    uint8_t writers[DISASM_NVALS] = {0};
+    uint8_t written[DISASM_NVALS] = {0};
     if (fits)
-        count_writers(op, F, writers);
-    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || (fits && build_packing(isa, op, writers, f)))
+        mark_written(op, F, written);
+    if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || (fits && build_packing(isa, op, written, f)))
         return -1;
     if (fits)
         build_tail(isa, op, F, f);
-    for (int k = 0; k < F->nops; k++) {
+    for (int k = 0; k < F->nops; k++)
         slot[k] = slot_of(&F->ops[k]);
-        slot[k].reset = (uint8_t)(!fits || needs_reset(op, &F->ops[k], writers));
-    }
     /* most groups first; among equals, earlier groups first (so that in
      * "{, pp}{, pq}" a lone trailing operand is pp) */
     for (int pop = ng; pop >= 0; pop--)
