@@ -618,6 +618,8 @@ static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, i
 static inline __attribute__((always_inline)) int match_operand(ctx *c, const asm_slot *a, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
     const opnd_slot *s = a->s;
+    if (__builtin_expect(s->kind == OK_REG, 1)) /* most operands: a branch predicts better than the switch's jump */
+        return match_reg(c, a, o, depth, si);
     switch (s->kind) {
     case OK_PR:
         if (o->kind != SRC_NAME || !eq(o->name, o->name_len, "PR") || o->neg || o->inv || o->not_ || o->abs || o->sfx)
