@@ -797,8 +797,9 @@ static inline int exceptions(ctx *c)
 /* Tries the choices of optional groups in turn (the explaining pass, and
  * the first where the mnemonic has too many pairs for tables); 0 when one
  * fits. Each starts from the values after the modifiers, except the last,
- * which starts from what the one before left (as it always has: restoring
- * it too would change which words some lines get). */
+ * which starts from what the one before left: kept as it was, though it
+ * looks like an oversight (fields of operands the last choice omits may
+ * keep a failed choice's values). */
 static int try_choices(ctx *c)
 {
     const asm_form *f = c->F->enc;
