@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "disasm/plan.h"
 #include "spec/model.h"
 
 #define ASM_MAX_OPERANDS 16
@@ -108,18 +109,26 @@ typedef struct statement {
  * register pair, and the choices of optional groups with the number of
  * source operands each takes. */
 typedef struct asm_slot {
-    uint64_t accept; /* bit per asm_class() an operand written here may have */
+    uint64_t accept;    /* bit per asm_class() an operand written here may have */
+    const opnd_slot *s; /* the model's operand */
     uint8_t group;
-    uint8_t nsrc;    /* source operands it takes (two for F16x2 immediates) */
-    int8_t pair;     /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
+    uint8_t nsrc;       /* source operands it takes (two for F16x2 immediates) */
+    int8_t pair;        /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
+    uint8_t neg, abs, not_; /* its decoration fields; DISASM_MAXF (a scratch value) when absent */
+    uint32_t simple;    /* src_opnd.deco bits of the decorations that are just a 1 in their field */
 } asm_slot;
 
 #define ASM_MAX_GROUPS 8 /* optional groups tried; later ones are never written */
 
 typedef struct asm_spelling { /* a modifier after the mnemonic: F->mods[slot].choices[choice] */
-    int id;                   /* mod_choice.id */
+    int id;                   /* mod_choice.id; ASM_NO_ID in an empty entry of asm_form.by_id */
     uint8_t slot, choice;
+    uint8_t plain;            /* writing value to field is all it takes */
+    uint8_t field;            /* the slot's field; DISASM_MAXF (the scratch value) when it has none */
+    uint64_t value;
 } asm_spelling;
+
+#define ASM_NO_ID (-2) /* no spelling: src_word.id is -1 for an unknown word */
 
 typedef struct asm_form {
     const asm_slot *slot;          /* [nops] */
@@ -127,11 +136,21 @@ typedef struct asm_form {
     const uint8_t *present;        /* [npresent] choices of optional groups (bit g-1), most groups first */
     const uint8_t *present_nsrc;   /* [npresent] source operands each choice takes */
     int npresent;
-    const uint8_t *order;          /* order[order_at[j] .. order_at[j + 1]): the slots choice j writes */
-    const uint16_t *order_at;      /* [npresent + 1] */
+    const asm_slot *steps;         /* steps[steps_at[j] .. steps_at[j + 1]): the slots choice j writes, copied */
+    const uint16_t *steps_at;      /* [npresent + 1] */
     const asm_spelling *spelling;  /* [nspellings] in slot, then choice order */
     int nspellings;
+    const asm_spelling *by_id;     /* [1 << (32 - id_shift)] the first spelling of each id, at */
+    uint32_t id_mul;               /* (uint32_t)id * id_mul >> id_shift: no two ids share an entry */
+    int id_shift;
     uint64_t required;             /* modifier slots that must be written (bit j) */
+    gisa_word base;                /* the opcode's absent values packed, 0 in the fields the form writes */
+    dis_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */
+    uint64_t ctl_max[3];           /* the largest $sched, $req, $wsb value */
+    uint8_t ctl_field[3];          /* their fields; DISASM_MAXF (a scratch value) where the form has none */
+    uint8_t guard, guard_not;      /* fields of @P3 and its '!', DISASM_MAXF when absent */
+    const isa_type *guard_type;    /* NULL: no guard */
+    const dis_pred *raised;        /* an __Exception holds; NULL when the opcode has none */
 } asm_form;
 
 /* The (candidate, choice of optional groups) pairs of a mnemonic that take

@@ -9,7 +9,7 @@
 #include "common/fpconv.h"
 #include "disasm/plan.h"
 
-#define MAXF 64
+#define MAXF DISASM_MAXF
 
 typedef struct failure {
     int depth;
@@ -28,7 +28,7 @@ typedef struct ctx {
     int first_word;
     int cand;
     int last; /* try_form's result for the candidate */
-    uint64_t vals[MAXF];
+    uint64_t vals[MAXF + 1]; /* the fields' values, and a scratch value for what has no field */
     asm_error warn; /* a warning of the form being tried (kept if it is chosen) */
     int has_warn;
     failure best;
@@ -81,14 +81,11 @@ static void warn(ctx *c, int col, int len, const char *fmt, ...)
 static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, asm_regname r, uint64_t *v)
 {
     if (t->zero_key) { /* prefix and zero name are plain letters: compare the packed keys */
-        if (r.letters == n && r.key == t->zero_key) {
-            *v = t->zero_value;
-            return 0;
-        }
-        if (r.key != t->prefix_key || r.num >= t->zero_value)
-            return -1;
-        *v = r.num;
-        return 0;
+        /* RZ or R7 without a branch on which (names of both kinds are common) */
+        int zero = (r.letters == n) & (r.key == t->zero_key);
+        int reg = (r.key == t->prefix_key) & (r.num < t->zero_value);
+        *v = zero ? t->zero_value : r.num;
+        return zero | reg ? 0 : -1;
     }
     if ((size_t)t->zero_len == n && strmap_same(t->zero, name, n)) {
         *v = t->zero_value;
@@ -166,8 +163,19 @@ static int match_mods(ctx *c)
     const syntax_form *F = c->F;
     statement *st = c->st;
     uint64_t filled = 0; /* slots j < 64 */
+    const asm_form *f = F->enc;
     for (int w = c->first_word; w < st->nwords; w++) {
-        const src_word *sw = &st->words[w];
+        src_word *sw = &st->words[w];
+        /* looked up here rather than in a loop of its own: one loop less
+         * whose length varies from line to line */
+        sw->id = strmap_get(&c->isa->modifier_by_name, sw->s, sw->n);
+        /* the usual case: the spelling's first slot, free, takes its value */
+        const asm_spelling *q = &f->by_id[(uint32_t)sw->id * f->id_mul >> f->id_shift];
+        if (q->id == sw->id && q->plain && !(filled >> q->slot & 1)) {
+            filled |= UINT64_C(1) << q->slot;
+            c->vals[q->field] = q->value;
+            continue;
+        }
         /* the first slot offering the spelling that is not filled yet
          * (a slot lists a spelling once) */
         int slot = -1, choice = -1, dup = -1;
@@ -298,18 +306,25 @@ static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, in
     return 0;
 }
 
-static inline int apply_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, int depth, int si)
+static inline int apply_decorations(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
     /* a written operand states its decorations: no '!' means not inverted,
-     * whatever the default of an omitted operand is (pp.not = True) */
+     * whatever the default of an omitted operand is (pp.not = True). Most
+     * operands have none or only such as are a plain bit (asm_slot.simple):
+     * three stores, no branch on which */
+    if (!((o->deco & ~a->simple) | (uintptr_t)o->sfx)) {
+        c->vals[a->neg] = o->neg != 0;
+        c->vals[a->abs] = o->abs != 0;
+        c->vals[a->not_] = o->not_ != 0;
+        return 0;
+    }
+    const opnd_slot *s = a->s;
     if (s->neg_field >= 0)
         c->vals[s->neg_field] = 0;
     if (s->abs_field >= 0)
         c->vals[s->abs_field] = 0;
     if (s->not_field >= 0)
         c->vals[s->not_field] = 0;
-    if (!(o->neg | o->inv | o->abs | o->not_) && !o->sfx)
-        return 0;
     return written_decorations(c, s, o, depth, si);
 }
 
@@ -351,9 +366,11 @@ static __attribute__((noinline, cold)) int reg_mismatch(ctx *c, const opnd_slot 
     FAIL(o->col, o->len, s->name, si, "kind");
 }
 
-static inline int match_reg(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
+static inline int match_reg(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
+    int pair_flag = a->pair;
     uint64_t v;
     if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         /* a 64-bit pair written as its first register: even, with a partner */
@@ -365,7 +382,7 @@ static inline int match_reg(ctx *c, const opnd_slot *s, int pair_flag, const src
     } else {
         return reg_mismatch(c, s, opnd_is_pair(c, s, pair_flag), o, depth, si);
     }
-    if (apply_decorations(c, s, o, depth, si))
+    if (apply_decorations(c, a, o, depth, si))
         return -1;
     c->vals[s->field] = v;
     return 0;
@@ -497,8 +514,9 @@ static int prefixed_literal(ctx *c, const opnd_slot *s, const src_opnd *o, int n
     return narrow_float(c, s, &lit, f, full, v, depth, si);
 }
 
-static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_opnd *o2, int depth, int si)
+static int match_imm(ctx *c, const asm_slot *a, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
     int w = t->width;
     uint64_t v = 0;
@@ -508,7 +526,7 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
      * '-' belongs to the literal */
     int deco = s->neg_field >= 0 || s->abs_field >= 0;
     int neg = o->neg && !deco;
-    if (deco && apply_decorations(c, s, o, depth, si))
+    if (deco && apply_decorations(c, a, o, depth, si))
         return -1;
     src_opnd lit = *o;
     if (deco)
@@ -569,9 +587,11 @@ static int match_imm(ctx *c, const opnd_slot *s, const src_opnd *o, const src_op
     return 0;
 }
 
-static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd *o, int depth, int si)
+static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, int si)
 {
+    const opnd_slot *s = a->s;
     const isa_type *t = s->type;
+    int pair_flag = a->pair;
     if (o->kind != SRC_CMEM)
         FAIL(o->col, o->len, s->name, si, "kind");
     uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s, pair_flag) ? 2 : 1);
@@ -586,7 +606,7 @@ static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd 
              (unsigned long long)o->offset, (unsigned long long)(t->offs_shared + 1));
     if (o->offset % align && !t->misaligned_warn)
         FAIL(o->col, o->len, NULL, si, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
-    if (apply_decorations(c, s, o, depth, si))
+    if (apply_decorations(c, a, o, depth, si))
         return -1;
     if (o->offset % align)
         warn(c, o->col, o->len, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
@@ -594,18 +614,20 @@ static int match_cmem(ctx *c, const opnd_slot *s, int pair_flag, const src_opnd 
     return 0;
 }
 
-/* Matches source operand o (o2: the next one, for F16x2 pairs) with slot k. */
-static inline __attribute__((always_inline)) int match_operand(ctx *c, int k, const src_opnd *o, const src_opnd *o2, int depth, int si)
+/* Matches source operand o (o2: the next one, for F16x2 pairs) with slot a. */
+static inline __attribute__((always_inline)) int match_operand(ctx *c, const asm_slot *a, const src_opnd *o, const src_opnd *o2, int depth, int si)
 {
-    const opnd_slot *s = &c->F->ops[k];
+    const opnd_slot *s = a->s;
+    if (__builtin_expect(s->kind == OK_REG, 1)) /* most operands: a branch predicts better than the switch's jump */
+        return match_reg(c, a, o, depth, si);
     switch (s->kind) {
     case OK_PR:
         if (o->kind != SRC_NAME || !eq(o->name, o->name_len, "PR") || o->neg || o->inv || o->not_ || o->abs || o->sfx)
             FAIL(o->col, o->len, s->name, si, "kind");
         return 0;
-    case OK_REG: return match_reg(c, s, c->F->enc->slot[k].pair, o, depth, si);
-    case OK_IMM: return match_imm(c, s, o, o2, depth, si);
-    case OK_CMEM: return match_cmem(c, s, c->F->enc->slot[k].pair, o, depth, si);
+    case OK_REG: return match_reg(c, a, o, depth, si);
+    case OK_IMM: return match_imm(c, a, o, o2, depth, si);
+    case OK_CMEM: return match_cmem(c, a, o, depth, si);
     case OK_INDEXED: {
         uint64_t v;
         if (o->kind != SRC_INDEXED)
@@ -646,7 +668,7 @@ static int match_operands(ctx *c, unsigned present)
         }
         int two = F->enc->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
-        if (match_operand(c, k, &st->ops[si], o2, depth, si))
+        if (match_operand(c, &F->enc->slot[k], &st->ops[si], o2, depth, si))
             return -1;
         si += two ? 2 : 1;
     }
@@ -665,13 +687,137 @@ static int match_choice(ctx *c, int j)
 {
     const asm_form *f = c->F->enc;
     const src_opnd *o = c->st->ops;
-    for (const uint8_t *k = f->order + f->order_at[j], *e = f->order + f->order_at[j + 1]; k < e; k++) {
-        int two = f->slot[*k].nsrc == 2;
-        if (match_operand(c, *k, o, two ? o + 1 : NULL, 0, 0))
+    for (const asm_slot *a = f->steps + f->steps_at[j], *e = f->steps + f->steps_at[j + 1]; a < e; a++) {
+        if (match_operand(c, a, o, o + 1, 0, 0)) /* o + 1: read only by an F16x2 slot, which takes two */
             return -1;
-        o += 1 + two;
+        o += a->nsrc;
     }
     return 0;
+}
+
+static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
+
+/* Why the first control that does not fit the form does not. */
+static __attribute__((noinline, cold)) int control_failure(ctx *c)
+{
+    const statement *st = c->st;
+    const syntax_form *F = c->F;
+    for (int k = 0; k < 3; k++) {
+        if (!st->ctl_given[k])
+            continue;
+        if (F->ctl[k] < 0) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s does not take %s (its syntax line has no %s)", F->mnemonic, ctl_names[k], ctl_names[k]);
+            return -1;
+        }
+        const isa_field *f = &c->op->fields[F->ctl[k]];
+        if (st->ctl_val[k] >> f->width) {
+            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s out of range: %llu (0..%llu)", ctl_names[k], (unsigned long long)st->ctl_val[k],
+                   (unsigned long long)((UINT64_C(1) << f->width) - 1));
+            return -1;
+        }
+    }
+    return -1;
+}
+
+/* The written controls: one test of them all (no branch per control), the
+ * values of those not written go to the scratch value. */
+static inline int set_controls(ctx *c)
+{
+    const statement *st = c->st;
+    const asm_form *f = c->F->enc;
+    int bad = 0;
+    for (int k = 0; k < 3; k++) {
+        int given = st->ctl_given[k] != 0;
+        bad |= given & (f->ctl_field[k] == MAXF || st->ctl_val[k] > f->ctl_max[k]);
+        c->vals[given ? f->ctl_field[k] : MAXF] = st->ctl_val[k];
+    }
+    return bad ? control_failure(c) : 0;
+}
+
+static __attribute__((noinline, cold)) int guard_failure(ctx *c)
+{
+    const isa_type *t = c->F->enc->guard_type;
+    if (!t)
+        record(c, 900, c->st->guard_col, 1, NULL, -1, "%s takes no guard predicate", c->F->mnemonic);
+    else
+        record(c, 900, c->st->guard_col, (int)c->st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", t->prefix, t->prefix,
+               (unsigned long long)(t->zero_value - 1), t->zero);
+    return -1;
+}
+
+/* The guard predicate @P3 / @!P3 (guard_not goes to the scratch value
+ * where the opcode has no field for it). */
+static inline int set_guard(ctx *c)
+{
+    const statement *st = c->st;
+    const asm_form *f = c->F->enc;
+    uint64_t g;
+    if (!st->guard_present)
+        return 0;
+    if (!f->guard_type || asm_reg_value(f->guard_type, st->guard, st->guard_len, st->guard_reg, &g))
+        return guard_failure(c);
+    c->vals[f->guard] = g;
+    c->vals[f->guard_not] = (uint64_t)st->guard_not;
+    return 0;
+}
+
+/* The first __Exception of the opcode that holds, recorded; -1 if any. */
+static int exception_holds(ctx *c)
+{
+    const isa_opcode *op = c->op;
+    for (int e = 0; e < op->nexceptions; e++)
+        if (expr_eval(op->exceptions[e].cond, c->vals)) {
+            record(c, 1000, c->st->mnem_col, (int)c->st->mnem_len, NULL, -1, "%s: illegal combination: %s", c->F->mnemonic, op->exceptions[e].message);
+            return -1;
+        }
+    return 0;
+}
+
+/* Whether an __Exception holds: where the values fit the disassembler's
+ * table of the question, a look-up tells that none does. */
+static inline int exceptions(ctx *c)
+{
+    const dis_pred *p = c->F->enc->raised;
+    if (!p)
+        return 0;
+    if (p->table) {
+        unsigned k = 0;
+        uint64_t over = 0;
+        for (int i = 0; i < p->nfields; i++) {
+            uint64_t v = c->vals[p->field[i]];
+            over |= v >> p->width[i];
+            k = k << p->width[i] | (unsigned)v;
+        }
+        if (!over && !p->table[k])
+            return 0;
+    }
+    return exception_holds(c);
+}
+
+/* Tries the choices of optional groups in turn (the explaining pass, and
+ * the first where the mnemonic has too many pairs for tables); 0 when one
+ * fits. Each starts from the values after the modifiers, except the last,
+ * which starts from what the one before left: kept as it was, though it
+ * looks like an oversight (fields of operands the last choice omits may
+ * keep a failed choice's values). */
+static int try_choices(ctx *c)
+{
+    const asm_form *f = c->F->enc;
+    size_t size = sizeof(uint64_t) * (size_t)c->op->nfields;
+    uint64_t base[MAXF];
+    if (c->F->ngroups && f->npresent > 1)
+        memcpy(base, c->vals, size);
+    for (int j = 0; j < f->npresent; j++) {
+        /* a choice of groups that takes another number of source operands
+         * than the statement has cannot match: the silent pass skips it */
+        if (c->silent && f->present_nsrc[j] != c->st->nops)
+            continue;
+        if (c->F->ngroups && f->npresent - j > 1)
+            memcpy(c->vals, base, size);
+        if ((c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0)
+            return 0;
+    }
+    return -1;
 }
 
 /* Tries the form with the choice of optional groups `only` (an index into
@@ -680,66 +826,13 @@ static int match_choice(ctx *c, int j)
  * cannot fit whatever the choice. */
 static int try_form(ctx *c, int only)
 {
-    const isa_opcode *op = c->op;
-    const syntax_form *F = c->F;
-    statement *st = c->st;
-    memcpy(c->vals, op->absent, sizeof(uint64_t) * (size_t)op->nfields);
+    memcpy(c->vals, c->op->absent, sizeof(uint64_t) * (size_t)c->op->nfields);
     c->has_warn = 0;
     if (match_mods(c))
         return -1;
-    uint64_t base[MAXF];
-    const asm_form *f = F->enc;
-    int found = 0, j = only < 0 ? 0 : only, jend = only < 0 ? f->npresent : only + 1;
-    if (F->ngroups && jend - j > 1)
-        memcpy(base, c->vals, sizeof(uint64_t) * (size_t)op->nfields);
-    for (; j < jend && !found; j++) {
-        /* a choice of groups that takes another number of source operands
-         * than the statement has cannot match: the silent pass skips it */
-        if (c->silent && f->present_nsrc[j] != st->nops)
-            continue;
-        if (F->ngroups && jend - j > 1)
-            memcpy(c->vals, base, sizeof(uint64_t) * (size_t)op->nfields);
-        found = (c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0;
-    }
-    if (!found)
+    if (only >= 0 ? match_choice(c, only) : try_choices(c))
         return 1;
-    static const char *const ctl_names[3] = {"$sched", "$req", "$wsb"};
-    for (int k = 0; k < 3; k++) {
-        if (!st->ctl_given[k])
-            continue;
-        if (F->ctl[k] < 0) {
-            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s does not take %s (its syntax line has no %s)", F->mnemonic, ctl_names[k], ctl_names[k]);
-            return -1;
-        }
-        const isa_field *f = &op->fields[F->ctl[k]];
-        if (st->ctl_val[k] >> f->width) {
-            record(c, 900, st->ctl_col[k], (int)strlen(ctl_names[k]), NULL, -1, "%s out of range: %llu (0..%llu)", ctl_names[k], (unsigned long long)st->ctl_val[k],
-                   (unsigned long long)((UINT64_C(1) << f->width) - 1));
-            return -1;
-        }
-        c->vals[F->ctl[k]] = st->ctl_val[k];
-    }
-    if (st->guard_present) {
-        uint64_t g;
-        if (op->guard < 0) {
-            record(c, 900, st->guard_col, 1, NULL, -1, "%s takes no guard predicate", F->mnemonic);
-            return -1;
-        }
-        if (asm_reg_value(op->fields[op->guard].type, st->guard, st->guard_len, st->guard_reg, &g)) {
-            record(c, 900, st->guard_col, (int)st->guard_len + 1, NULL, -1, "expected a predicate (%s0..%s%llu or %s) after '@'", op->fields[op->guard].type->prefix,
-                   op->fields[op->guard].type->prefix, (unsigned long long)(op->fields[op->guard].type->zero_value - 1), op->fields[op->guard].type->zero);
-            return -1;
-        }
-        c->vals[op->guard] = g;
-        if (op->guard_not >= 0)
-            c->vals[op->guard_not] = (uint64_t)st->guard_not;
-    }
-    for (int e = 0; e < op->nexceptions; e++)
-        if (expr_eval(op->exceptions[e].cond, c->vals)) {
-            record(c, 1000, st->mnem_col, (int)st->mnem_len, NULL, -1, "%s: illegal combination: %s", F->mnemonic, op->exceptions[e].message);
-            return -1;
-        }
-    return 0;
+    return set_controls(c) || set_guard(c) || exceptions(c) ? -1 : 0;
 }
 
 /* "FADD: SrcB cannot be a predicate; expected R, UR, c[][] or a float immediate" */
@@ -807,7 +900,9 @@ static int try_candidate(ctx *c, const mnemonic_entry *me, int i, int only, gisa
     c->last = try_form(c, only);
     if (c->last)
         return -1;
-    *out = dis_write(&c->isa->dis->op[me->opcode[i]].all, c->vals);
+    gisa_word w = dis_write(&c->F->enc->written, c->vals);
+    out->w[0] = w.w[0] | c->F->enc->base.w[0];
+    out->w[1] = w.w[1] | c->F->enc->base.w[1];
     c->st->has_warn = c->has_warn;
     if (c->has_warn)
         c->st->warn = c->warn;
@@ -843,8 +938,6 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
         return -1;
     }
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
-    for (int w = k; w < st->nwords; w++)
-        st->words[w].id = strmap_get(&isa->modifier_by_name, st->words[w].s, st->words[w].n);
     ctx c;
     c.isa = isa;
     c.st = st;
