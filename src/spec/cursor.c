@@ -50,3 +50,10 @@ long cur_string(cursor *c, const char **start)
     *start = c->s + b;
     return (long)(c->i++ - b);
 }
+
+/* value + 1, 0 for a character that is no hex digit */
+const unsigned char cursor_hex_value[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};

@@ -24,16 +24,10 @@ static inline int is_ident_start(char ch)
 static inline int is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
 static inline int is_digit(char ch) { return ch >= '0' && ch <= '9'; }
 
-static inline int hex_digit(char ch)
-{
-    if (ch >= '0' && ch <= '9')
-        return ch - '0';
-    if (ch >= 'a' && ch <= 'f')
-        return ch - 'a' + 10;
-    if (ch >= 'A' && ch <= 'F')
-        return ch - 'A' + 10;
-    return -1;
-}
+/* By table: whether a character of a hex number is a digit or a letter is
+ * as random as the number (a mispredicted branch per digit). */
+extern const unsigned char cursor_hex_value[256];
+static inline int hex_digit(char ch) { return cursor_hex_value[(unsigned char)ch] - 1; }
 
 /* Splits text into lines: from *pos, gives [*b, *e) without the newline and
  * advances *pos past it. Returns 0 at the end of the text. */
