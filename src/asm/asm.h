@@ -40,6 +40,7 @@ typedef enum src_kind {
  * other members only where its kind uses them. */
 typedef struct src_opnd {
     src_kind kind;
+    uint8_t cls;           /* asm_class(), set with kind (no branch on the kind later) */
     int col, len;          /* 0-based column in the line, length */
     union {                /* the decorations, tested as one word */
         struct {
@@ -65,10 +66,10 @@ typedef struct src_opnd {
 
 /* A source operand's class for asm_slot.accept: its kind, or for a name
  * (and a pair) its first letter, either case. */
-static inline int asm_class(const src_opnd *o)
-{
-    return o->kind == SRC_NAME || o->kind == SRC_PAIR ? 32 + ((unsigned char)o->name[0] & 31) : (int)o->kind;
-}
+static inline int asm_class(const src_opnd *o) { return o->cls; }
+
+/* The class of a name or pair whose text starts with c. */
+static inline uint8_t asm_name_class(char c) { return (uint8_t)(32 + ((unsigned char)c & 31)); }
 
 typedef struct src_word { /* a dotted modifier of the mnemonic */
     const char *s;

@@ -148,8 +148,9 @@ static inline __attribute__((always_inline)) size_t scan_name(const char *s, siz
     *r = (asm_regname){d - b, ASM_NO_NUMBER, d - b <= ASM_KEY_MAX ? key : 0};
     if (is_alnum(s[i])) /* more letters: no register number */
         return scan_alnum(s, i);
-    if (i > d && i - d <= 6 && (s[d] != '0' || i - d == 1))
-        r->num = x;
+    /* 1 to 6 digits without a leading zero; selected, not branched on */
+    int valid = (i > d) & (i - d <= 6) & ((s[d] != '0') | (i - d == 1));
+    r->num = valid ? x : ASM_NO_NUMBER;
     return i;
 }
 
@@ -226,6 +227,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             o->num_neg = s[i++] == '-';
         size_t n = scan_number(s, i, end);
         o->kind = SRC_NUMBER;
+        o->cls = SRC_NUMBER;
         o->num = s + i;
         o->num_len = n;
         i += n;
@@ -255,10 +257,12 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
         o->kind = SRC_CMEM;
+        o->cls = SRC_CMEM;
     } else if (letter ? ((c | 32) == 'i' || (c | 32) == 'n') && starts_number(s, i, end) : starts_number(s, i, end)) {
         size_t n = scan_number(s, i, end);
         o->fpfx = o->num_neg = 0;
         o->kind = SRC_NUMBER;
+        o->cls = SRC_NUMBER;
         o->num = s + i;
         o->num_len = n;
         i += n;
@@ -281,6 +285,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                 if (!parse_uint_at(s, &i, &o->pair_hi))
                     return fail(err, i, 1, "expected a register number after ':'");
                 o->kind = SRC_PAIR;
+                o->cls = asm_name_class(o->name[0]);
             } else {
                 size_t nb = i;
                 o->index = 0;
@@ -308,6 +313,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                     o->index = neg ? -(int64_t)v : (int64_t)v;
                 }
                 o->kind = SRC_INDEXED;
+                o->cls = SRC_INDEXED;
             }
             i = skip(s, i);
             if (i >= end || s[i] != ']')
@@ -315,6 +321,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             i++;
         } else {
             o->kind = SRC_NAME;
+            o->cls = asm_name_class(o->name[0]);
         }
     } else {
         char m[64];
@@ -447,10 +454,8 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
         st->guard_col = (int)i;
         i++;
         i = skip(s, i);
-        if (i < end && s[i] == '!') {
-            st->guard_not = 1;
-            i++;
-        }
+        st->guard_not = s[i] == '!'; /* s[end] is no '!' */
+        i += (size_t)st->guard_not;
         size_t b = i;
         i = scan_name(s, i, &st->guard_reg);
         if (i == b)
