@@ -127,7 +127,11 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 }
                 if (keep && !errors) {
                     if (n == cap) {
-                        size_t nc = cap ? cap * 2 : 1024;
+                        /* first a guess from the text's size (a line of
+                         * 48 bytes is a short one), then doubling: most
+                         * files need no copy of the words */
+                        size_t guess = len / 48 < 1024 ? 1024 : len / 48 > ASM_MAX_WORDS ? ASM_MAX_WORDS : len / 48;
+                        size_t nc = cap ? cap * 2 : guess;
                         too_many = nc > ASM_MAX_WORDS;
                         gisa_word *p = too_many ? NULL : realloc(out, nc * sizeof *p);
                         if (!p) {
