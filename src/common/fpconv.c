@@ -1,12 +1,15 @@
 #include "common/fpconv.h"
 
 #include "common/fpshort.h"
+#include "common/pow10_tables.h"
 
 #include <fenv.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+typedef unsigned __int128 u128;
 
 static const struct { int ebits, mbits; } fmt[] = {{5, 10}, {8, 7}, {8, 23}, {11, 52}};
 
@@ -102,91 +105,172 @@ double fp_to_double(uint64_t bits, fp_format f)
     return sign ? -v : v;
 }
 
-/* Clinger's fast path: a plain decimal whose significant digits form an
- * integer of at most 2^53, scaled by at most 10^22 (both exact doubles), is
- * one multiplication or division, hence one correct rounding to double.
- * Returns 0 when the text is anything else (the caller then uses libc). */
-static int decimal_fast(const char *s, size_t n, double *out)
+/* The number of zero digits before the first other digit of s[0..n). */
+static size_t leading_zeros(const char *s, size_t n)
 {
-    static const double p10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-    uint64_t sig = 0;
-    int digits = 0, frac = 0, dot = 0, any = 0, e = 0;
-    size_t i = 0;
-    for (; i < n; i++) {
-        char c = s[i];
-        if (c >= '0' && c <= '9') {
-            any = 1;
-            frac += dot;
-            if (sig == 0 && c == '0')
-                continue; /* leading zeros are no significant digits */
-            if (++digits > 19)
-                return 0;
-            sig = sig * 10 + (uint64_t)(c - '0');
-        } else if (c == '.' && !dot) {
-            dot = 1;
-        } else {
-            break;
-        }
+    size_t z = 0;
+    for (size_t i = 0; i < n && (s[i] == '0' || s[i] == '.'); i++)
+        z += s[i] == '0';
+    return z;
+}
+
+/* 5^k for 0 <= k <= 27 (the largest power of 5 below 2^64). */
+static uint64_t pow5(int k)
+{
+    uint64_t p = 1;
+    while (k-- > 0)
+        p *= 5;
+    return p;
+}
+
+/* Appends the digits from s[i] on to *w (which may wrap: the caller
+ * checks the count); returns the index after them. */
+static size_t read_digits(const char *s, size_t i, size_t n, uint64_t *w)
+{
+    uint64_t v = *w;
+    unsigned d;
+    for (; i < n && (d = (unsigned)(unsigned char)s[i] - '0') < 10; i++)
+        v = v * 10 + d;
+    *w = v;
+    return i;
+}
+
+/* Reads a plain decimal (digits with at most one point, then maybe an
+ * exponent) of at most 19 significant digits as sig * 10^e10. Returns 0 for
+ * anything else: hex, inf, nan, more digits, bad syntax (libc decides). */
+static int decimal_read(const char *s, size_t n, uint64_t *sig, int *e10)
+{
+    uint64_t w = 0; /* leading zeros add nothing to it */
+    size_t i = read_digits(s, 0, n, &w), digits = i, frac = 0;
+    if (i < n && s[i] == '.') {
+        i = read_digits(s, i + 1, n, &w);
+        frac = i - digits - 1;
+        digits += frac;
     }
-    if (!any)
+    if (digits == 0)
         return 0;
+    if (digits > 19 && digits - leading_zeros(s, i) > 19)
+        return 0;
+    int e = 0;
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        int neg = 0, ed = 0;
+        int neg = 0;
+        size_t first;
         if (++i < n && (s[i] == '+' || s[i] == '-'))
             neg = s[i++] == '-';
-        for (; i < n && s[i] >= '0' && s[i] <= '9' && e < 1000; i++, ed++)
+        for (first = i; i < n && s[i] >= '0' && s[i] <= '9' && e < 1000; i++)
             e = e * 10 + (s[i] - '0');
-        if (!ed)
+        if (i == first)
             return 0;
         e = neg ? -e : e;
     }
-    e -= frac;
-    if (i != n || sig > UINT64_C(1) << 53 || (sig && (e < -22 || e > 22)))
-        return 0;
-    *out = !sig ? 0.0 : e < 0 ? (double)sig / p10[-e] : (double)sig * p10[e];
+    if (i != n)
+        return 0; /* also an exponent of 1000 or more: libc's range handling decides */
+    *sig = w;
+    *e10 = e - (int)frac;
     return 1;
 }
 
-/* A positive double rounded to nearest into a format of eb exponent and mb
- * mantissa bits, when the result is normal and finite there and the double
- * is not halfway between two of its values (it may have been rounded onto
- * the midpoint: rounding twice could then differ from rounding once).
- * Returns 0 when it does not apply. */
-static int narrow_normal(double d, int eb, int mb, uint64_t *bits)
+/* floor(log2(10^q)) for |q| <= 342 (scripts/gen_pow10_tables.py checks the
+ * formula over the whole table). */
+static int floor_log2_pow10(int q)
 {
-    uint64_t b = dbits(d);
-    if (d == 0) {
+    int32_t t = (int32_t)q * 217706;
+    return t >= 0 ? t >> 16 : -((-t + 65535) >> 16);
+}
+
+/* The number of low bits of x to round off so that x * 2^e2 becomes an
+ * integer multiple of the format's unit at its exponent: the unit of a
+ * normal number with x's leading bit (x >= 2^126), or the subnormal unit. */
+static int drop_bits(u128 x, int e2, int eb, int mb)
+{
+    int top = x >> 127 ? 127 : 126;
+    int unit = top + e2 - mb, subunit = 2 - (1 << (eb - 1)) - mb; /* 1 - bias - mb */
+    return (unit > subunit ? unit : subunit) - e2;
+}
+
+/* Rounds x * 2^e2 to nearest even in the format (eb exponent, mb fraction
+ * bits), dropping d = drop_bits(x, ...) bits, d > 64 (mb <= 52): subnormals,
+ * overflow to infinity, underflow to zero. */
+static uint64_t round_binary(u128 x, int d, int e2, int eb, int mb, int *overflow)
+{
+    if (d > 127) /* below the smallest subnormal s: s / 2 is x = 2^127 for d = 128, above any x for more */
+        return d == 128 && x > (u128)1 << 127;
+    uint64_t hi = (uint64_t)(x >> 64), lo = (uint64_t)x; /* the rounding position is in hi */
+    uint64_t half = UINT64_C(1) << (d - 65), low = hi & ((half << 1) - 1), q = hi >> (d - 64);
+    q += low > half || (low == half && (lo || (q & 1)));
+    int unit = e2 + d;
+    if (q >> (mb + 1)) { /* rounding carried into a new binade */
+        q >>= 1;
+        unit++;
+    }
+    if (!(q >> mb))
+        return q; /* subnormal or zero */
+    int biased = unit + mb + (1 << (eb - 1)) - 1, expmax = (1 << eb) - 1;
+    if (biased >= expmax) {
+        *overflow = 1;
+        return (uint64_t)expmax << mb;
+    }
+    return (uint64_t)biased << mb | (q & ((UINT64_C(1) << mb) - 1));
+}
+
+/* Whether x + 1 is a multiple of half the unit (d as for round_binary): a
+ * midpoint or a value of the format, which a value just above x may reach.
+ * None is when d > 128: x + 1 < 2^128 is then less than half the unit. As
+ * d > 64, x's low 64 bits must be all ones. */
+static int boundary_after(u128 x, int d)
+{
+    return d <= 128 && (uint64_t)x == UINT64_MAX && (((uint64_t)(x >> 64) + 1) & ((UINT64_C(1) << (d - 65)) - 1)) == 0;
+}
+
+/* Eisel-Lemire: w * 10^q (w < 2^64) rounded once, to nearest even, into a
+ * format of at most binary64's range and precision (eb <= 11, mb <= 52).
+ * wn (w shifted up to 64 bits) times T(q) (10^q scaled to 128 bits,
+ * rounded down) is 192 bits: x, the top 128, then f. The exact value in
+ * units of x, V = w * 10^q / 2^e2, is in (x + f / 2^64, x + (f + wn) / 2^64)
+ * as T(q) < 10^q scaled < T(q) + 1: in (x, x + 1) unless f + wn > 2^64.
+ * There x with a sticky low bit rounds as V does (boundaries are even
+ * numbers of units); beyond, only a boundary at x + 1 leaves it open.
+ * Returns 0 when that cannot be decided (the caller then uses libc). */
+static int decimal_round(uint64_t w, int q, int eb, int mb, uint64_t *bits, int *overflow)
+{
+    *overflow = 0;
+    if (w == 0 || q < POW10_MIN) { /* 10^19 * 10^-343 < 2^-1076: rounds to 0 */
         *bits = 0;
         return 1;
     }
-    int e = (int)(b >> 52 & 0x7ff) - 1023, bias = (1 << (eb - 1)) - 1, drop = 52 - mb;
-    if (mb == 52) {
-        *bits = b;
+    if (q > POW10_MAX) { /* 10^309 > binary64's largest */
+        *overflow = 1;
+        *bits = (uint64_t)((1 << eb) - 1) << mb;
         return 1;
     }
-    if (e < 1 - bias || e > bias)
-        return 0;
-    uint64_t m = b & ((UINT64_C(1) << 52) - 1), half = UINT64_C(1) << (drop - 1), rem = m & ((half << 1) - 1);
-    if (rem == half)
-        return 0;
-    /* a carry out of the mantissa moves into the exponent, as it should */
-    uint64_t r = ((uint64_t)(e + bias) << mb) + (m >> drop) + (rem > half);
-    if (r >> mb >= (UINT64_C(1) << eb) - 1)
-        return 0; /* rounds to infinity */
-    *bits = r;
+    int lz = __builtin_clzll(w);
+    uint64_t wn = w << lz;
+    const uint64_t *t = POW10[q - POW10_MIN];
+    u128 lo = (u128)wn * t[0], x = (u128)wn * t[1] + (uint64_t)(lo >> 64);
+    uint64_t f = (uint64_t)lo;
+    int e2 = floor_log2_pow10(q) - 63 - lz; /* w * 10^q ~= x * 2^e2 */
+    int d = drop_bits(x, e2, eb, mb);
+    if (q >= 0 && q <= POW10_EXACT_MAX) {
+        x |= f != 0; /* 10^q exact: V = x + f / 2^64 */
+    } else if (f <= 0 - wn || !boundary_after(x, d)) {
+        x |= 1; /* V in (x, x + 1), or in (x, x + 2) with no boundary inside */
+    } else if (q < 0 && q >= -27 && w % pow5(-q) == 0) {
+        x += 1; /* w * 10^q = (w / 5^-q) * 2^q is dyadic, V an integer: x + 1 */
+        d = drop_bits(x, e2, eb, mb);
+    } else {
+        return 0; /* V in (x, x + 2) with a boundary at x + 1 */
+    }
+    *bits = round_binary(x, d, e2, eb, mb, overflow);
     return 1;
 }
 
-int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
+/* The libc paths, out of line: the direct path then sets up no buffer. */
+#define COLD __attribute__((noinline, cold))
+
+/* fp_parse where decimal_round declined (n is 1 .. FP_MAX_LITERAL). */
+COLD static int parse_libc(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
 {
     char buf[FP_MAX_LITERAL + 1];
-    double d;
-    *overflow = 0;
-    if (n == 0 || n >= sizeof buf)
-        return -1;
-    if (decimal_fast(s, n, &d) && narrow_normal(d, fmt[f].ebits, fmt[f].mbits, bits))
-        return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
     if (buf[0] == '-' || buf[0] == '+')
@@ -222,15 +306,22 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
     return fp_parse_em(buf, n, fmt[f].ebits, fmt[f].mbits, bits, overflow);
 }
 
-int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
+int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
+{
+    uint64_t sig;
+    int e10;
+    *overflow = 0;
+    if (n == 0 || n > FP_MAX_LITERAL)
+        return -1;
+    if (decimal_read(s, n, &sig, &e10) && decimal_round(sig, e10, fmt[f].ebits, fmt[f].mbits, bits, overflow))
+        return 0;
+    return parse_libc(s, n, f, bits, overflow);
+}
+
+/* fp_parse_em where decimal_round declined (n is 1 .. 127). */
+COLD static int parse_em_libc(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
 {
     char buf[128];
-    double d;
-    *overflow = 0;
-    if (n == 0 || n >= sizeof buf || mb > 25)
-        return -1;
-    if (decimal_fast(s, n, &d) && narrow_normal(d, eb, mb, bits))
-        return 0;
     memcpy(buf, s, n);
     buf[n] = 0;
     if (buf[0] == '-' || buf[0] == '+')
@@ -261,6 +352,18 @@ int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *ov
     }
     *bits = fp_from_double_em(v, eb, mb, overflow);
     return 0;
+}
+
+int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
+{
+    uint64_t sig;
+    int e10;
+    *overflow = 0;
+    if (n == 0 || n > 127 || mb > 25)
+        return -1;
+    if (eb <= 11 && decimal_read(s, n, &sig, &e10) && decimal_round(sig, e10, eb, mb, bits, overflow))
+        return 0;
+    return parse_em_libc(s, n, eb, mb, bits, overflow);
 }
 
 /* The reference: the smallest %.*g precision that reads back (round trip

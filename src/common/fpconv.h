@@ -16,8 +16,10 @@ double fp_to_double(uint64_t bits, fp_format f);
  * carries nothing a float can hold. */
 #define FP_MAX_LITERAL 127
 /* Parses a decimal or hex floating literal, "inf" or "nan" (no sign) and
- * rounds it ONCE to the format (round-to-odd to double first, so that a
- * second rounding to F16/BF16 is exact). Returns 0 on success. */
+ * rounds it ONCE to the format: a decimal of at most 19 significant digits
+ * directly (Eisel-Lemire), anything else through libc (round-to-odd to
+ * double first, so that a second rounding to F16/BF16 is exact). Returns 0
+ * on success. */
 int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow);
 /* The same for any binary format narrower than F32 or a high part of an
  * F64, given by its exponent and fraction widths (the high 20 bits of an
