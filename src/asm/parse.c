@@ -17,12 +17,13 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
     return -1;
 }
 
-/* Character classes: letters and '_', digits, white space (' ', '\t', '\r'). */
-enum { CC_LETTER = 1, CC_DIGIT = 2, CC_SPACE = 4 };
+/* Character classes: letters and '_', digits, white space (' ', '\t', '\r'),
+ * the '.' of numbers. */
+enum { CC_LETTER = 1, CC_DIGIT = 2, CC_SPACE = 4, CC_DOT = 8 };
 static const unsigned char cclass[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0,
     2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
@@ -97,19 +98,19 @@ static size_t scan_number(const char *s, size_t i, size_t end)
 {
     size_t b = i;
     int hex = end - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
-    while (i < end) {
+    for (;;) {
+        /* one table test per character (s[end] stops it) */
+        while (cclass[(unsigned char)s[i]] & (CC_LETTER | CC_DIGIT | CC_DOT))
+            i++;
         char c = s[i];
-        if (is_alnum(c) || c == '.') {
+        if (i < end && (c == '+' || c == '-') && i > b &&
+            (hex ? (s[i - 1] == 'p' || s[i - 1] == 'P') : (s[i - 1] == 'e' || s[i - 1] == 'E')) &&
+            !(end - b > 1 && s[b] == '0' && (s[b + 1] == 'f' || s[b + 1] == 'd' || s[b + 1] == 'h'))) {
             i++;
-        } else if ((c == '+' || c == '-') && i > b &&
-                   (hex ? (s[i - 1] == 'p' || s[i - 1] == 'P') : (s[i - 1] == 'e' || s[i - 1] == 'E')) &&
-                   !(end - b > 1 && s[b] == '0' && (s[b + 1] == 'f' || s[b + 1] == 'd' || s[b + 1] == 'h'))) {
-            i++;
-        } else {
-            break;
+            continue;
         }
+        return i - b;
     }
-    return i - b;
 }
 
 static int starts_number(const char *s, size_t i, size_t end)
@@ -193,7 +194,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     o->deco = 0;
     o->sfx = NULL;
     char c = s[i];
-    if (!cclass[(unsigned char)c]) { /* no letter or digit: the end, prefixes, ".5" */
+    if (!(cclass[(unsigned char)c] & (CC_LETTER | CC_DIGIT))) { /* no letter or digit: the end, prefixes, ".5" */
         if (i >= end || c == ',' || c == '$')
             return fail(err, i, 1, "expected an operand");
         for (;; c = s[i]) {
