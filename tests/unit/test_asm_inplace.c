@@ -1,15 +1,22 @@
 /* The assembler parses a line where it lies in the source when the line
- * ends in a newline with a byte after it, and a NUL-terminated copy
- * otherwise (the last line, lines with comments or NULs). Both must give
- * the same words and the same diagnostics. Property test: lines from the
- * model's generated instructions and hand-written awkward ones, each cut
- * at every position (so that the line ends inside every construct of the
- * lexer), assembled alone (a copy) and followed by "\n\n" (in place). */
+ * ends in a newline with ASM_PAD bytes after it (the lexer reads numbers a
+ * word at a time), and a NUL-padded copy otherwise (the last lines, lines
+ * with comments or NULs). Both must give the same words and the same
+ * diagnostics. Property test: lines from the model's generated
+ * instructions and hand-written awkward ones, each cut at every position
+ * (so that the line ends inside every construct of the lexer), assembled
+ * alone (a copy) and followed by a newline and a comment line of digits and
+ * letters (in place: what the lexer may read past the line must not
+ * matter). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "asm/asm.h"
 #include "testgen.h"
 #include "testlib.h"
+
+/* what follows the line in place: more than ASM_PAD bytes after its newline */
+static const char tail[] = "\n//0123456789 abcdef ABCDEF _.|-$x\n";
 
 /* The outcome of assembling text: status, words and formatted diagnostics. */
 static char *outcome(const gisa_isa *isa, const char *text, size_t len)
@@ -43,18 +50,18 @@ static char *outcome(const gisa_isa *isa, const char *text, size_t len)
 
 static long compared, differ;
 
-/* Every cut of the line, alone and followed by "\n\n". */
+/* Every cut of the line, alone and followed by the tail. */
 static void check_line(const gisa_isa *isa, const char *line)
 {
     size_t n = strlen(line);
-    char *buf = malloc(n + 3);
+    char *buf = malloc(n + sizeof tail);
     if (!buf)
         abort();
     for (size_t cut = 1; cut <= n; cut++) {
         memcpy(buf, line, cut);
         char *alone = outcome(isa, buf, cut);
-        memcpy(buf + cut, "\n\n", 2);
-        char *in_place = outcome(isa, buf, cut + 2);
+        memcpy(buf + cut, tail, sizeof tail - 1);
+        char *in_place = outcome(isa, buf, cut + sizeof tail - 1);
         compared++;
         if (strcmp(alone, in_place)) {
             if (differ++ < 5)
@@ -94,6 +101,7 @@ static const char *const awkward[] = {
 int main(void)
 {
     const gisa_isa *isa = test_isa();
+    CHECK(sizeof tail - 2 > ASM_PAD);
     for (size_t i = 0; i < sizeof awkward / sizeof *awkward; i++)
         check_line(isa, awkward[i]);
     /* a few generated instructions per opcode, as the disassembler prints them */
