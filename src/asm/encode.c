@@ -796,23 +796,21 @@ static inline int exceptions(ctx *c)
 
 /* Tries the choices of optional groups in turn (the explaining pass, and
  * the first where the mnemonic has too many pairs for tables); 0 when one
- * fits. Each starts from the values after the modifiers, except the last,
- * which starts from what the one before left: kept as it was, though it
- * looks like an oversight (fields of operands the last choice omits may
- * keep a failed choice's values). */
+ * fits. Each starts from the values after the modifiers: fields of
+ * operands a choice omits must not keep what a failed choice wrote. */
 static int try_choices(ctx *c)
 {
     const asm_form *f = c->F->enc;
     size_t size = sizeof(uint64_t) * (size_t)c->op->nfields;
     uint64_t base[MAXF];
-    if (c->F->ngroups && f->npresent > 1)
+    if (f->npresent > 1)
         memcpy(base, c->vals, size);
-    for (int j = 0; j < f->npresent; j++) {
+    for (int j = 0, tried = 0; j < f->npresent; j++) {
         /* a choice of groups that takes another number of source operands
          * than the statement has cannot match: the silent pass skips it */
         if (c->silent && f->present_nsrc[j] != c->st->nops)
             continue;
-        if (c->F->ngroups && f->npresent - j > 1)
+        if (tried++)
             memcpy(c->vals, base, size);
         if ((c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0)
             return 0;
