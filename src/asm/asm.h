@@ -101,6 +101,7 @@ typedef struct statement {
     int nops;
     uint64_t ctl_val[3];
     int ctl_given[3], ctl_col[3];
+    size_t end;            /* offset of the character that ends the statement */
     int has_warn;          /* set by asm_encode: the encoding is right but worth a warning */
     asm_error warn;
 } statement;
@@ -175,11 +176,13 @@ int asm_plan_build(gisa_isa *isa);
 /* Bytes after a statement's end that the parser may read (it reads
  * numbers four bytes at a time). */
 #define ASM_PAD 16
-/* Parses one statement: line[begin, end) (comments blanked out), where
- * line[end] is ';', '\n' or NUL (scans stop there) and line[end + 1 ..
- * end + ASM_PAD) can be read; columns in messages are relative to the line.
- * Returns 0, or -1 with *err filled. */
-int asm_parse_statement(const char *line, size_t begin, size_t end, statement *st, asm_error *err);
+/* Parses the statement that starts at line[begin] (comments blanked out)
+ * and ends at the first ';', '\n' or NUL, whose offset it stores in
+ * st->end: the parser finds the end itself, so that the line loop need not
+ * search for it first. ASM_PAD bytes after the end must be readable.
+ * Columns in messages are relative to the line. Returns 0, or -1 with *err
+ * filled. */
+int asm_parse_statement(const char *line, size_t begin, statement *st, asm_error *err);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
 #endif

@@ -48,6 +48,54 @@ static size_t next_of(const char *text, size_t len, size_t from, char ch)
     return p ? (size_t)(p - text) : len;
 }
 
+/* Where the words go, and the count of errors (after one, no words are
+ * kept: nothing is written for a file with errors). */
+typedef struct sink {
+    gisa_word *w;
+    size_t n, cap, guess;
+    int errors, too_many;
+    gisa_diags *diags;
+    const char *file;
+} sink;
+
+static int grow(sink *k)
+{
+    size_t nc = k->cap ? k->cap * 2 : k->guess;
+    k->too_many = nc > ASM_MAX_WORDS;
+    gisa_word *p = k->too_many ? NULL : realloc(k->w, nc * sizeof *p);
+    if (!p)
+        return -1;
+    k->w = p;
+    k->cap = nc;
+    return 0;
+}
+
+/* Encodes a statement (parse_failed: the parser's result) and keeps its
+ * word, or reports why there is none. Returns -1 when out of memory. */
+static inline int take(const gisa_isa *isa, sink *k, statement *st, int parse_failed, asm_error *err)
+{
+    gisa_word w;
+    if (parse_failed || asm_encode(isa, st, &w, err)) {
+        /* past the diagnostics limit errors are still counted, so that
+         * callers can say how many were not shown */
+        report(k->diags, GISA_ERROR, k->file, st, err);
+        k->errors++;
+        return 0;
+    }
+    if (st->has_warn)
+        report(k->diags, GISA_WARNING, k->file, st, &st->warn);
+    if (k->errors)
+        return 0;
+    if (k->n == k->cap && grow(k))
+        return -1;
+    k->w[k->n++] = w;
+    return 0;
+}
+
+/* A '/' this close ahead (most likely a comment on the line) sends the
+ * line to the general path without a first attempt in place. */
+#define ASM_NEAR_SLASH 128
+
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,
                           size_t *nwords, gisa_diags *diags)
 {
@@ -57,21 +105,47 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     *nwords = 0;
     if (!filename)
         filename = "<input>";
-    size_t cap = 0, n = 0;
-    gisa_word *out = NULL;
+    /* the first guess of the number of words comes from the text's size (a
+     * line of 48 bytes is a short one), then it doubles: most files need
+     * no copy of the words */
+    sink k = {NULL, 0, 0, len / 48 < 1024 ? 1024 : len / 48 > ASM_MAX_WORDS ? ASM_MAX_WORDS : len / 48, 0, 0, diags, filename};
     char *clean = NULL;
     size_t clean_cap = 0;
-    int in_comment = 0, lineno = 0, errors = 0, nomem = 0, too_many = 0;
+    int in_comment = 0, lineno = 0, nomem = 0;
     statement st;
-    size_t pos = 0, b, e;
+    asm_error err;
+    size_t pos = 0, e;
     /* the next '/', NUL and ';' of the text: one memchr per occurrence
      * rather than three per line */
     size_t slash = len ? next_of(text, len, 0, '/') : 0, nul = len ? next_of(text, len, 0, 0) : 0,
            semi = len ? next_of(text, len, 0, ';') : 0;
-    while (!nomem && next_line(text, len, &pos, &b, &e)) {
+    /* lines that start before `fast` end at a newline followed by ASM_PAD
+     * more bytes: the parser can try them in place before their end is
+     * known */
+    size_t fast = len > ASM_PAD ? len - ASM_PAD - 1 : 0;
+    while (fast && text[fast - 1] != '\n')
+        fast--;
+    while (!nomem && pos < len) {
+        size_t b = pos;
         lineno++;
-        size_t ll = e - b;
         slash = slash < b ? next_of(text, len, b, '/') : slash;
+        /* the usual line, one statement without a comment: parsed where it
+         * is, and its end found by the parser */
+        if (b < fast && !in_comment && (slash == len || slash - b > ASM_NEAR_SLASH) &&
+            (is_ident_start(text[b]) || text[b] == '@')) {
+            st.line = text + b;
+            st.lineno = lineno;
+            if (asm_parse_statement(st.line, 0, &st, &err) == 0 && st.line[st.end] == '\n' && slash > b + st.end) {
+                st.line_len = st.end;
+                pos = b + st.end + 1;
+                nomem = take(isa, &k, &st, 0, &err);
+                continue;
+            }
+        }
+        /* the general path: comments blanked, statements split at ';' */
+        e = next_of(text, len, b, '\n');
+        pos = e < len ? e + 1 : len;
+        size_t ll = e - b;
         nul = nul < b ? next_of(text, len, b, 0) : nul;
         semi = semi < b ? next_of(text, len, b, ';') : semi;
         /* a line without comments and NULs, followed by its newline and
@@ -103,71 +177,42 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
         }
         int may_split = !in_place || semi < e; /* a blanked comment may have held the ';' */
         size_t s = 0;
-        while (s <= ll) {
+        while (s <= ll && !nomem) {
             const char *sc = may_split ? memchr(line + s, ';', ll - s) : NULL;
             size_t t = sc ? (size_t)(sc - line) : ll;
             size_t q = s;
             while (q < t && (line[q] == ' ' || line[q] == '\t' || line[q] == '\r'))
                 q++;
             if (q < t) {
-                asm_error err;
-                int keep = 1; /* the word goes to the output */
                 st.line = src;
                 st.line_len = ll;
                 st.lineno = lineno;
-                gisa_word w;
-                if (asm_parse_statement(line, q, t, &st, &err) || asm_encode(isa, &st, &w, &err)) {
-                    /* past the diagnostics limit errors are still counted,
-                     * so that callers can say how many were not shown */
-                    report(diags, GISA_ERROR, filename, &st, &err);
-                    errors++;
-                    keep = 0;
-                } else if (st.has_warn) {
-                    report(diags, GISA_WARNING, filename, &st, &st.warn);
-                }
-                if (keep && !errors) {
-                    if (n == cap) {
-                        /* first a guess from the text's size (a line of
-                         * 48 bytes is a short one), then doubling: most
-                         * files need no copy of the words */
-                        size_t guess = len / 48 < 1024 ? 1024 : len / 48 > ASM_MAX_WORDS ? ASM_MAX_WORDS : len / 48;
-                        size_t nc = cap ? cap * 2 : guess;
-                        too_many = nc > ASM_MAX_WORDS;
-                        gisa_word *p = too_many ? NULL : realloc(out, nc * sizeof *p);
-                        if (!p) {
-                            nomem = 1;
-                            break;
-                        }
-                        out = p;
-                        cap = nc;
-                    }
-                    out[n++] = w;
-                }
+                nomem = take(isa, &k, &st, asm_parse_statement(line, q, &st, &err), &err);
             }
             s = t + 1;
         }
     }
     free(clean);
-    if (in_comment && !errors && !nomem) {
+    if (in_comment && !k.errors && !nomem) {
         srcloc at = {filename, lineno, 1, 1, NULL, 0};
         diag_add(diags, GISA_ERROR, &at, "unterminated /* comment at the end of the file");
-        errors++;
+        k.errors++;
     }
     if (nomem) {
-        if (too_many)
+        if (k.too_many)
             diag_add(diags, GISA_ERROR, NULL, "%s: more than %u instructions (the limit of one file)", filename,
                      ASM_MAX_WORDS);
         else
-            diag_add(diags, GISA_ERROR, NULL, "%s: out of memory after %zu instructions", filename, n);
-        free(out);
+            diag_add(diags, GISA_ERROR, NULL, "%s: out of memory after %zu instructions", filename, k.n);
+        free(k.w);
         return GISA_ERR_NOMEM;
     }
-    if (errors) {
-        free(out);
+    if (k.errors) {
+        free(k.w);
         return GISA_ERR_INPUT;
     }
-    *words = out;
-    *nwords = n;
+    *words = k.w;
+    *nwords = k.n;
     return GISA_OK;
 }
 

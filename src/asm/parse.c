@@ -18,13 +18,13 @@ static int fail(asm_error *e, size_t col, size_t len, const char *msg)
 }
 
 /* Character classes: letters and '_', digits, white space (' ', '\t', '\r'),
- * the '.' of numbers. */
-enum { CC_LETTER = 1, CC_DIGIT = 2, CC_SPACE = 4, CC_DOT = 8 };
+ * the '.' of numbers, the characters that end a statement ('\n', ';', NUL). */
+enum { CC_LETTER = 1, CC_DIGIT = 2, CC_SPACE = 4, CC_DOT = 8, CC_END = 16 };
 static const unsigned char cclass[256] = {
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0,
+    16, 0, 0, 0, 0, 0, 0, 0, 0, 4, 16, 0, 0, 4, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 8, 0,
-    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0,
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 0, 16, 0, 0, 0, 0,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 1,
     0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
@@ -39,10 +39,21 @@ static const unsigned char cclass[256] = {
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
 
-/* The scans below stop at s[end] (';' or NUL: see asm.h) without testing
- * for the end. */
+/* The statement ends at its first '\n', ';' or NUL: the scans below stop
+ * there without testing for it, and the parser finds it rather than being
+ * told (see asm.h). */
 
 static inline int is_space(char c) { return cclass[(unsigned char)c] & CC_SPACE; }
+static inline int at_end(const char *s, size_t i) { return cclass[(unsigned char)s[i]] & CC_END; }
+
+/* The number of characters from i to the statement's end. */
+static size_t to_end(const char *s, size_t i)
+{
+    size_t e = i;
+    while (!at_end(s, e))
+        e++;
+    return e - i;
+}
 
 /* The position after white space from i. Text is mostly single spaces:
  * the loop (a mispredicted exit) runs only for more. */
@@ -94,18 +105,18 @@ static inline size_t digits4(const char *p, uint64_t *v)
 }
 
 /* A numeric literal: decimal/hex integers, floats (1.5, 1e-3, 0x1p4), raw 0f/0d/0h bits. */
-static size_t scan_number(const char *s, size_t i, size_t end)
+static size_t scan_number(const char *s, size_t i)
 {
     size_t b = i;
-    int hex = end - i > 2 && s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
+    int hex = s[i] == '0' && (s[i + 1] == 'x' || s[i + 1] == 'X');
     for (;;) {
-        /* one table test per character (s[end] stops it) */
+        /* one table test per character (the statement's end stops it) */
         while (cclass[(unsigned char)s[i]] & (CC_LETTER | CC_DIGIT | CC_DOT))
             i++;
         char c = s[i];
-        if (i < end && (c == '+' || c == '-') && i > b &&
+        if ((c == '+' || c == '-') && i > b &&
             (hex ? (s[i - 1] == 'p' || s[i - 1] == 'P') : (s[i - 1] == 'e' || s[i - 1] == 'E')) &&
-            !(end - b > 1 && s[b] == '0' && (s[b + 1] == 'f' || s[b + 1] == 'd' || s[b + 1] == 'h'))) {
+            !(s[b] == '0' && (s[b + 1] == 'f' || s[b + 1] == 'd' || s[b + 1] == 'h'))) {
             i++;
             continue;
         }
@@ -113,25 +124,25 @@ static size_t scan_number(const char *s, size_t i, size_t end)
     }
 }
 
-static int starts_number(const char *s, size_t i, size_t end)
+static int starts_number(const char *s, size_t i)
 {
-    if (i < end && (is_digit(s[i]) || s[i] == '.'))
+    if (is_digit(s[i]) || s[i] == '.')
         return 1;
-    return end - i >= 3 && (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3) || !strncmp(s + i, "INF", 3) ||
-                            !strncmp(s + i, "NAN", 3)) && (end - i == 3 || !is_alnum(s[i + 3]));
+    return (!strncmp(s + i, "inf", 3) || !strncmp(s + i, "nan", 3) || !strncmp(s + i, "INF", 3) || !strncmp(s + i, "NAN", 3)) &&
+           !is_alnum(s[i + 3]);
 }
 
 /* Length of the prefix of an F-literal (F, FH or FL before an optionally
  * signed number), or 0. */
-static size_t float_prefix(const char *s, size_t i, size_t end)
+static size_t float_prefix(const char *s, size_t i)
 {
-    if (i >= end || s[i] != 'F')
+    if (s[i] != 'F')
         return 0;
-    size_t n = i + 1 < end && (s[i + 1] == 'H' || s[i + 1] == 'L') ? 2 : 1;
+    size_t n = s[i + 1] == 'H' || s[i + 1] == 'L' ? 2 : 1;
     size_t j = i + n;
-    if (j < end && (s[j] == '-' || s[j] == '+'))
+    if (s[j] == '-' || s[j] == '+')
         j++;
-    return starts_number(s, j, end) ? n : 0;
+    return starts_number(s, j) ? n : 0;
 }
 
 /* A name from i (letters, digits, '_'), split where its number starts. */
@@ -187,7 +198,7 @@ static int parse_uint_at(const char *s, size_t *pi, uint64_t *v)
 
 /* Parses one operand starting at *pos and stops before the ',' or '$' that
  * follows it (one pass over the statement: no prior splitting). */
-static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, asm_error *err)
+static int parse_operand(const char *s, size_t *pos, src_opnd *o, asm_error *err)
 {
     size_t i = skip(s, *pos);
     o->col = (int)i;
@@ -195,7 +206,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     o->sfx = NULL;
     char c = s[i];
     if (!(cclass[(unsigned char)c] & (CC_LETTER | CC_DIGIT))) { /* no letter or digit: the end, prefixes, ".5" */
-        if (i >= end || c == ',' || c == '$')
+        if (at_end(s, i) || c == ',' || c == '$')
             return fail(err, i, 1, "expected an operand");
         for (;; c = s[i]) {
             if (c == '-' || c == '~' || c == '!') {
@@ -213,40 +224,40 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
             }
             i++;
             i = skip(s, i);
-            if (i >= end)
+            if (at_end(s, i))
                 return fail(err, i, 1, "expected an operand after its prefix");
         }
     }
     /* by the first character: names are the most frequent operands */
     int letter = cclass[(unsigned char)c] == CC_LETTER;
-    size_t flen = letter && c == 'F' ? float_prefix(s, i, end) : 0;
+    size_t flen = letter && c == 'F' ? float_prefix(s, i) : 0;
     if (flen) { /* F1.5  F-1.5  FH3.14  FL1.1: a float value, sign inside */
         o->fpfx = flen > 1 ? s[i + 1] : 'F';
         i += flen;
         o->num_neg = 0;
         if (s[i] == '-' || s[i] == '+')
             o->num_neg = s[i++] == '-';
-        size_t n = scan_number(s, i, end);
+        size_t n = scan_number(s, i);
         o->kind = SRC_NUMBER;
         o->cls = SRC_NUMBER;
         o->num = s + i;
         o->num_len = n;
         i += n;
-    } else if ((c == 'c' || c == 'C') && i + 1 < end && s[i + 1] == '[') {
+    } else if ((c == 'c' || c == 'C') && s[i + 1] == '[') {
         i += 2;
         i = skip(s, i);
         if (!parse_uint_at(s, &i, &o->bank))
             return fail(err, i, 1, "expected the bank number in c[BANK][OFFSET]");
         i = skip(s, i);
-        if (i + 1 >= end || s[i] != ']' || s[i + 1] != '[')
+        if (s[i] != ']' || s[i + 1] != '[')
             return fail(err, i, 1, "expected '][' in c[BANK][OFFSET]");
         i += 2;
         i = skip(s, i);
-        int rz = end - i >= 2 && s[i] == 'R' && s[i + 1] == 'Z' && (end - i == 2 || !is_alnum(s[i + 2]));
+        int rz = s[i] == 'R' && s[i + 1] == 'Z' && !is_alnum(s[i + 2]);
         if (rz) { /* c[BANK][RZ+OFFSET]: the zero register as the index (asfermi) */
             i = skip(s, i + 2);
             o->offset = 0;
-            if (i < end && s[i] == '+') {
+            if (s[i] == '+') {
                 i = skip(s, i + 1);
                 rz = 0;
             }
@@ -254,13 +265,13 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         if (!rz && !parse_uint_at(s, &i, &o->offset))
             return fail(err, i, 1, "expected the byte offset in c[BANK][OFFSET]");
         i = skip(s, i);
-        if (i >= end || s[i] != ']')
+        if (s[i] != ']')
             return fail(err, i, 1, "expected ']' closing c[BANK][OFFSET]");
         i++;
         o->kind = SRC_CMEM;
         o->cls = SRC_CMEM;
-    } else if (letter ? ((c | 32) == 'i' || (c | 32) == 'n') && starts_number(s, i, end) : starts_number(s, i, end)) {
-        size_t n = scan_number(s, i, end);
+    } else if (letter ? ((c | 32) == 'i' || (c | 32) == 'n') && starts_number(s, i) : starts_number(s, i)) {
+        size_t n = scan_number(s, i);
         o->fpfx = o->num_neg = 0;
         o->kind = SRC_NUMBER;
         o->cls = SRC_NUMBER;
@@ -272,14 +283,14 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         o->name = s + i;
         o->name_len = n;
         i += n;
-        if (i < end && s[i] == '[') { /* R[2:3] or R[UR2+0x1] */
+        if (s[i] == '[') { /* R[2:3] or R[UR2+0x1] */
             i++;
             i = skip(s, i);
-            if (i < end && is_digit(s[i])) {
+            if (is_digit(s[i])) {
                 if (!parse_uint_at(s, &i, &o->pair_lo))
                     return fail(err, i, 1, "expected a register number in R[LO:HI]");
                 i = skip(s, i);
-                if (i >= end || s[i] != ':')
+                if (s[i] != ':')
                     return fail(err, i, 1, "expected ':' in the register pair R[LO:HI]");
                 i++;
                 i = skip(s, i);
@@ -296,11 +307,11 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                 o->name = s + nb; /* the index register */
                 o->name_len = i - nb;
                 i = skip(s, i);
-                if (i < end && (s[i] == '+' || s[i] == '-')) {
+                if (s[i] == '+' || s[i] == '-') {
                     int neg = s[i] == '-';
                     i++;
                     i = skip(s, i);
-                    if (i < end && s[i] == '-') {
+                    if (s[i] == '-') {
                         neg = !neg;
                         i++;
                     }
@@ -317,7 +328,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
                 o->cls = SRC_INDEXED;
             }
             i = skip(s, i);
-            if (i >= end || s[i] != ']')
+            if (s[i] != ']')
                 return fail(err, i, 1, "expected ']'");
             i++;
         } else {
@@ -338,7 +349,7 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
     int k;
     for (k = 0; k < 3; k++) {
         i = skip(s, i);
-        if (i >= end || (s[i] != '.' && s[i] != '|'))
+        if (s[i] != '.' && s[i] != '|')
             break; /* nor in the next rounds */
         if (s[i] == '.' && !o->sfx) {
             o->sfx_col = (int)i;
@@ -361,9 +372,9 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
         o->abs = 1;
     if (k == 3)
         i = skip(s, i);
-    if (i < end && s[i] != ',' && s[i] != '$') {
+    if (!at_end(s, i) && s[i] != ',' && s[i] != '$') {
         size_t e = i;
-        while (e < end && s[e] != ',' && s[e] != '$')
+        while (!at_end(s, e) && s[e] != ',' && s[e] != '$')
             e++;
         while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t'))
             e--;
@@ -378,13 +389,13 @@ static int parse_operand(const char *s, size_t *pos, size_t end, src_opnd *o, as
 /* The usual spelling of a control at s[i] == '$': "$sched=N", "$req=N" or
  * "$wsb=N" with no spaces and a decimal N of at most 4 digits. Returns the position after N and sets *k and *v, or
  * returns 0: parse_controls then reads it the general way. */
-static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_t *v)
+static size_t quick_control(const char *s, size_t i, int *k, uint64_t *v)
 {
     size_t j;
-    if (end - i >= 8 && !memcmp(s + i, "$sched=", 7)) {
+    if (!memcmp(s + i, "$sched=", 7)) {
         *k = 0;
         j = i + 7;
-    } else if (end - i >= 6 && (!memcmp(s + i, "$req=", 5) || !memcmp(s + i, "$wsb=", 5))) {
+    } else if (!memcmp(s + i, "$req=", 5) || !memcmp(s + i, "$wsb=", 5)) {
         *k = s[i + 1] == 'r' ? 1 : 2;
         j = i + 5;
     } else {
@@ -399,13 +410,15 @@ static size_t quick_control(const char *s, size_t i, size_t end, int *k, uint64_
     return j;
 }
 
-static int parse_controls(const char *s, size_t i, size_t end, statement *st, asm_error *err)
+static int parse_controls(const char *s, size_t i, statement *st, asm_error *err)
 {
     static const char *const names[3] = {"$sched", "$req", "$wsb"};
-    while (i < end) {
+    for (;;) {
         i = skip(s, i);
-        if (i >= end)
-            break;
+        if (at_end(s, i)) {
+            st->end = i;
+            return 0;
+        }
         if (s[i] == ',') {
             i++;
             continue;
@@ -413,7 +426,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
         size_t b = i, j;
         int q;
         uint64_t v;
-        if (s[i] == '$' && (j = quick_control(s, i, end, &q, &v)) != 0 && !st->ctl_given[q]) {
+        if (s[i] == '$' && (j = quick_control(s, i, &q, &v)) != 0 && !st->ctl_given[q]) {
             st->ctl_val[q] = v;
             st->ctl_given[q] = 1;
             st->ctl_col[q] = (int)b;
@@ -421,7 +434,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
             continue;
         }
         if (s[i] != '$')
-            return fail(err, i, end - i, "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
+            return fail(err, i, to_end(s, i), "expected a scheduling control ($sched=N, $req=N, $wsb=N)");
         i++;
         i = scan_alnum(s, i);
         int k = i - b == 6 && !memcmp(s + b, names[0], 6)   ? 0
@@ -433,7 +446,7 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
         if (st->ctl_given[k])
             return fail(err, b, i - b, "scheduling control given twice");
         i = skip(s, i);
-        if (i >= end || s[i] != '=')
+        if (s[i] != '=')
             return fail(err, i, 1, "expected '=' and a number after the scheduling control");
         i++;
         i = skip(s, i);
@@ -442,20 +455,19 @@ static int parse_controls(const char *s, size_t i, size_t end, statement *st, as
         st->ctl_given[k] = 1;
         st->ctl_col[k] = (int)b;
     }
-    return 0;
 }
 
-int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_error *err)
+int asm_parse_statement(const char *s, size_t i, statement *st, asm_error *err)
 {
     st->nwords = st->nops = 0;
     st->guard_present = st->guard_not = 0;
     memset(st->ctl_given, 0, sizeof st->ctl_given);
     i = skip(s, i);
-    if (i < end && s[i] == '@') {
+    if (s[i] == '@') {
         st->guard_col = (int)i;
         i++;
         i = skip(s, i);
-        st->guard_not = s[i] == '!'; /* s[end] is no '!' */
+        st->guard_not = s[i] == '!';
         i += (size_t)st->guard_not;
         size_t b = i;
         i = scan_name(s, i, &st->guard_reg);
@@ -467,12 +479,12 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
         i = skip(s, i);
     }
     size_t b = i;
-    if (i >= end || !is_ident_start(s[i]) || s[i] == '$')
+    if (!is_ident_start(s[i]) || s[i] == '$')
         return fail(err, i, 1, "expected an instruction name");
     i = scan_alnum(s, i);
     st->mnem = s + b;
     st->mnem_col = (int)b;
-    while (i < end && s[i] == '.') {
+    while (s[i] == '.') {
         size_t wb = ++i;
         i = scan_alnum(s, i);
         if (i == wb)
@@ -482,20 +494,20 @@ int asm_parse_statement(const char *s, size_t i, size_t end, statement *st, asm_
         st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, -1};
     }
     st->mnem_len = i - b;
-    if (i < end && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+    if (!at_end(s, i) && !is_space(s[i]))
         return fail(err, i, 1, "expected a space after the instruction name");
     /* operands separated by ',', then the '$' controls */
     i = skip(s, i);
-    if (i < end && s[i] != '$')
+    if (!at_end(s, i) && s[i] != '$')
         for (;;) {
             if (st->nops == ASM_MAX_OPERANDS)
-                return fail(err, i, end - i, "too many operands");
-            if (parse_operand(s, &i, end, &st->ops[st->nops], err))
+                return fail(err, i, to_end(s, i), "too many operands");
+            if (parse_operand(s, &i, &st->ops[st->nops], err))
                 return -1;
             st->nops++;
-            if (i >= end || s[i] != ',')
+            if (s[i] != ',')
                 break;
             i++;
         }
-    return parse_controls(s, i, end, st, err);
+    return parse_controls(s, i, st, err);
 }

@@ -1,13 +1,19 @@
 /* The assembler parses a line where it lies in the source when the line
  * ends in a newline with ASM_PAD bytes after it (the lexer reads numbers a
  * word at a time), and a NUL-padded copy otherwise (the last lines, lines
- * with comments or NULs). Both must give the same words and the same
- * diagnostics. Property test: lines from the model's generated
- * instructions and hand-written awkward ones, each cut at every position
- * (so that the line ends inside every construct of the lexer), assembled
- * alone (a copy) and followed by a newline and a comment line of digits and
- * letters (in place: what the lexer may read past the line must not
- * matter). */
+ * with comments or NULs). A line that starts with a name or '@' and has no
+ * '/' close ahead is first parsed before its end is known (the parser finds
+ * the newline). All must give the same words and the same diagnostics.
+ * Property test: lines from the model's generated instructions and
+ * hand-written awkward ones, each cut at every position (so that the line
+ * ends inside every construct of the lexer), assembled
+ *   - alone (a copy),
+ *   - followed by a newline and a comment line of digits and letters (in
+ *     place: what the lexer may read past the line must not matter),
+ *   - followed by a newline and an instruction line without '/' (the
+ *     parser finds the end: it must stop at the newline; the words are
+ *     those of the line alone and the next line's word).
+ */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +23,22 @@
 
 /* what follows the line in place: more than ASM_PAD bytes after its newline */
 static const char tail[] = "\n//0123456789 abcdef ABCDEF _.|-$x\n";
+/* a valid line, more than ASM_PAD bytes, no '/': its word is next_word */
+static const char then_line[] = "\n@!P1 FFMA.RZ R1, -|R2|, c[0x1][0x10], R3 $sched=1 $req=2\n";
+static gisa_word next_word;
 
-/* The outcome of assembling text: status, words and formatted diagnostics. */
-static char *outcome(const gisa_isa *isa, const char *text, size_t len)
+/* The outcome of assembling text: status, words and formatted diagnostics;
+ * plus_next: the text ends in then_line, whose word (when there is one) is
+ * left out. */
+static char *outcome(const gisa_isa *isa, const char *text, size_t len, int plus_next)
 {
     gisa_diags *d = gisa_diags_new();
     gisa_word *w = NULL;
     size_t n = 0;
     gisa_status st = gisa_assemble(isa, "t.s", text, len, &w, &n, d);
+    if (plus_next && st == GISA_OK && (n == 0 || memcmp(&w[n - 1], &next_word, sizeof next_word)))
+        st = (gisa_status)-100; /* the next line's word is missing: differs from any outcome alone */
+    n -= plus_next && st == GISA_OK;
     size_t cap = 256 + 40 * n, used = 0;
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
@@ -54,21 +68,25 @@ static long compared, differ;
 static void check_line(const gisa_isa *isa, const char *line)
 {
     size_t n = strlen(line);
-    char *buf = malloc(n + sizeof tail);
+    char *buf = malloc(n + sizeof tail + sizeof then_line);
     if (!buf)
         abort();
     for (size_t cut = 1; cut <= n; cut++) {
         memcpy(buf, line, cut);
-        char *alone = outcome(isa, buf, cut);
+        char *alone = outcome(isa, buf, cut, 0);
         memcpy(buf + cut, tail, sizeof tail - 1);
-        char *in_place = outcome(isa, buf, cut + sizeof tail - 1);
+        char *in_place = outcome(isa, buf, cut + sizeof tail - 1, 0);
+        memcpy(buf + cut, then_line, sizeof then_line - 1);
+        char *found_end = outcome(isa, buf, cut + sizeof then_line - 1, 1);
         compared++;
-        if (strcmp(alone, in_place)) {
+        if (strcmp(alone, in_place) || strcmp(alone, found_end)) {
             if (differ++ < 5)
-                fprintf(stderr, "line '%.*s':\n--- copied\n%s--- in place\n%s", (int)cut, line, alone, in_place);
+                fprintf(stderr, "line '%.*s':\n--- copied\n%s--- in place\n%s--- end found by the parser\n%s", (int)cut, line,
+                        alone, in_place, found_end);
         }
         free(alone);
         free(in_place);
+        free(found_end);
     }
     free(buf);
 }
@@ -102,6 +120,8 @@ int main(void)
 {
     const gisa_isa *isa = test_isa();
     CHECK(sizeof tail - 2 > ASM_PAD);
+    CHECK(sizeof then_line - 2 > ASM_PAD);
+    CHECK(gisa_assemble_one(isa, then_line + 1, &next_word, NULL) == GISA_OK);
     for (size_t i = 0; i < sizeof awkward / sizeof *awkward; i++)
         check_line(isa, awkward[i]);
     /* a few generated instructions per opcode, as the disassembler prints them */
