@@ -102,6 +102,8 @@ typedef struct statement {
     uint64_t ctl_val[3];
     int ctl_given[3], ctl_col[3];
     size_t end;            /* offset of the character that ends the statement */
+    int me_idx;            /* the mnemonic (gisa_isa.mnemonics), -1 when unknown: asm_find_mnemonic */
+    int first_word;        /* words[first_word..]: the modifiers; those before belong to the mnemonic */
     int has_warn;          /* set by asm_encode: the encoding is right but worth a warning */
     asm_error warn;
 } statement;
@@ -180,9 +182,14 @@ int asm_plan_build(gisa_isa *isa);
  * and ends at the first ';', '\n' or NUL, whose offset it stores in
  * st->end: the parser finds the end itself, so that the line loop need not
  * search for it first. ASM_PAD bytes after the end must be readable.
- * Columns in messages are relative to the line. Returns 0, or -1 with *err
- * filled. */
-int asm_parse_statement(const char *line, size_t begin, statement *st, asm_error *err);
+ * The mnemonic is looked up in isa (asm_find_mnemonic). Columns in messages
+ * are relative to the line. Returns 0, or -1 with *err filled. */
+int asm_parse_statement(const gisa_isa *isa, const char *line, size_t begin, statement *st, asm_error *err);
+/* Finds the statement's mnemonic in the model (sets me_idx and first_word)
+ * and requests what matching its first candidate reads: the parser calls
+ * it as soon as the mnemonic is read, so that those loads overlap the
+ * parsing of the operands. */
+void asm_find_mnemonic(const gisa_isa *isa, statement *st);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
 #endif

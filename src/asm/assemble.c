@@ -135,7 +135,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
             (is_ident_start(text[b]) || text[b] == '@')) {
             st.line = text + b;
             st.lineno = lineno;
-            if (asm_parse_statement(st.line, 0, &st, &err) == 0 && st.line[st.end] == '\n' && slash > b + st.end) {
+            if (asm_parse_statement(isa, st.line, 0, &st, &err) == 0 && st.line[st.end] == '\n' && slash > b + st.end) {
                 st.line_len = st.end;
                 pos = b + st.end + 1;
                 nomem = take(isa, &k, &st, 0, &err);
@@ -187,7 +187,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
                 st.line = src;
                 st.line_len = ll;
                 st.lineno = lineno;
-                nomem = take(isa, &k, &st, asm_parse_statement(line, q, &st, &err), &err);
+                nomem = take(isa, &k, &st, asm_parse_statement(isa, line, q, &st, &err), &err);
             }
             s = t + 1;
         }

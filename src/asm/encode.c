@@ -907,7 +907,7 @@ static int try_candidate(ctx *c, const mnemonic_entry *me, int i, int only, gisa
     return 0;
 }
 
-int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
+void asm_find_mnemonic(const gisa_isa *isa, statement *st)
 {
     /* the longest dotted prefix that names a mnemonic: IMAD.WIDE.X -> IMAD.WIDE;
      * most names are no prefix of a longer one (FFMA.RZ -> FFMA at once) */
@@ -919,6 +919,27 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
             if ((me_idx = strmap_get(&isa->mnemonic_by_name, st->mnem, len)) >= 0)
                 break;
         }
+    st->me_idx = me_idx;
+    st->first_word = k;
+    if (me_idx < 0)
+        return;
+    /* what matching the first candidate reads first, requested now: the
+     * loads overlap the parsing of the operands */
+    const mnemonic_entry *me = &isa->mnemonics[me_idx];
+    const asm_form *f = me->enc[0];
+    __builtin_prefetch(&isa->opcodes[me->opcode[0]]);
+    __builtin_prefetch(isa->opcodes[me->opcode[0]].absent);
+    __builtin_prefetch(f);
+    __builtin_prefetch((const char *)f + 64);
+    __builtin_prefetch(f->steps);
+    __builtin_prefetch(f->written.x);
+    __builtin_prefetch(me->pairs);
+}
+
+int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
+{
+    int me_idx = st->me_idx, k = st->first_word;
+    size_t base = st->nwords ? (size_t)(st->words[0].s - 1 - st->mnem) : st->mnem_len;
     if (me_idx < 0) {
         const char *best = NULL;
         int bd = 3;
