@@ -4,11 +4,12 @@
  * too), on one thread.  Target: >= 3 M instructions/s.
  * The result is compared with the generated words (a round-trip check).
  * Measured with `taskset -c 1 build/bench/asm_bench` (2-core Xeon VM, GCC
- * Release): 2.85-2.88 M/s (174 MB/s of source); 2.0 M/s before the
- * second round (fewer mispredicted branches, per-form encoder tables,
- * decimal floats without libc), 1.41 M/s before the candidate pair tables
- * and in-place lexing, 0.90 M/s before any work on the lexer and the
- * candidate matching.
+ * Release): 3.01-3.04 M/s (183-185 MB/s of source); 2.87 M/s before the
+ * third round (the parser finds the line's end, the mnemonic is looked up
+ * while the operands are parsed), 2.0 M/s before the second round (fewer
+ * mispredicted branches, per-form encoder tables, decimal floats without
+ * libc), 1.41 M/s before the candidate pair tables and in-place lexing,
+ * 0.90 M/s before any work on the lexer and the candidate matching.
  * Usage: asm_bench [FILE]   FILE receives the generated source text. */
 #include "bench_common.h"
 
