@@ -112,6 +112,112 @@ typedef struct gisa_word {
     uint64_t w[2];
 } gisa_word;
 
+/* ---------------------------------------------------------------- decoded instructions */
+
+/* One decoded instruction, the neutral form every tool works on (like LLVM's
+ * MCInst): the opcode, the syntax form that expresses it, and the value of
+ * each of the opcode's fields. gisa_decode fills it from a word (the only
+ * judge of whether a word is an instruction), gisa_encode turns it back into
+ * the word, gisa_print into canonical text; the accessors below walk its
+ * operands and modifiers as the assembly text shows them. A plain struct:
+ * no memory is attached, it may be copied, kept and compared freely. */
+#define GISA_INST_MAX_FIELDS 64
+#define GISA_INST_WHY 260
+
+typedef struct gisa_inst {
+    gisa_word word;   /* the word it was decoded from or encoded to */
+    int opcode;       /* opcode index (gisa_isa_opcode_name); -1 when unknown */
+    int form;         /* syntax form of the opcode (its N-th syntax line) */
+    /* field[i]: the value of the opcode's field i (gisa_inst_field_name);
+     * field[GISA_INST_MAX_FIELDS] is always 0 */
+    uint64_t field[GISA_INST_MAX_FIELDS + 1];
+    char why[GISA_INST_WHY]; /* after a failed gisa_decode/gisa_encode: the reason */
+} gisa_inst;
+
+/* Decodes a word. GISA_OK with *inst filled; GISA_ERR_INPUT when the word
+ * is no instruction (inst->why says why, inst->opcode is the opcode whose
+ * fixed bits matched or -1); GISA_ERR_USAGE for NULL arguments. */
+gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst);
+
+/* Encodes inst->opcode/form/field[] into *word (and inst->word is not
+ * read). GISA_OK; GISA_ERR_USAGE when the opcode or form index is out of
+ * range or a value does not fit its field (inst->why says which);
+ * GISA_ERR_INPUT when the values make no valid instruction: a fixed field
+ * differs from its value, or the word does not decode (inst->why has the
+ * decoder's reason). decode -> encode is the identity. */
+gisa_status gisa_encode(const gisa_isa *isa, gisa_inst *inst, gisa_word *word);
+
+/* Canonical assembly text of inst (no trailing newline) into buf[cap],
+ * truncated and always NUL-terminated; it judges nothing (decode does).
+ * GISA_ERR_USAGE for bad arguments or values that do not fit their fields. */
+gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
+
+/* Names of what an inst refers to; NULL for an out-of-range index. */
+const char *gisa_inst_opcode_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA_RRC" */
+const char *gisa_inst_optype_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA" */
+const char *gisa_inst_mnemonic(const gisa_isa *isa, const gisa_inst *inst);    /* "IMAD.WIDE" */
+size_t gisa_inst_field_count(const gisa_isa *isa, const gisa_inst *inst);
+const char *gisa_inst_field_name(const gisa_isa *isa, const gisa_inst *inst, size_t i); /* "ra.neg" */
+
+typedef enum gisa_operand_kind {
+    GISA_OPND_REG,      /* general register Rn (reg) or RZ (is_zero) */
+    GISA_OPND_PAIR,     /* 64-bit register pair R[n:n+1] (reg = n) or RZ */
+    GISA_OPND_UREG,     /* uniform register URn / URZ */
+    GISA_OPND_UPAIR,    /* uniform pair UR[n:n+1] / URZ */
+    GISA_OPND_PRED,     /* predicate Pn / PT */
+    GISA_OPND_UPRED,    /* uniform predicate UPn / UPT */
+    GISA_OPND_PR,       /* all predicates as one register (PR) */
+    GISA_OPND_IMM,      /* integer immediate: value (sign-extended when signed) */
+    GISA_OPND_F32,      /* float immediate: value = its F32 bits */
+    GISA_OPND_F64,      /* double immediate: value = its F64 bits (the low 32 are 0) */
+    GISA_OPND_F16X2,    /* two halves: value = H1 << 16 | H0, F16 or BF16 (bf16) */
+    GISA_OPND_CBANK,    /* constant c[bank][offset] */
+    GISA_OPND_INDEXED   /* R[URb+disp]: reg = URb, value = disp (signed) */
+} gisa_operand_kind;
+
+/* Decorations, one representation for every tool: bits of gisa_operand.deco. */
+#define GISA_DECO_NEG 1u /* -x: arithmetic negation */
+#define GISA_DECO_ABS 2u /* |x| (applied before -) */
+#define GISA_DECO_INV 4u /* ~x: bitwise complement (integer .X forms) */
+#define GISA_DECO_NOT 8u /* !p: predicate negation */
+
+typedef struct gisa_operand {
+    gisa_operand_kind kind;
+    const char *name;     /* its name in the syntax line: "Rd", "SrcB", "pu" */
+    unsigned reg;         /* register number as encoded (RZ: the zero register's number) */
+    int is_zero;          /* RZ / URZ / PT / UPT (for predicates: the always-true one) */
+    int64_t value;        /* immediates (see the kinds) */
+    unsigned bank, offset;/* GISA_OPND_CBANK */
+    int pair;             /* a 64-bit operand (pairs, F64, 64-bit constants) */
+    int bf16;             /* GISA_OPND_F16X2 holds BF16 halves */
+    unsigned deco;        /* GISA_DECO_* as written */
+    const char *suffix;   /* operand suffix value (".H1_H1" is "H1_H1"), or NULL */
+    int written;          /* the instruction writes it (the opcode's OutList) */
+    int present;          /* 0: an optional operand the text leaves out (its default) */
+} gisa_operand;
+
+/* Operands in syntax order, optional ones included (see present). */
+size_t gisa_inst_operand_count(const gisa_isa *isa, const gisa_inst *inst);
+gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_operand *out);
+
+typedef struct gisa_modifier {
+    const char *name;   /* the group ("rnd") or, for a fixed word of the syntax, the word ("HI") */
+    const char *value;  /* the value's spelling ("RZ"), NULL when the field holds no spelled value */
+    int is_default;     /* the text leaves it out (the default, or an omitted optional) */
+    uint64_t raw;       /* the field's value (0 when no field encodes it) */
+} gisa_modifier;
+
+/* Modifiers written after the mnemonic, in syntax order (operand suffixes
+ * are in gisa_operand.suffix). */
+size_t gisa_inst_modifier_count(const gisa_isa *isa, const gisa_inst *inst);
+gisa_status gisa_inst_modifier(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_modifier *out);
+
+/* The guard @[!]Pn: GISA_OK with the predicate's number (PT: the true one)
+ * and negation; GISA_ERR_NOTFOUND when the opcode has no guard. */
+gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, int *negated);
+/* Scheduling controls $sched $req $wsb (0 where the form has none). */
+void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req, unsigned *wsb);
+
 /* ---------------------------------------------------------------- assembler */
 
 typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 2 } gisa_out_format;

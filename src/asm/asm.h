@@ -6,8 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "disasm/plan.h"
-#include "spec/model.h"
+#include "spec/decoder.h"
 
 #define ASM_MAX_OPERANDS 16
 #define ASM_MAX_MODS 16
@@ -24,7 +23,7 @@ typedef struct asm_regname {
 
 /* The letters (and '_') of a name packed one byte each, first letter
  * highest; 0 when there are none or more than ASM_KEY_MAX. */
-#define ASM_KEY_MAX 7
+#define ASM_KEY_MAX NAME_KEY_MAX
 
 #define ASM_NO_NUMBER UINT64_MAX
 
@@ -118,7 +117,7 @@ typedef struct asm_slot {
     uint8_t group;
     uint8_t nsrc;       /* source operands it takes (two for F16x2 immediates) */
     int8_t pair;        /* a 64-bit pair: 1 / 0 for a constant Bitwidth, -1 to evaluate it */
-    uint8_t neg, abs, not_; /* its decoration fields; DISASM_MAXF (a scratch value) when absent */
+    uint8_t neg, abs, not_; /* its decoration fields; SPEC_MAXF (a scratch value) when absent */
     uint32_t simple;    /* src_opnd.deco bits of the decorations that are just a 1 in their field */
 } asm_slot;
 
@@ -128,7 +127,7 @@ typedef struct asm_spelling { /* a modifier after the mnemonic: F->mods[slot].ch
     int id;                   /* mod_choice.id; ASM_NO_ID in an empty entry of asm_form.by_id */
     uint8_t slot, choice;
     uint8_t plain;            /* writing value to field is all it takes */
-    uint8_t field;            /* the slot's field; DISASM_MAXF (the scratch value) when it has none */
+    uint8_t field;            /* the slot's field; SPEC_MAXF (the scratch value) when it has none */
     uint64_t value;
 } asm_spelling;
 
@@ -149,12 +148,12 @@ typedef struct asm_form {
     int id_shift;
     uint64_t required;             /* modifier slots that must be written (bit j) */
     gisa_word base;                /* the opcode's absent values packed, 0 in the fields the form writes */
-    dis_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */
+    field_reads written;             /* the fields the form writes: modifiers, operands, controls, guard */
     uint64_t ctl_max[3];           /* the largest $sched, $req, $wsb value */
-    uint8_t ctl_field[3];          /* their fields; DISASM_MAXF (a scratch value) where the form has none */
-    uint8_t guard, guard_not;      /* fields of @P3 and its '!', DISASM_MAXF when absent */
+    uint8_t ctl_field[3];          /* their fields; SPEC_MAXF (a scratch value) where the form has none */
+    uint8_t guard, guard_not;      /* fields of @P3 and its '!', SPEC_MAXF when absent */
     const isa_type *guard_type;    /* NULL: no guard */
-    const dis_pred *raised;        /* an __Exception holds; NULL when the opcode has none */
+    const field_pred *raised;        /* an __Exception holds; NULL when the opcode has none */
 } asm_form;
 
 /* The (candidate, choice of optional groups) pairs of a mnemonic that take
@@ -173,7 +172,22 @@ typedef struct asm_pairs {
     const uint16_t *cand;         /* [npairs] candidate (mnemonic_entry index) */
 } asm_pairs;
 
-/* Compiles the matching tables of a freshly built model. */
+/* What the assembler compiles from the model (plan.c), owned by the ISA
+ * handle (gisa_isa.asm_model). */
+typedef struct asm_mnemonic {
+    const asm_form **enc;     /* [n] its candidates' forms, side by side (mnemonic_entry.opcode/form) */
+    const asm_pairs *pairs;   /* [max_src + 1] by number of source operands */
+    int max_src;
+} asm_mnemonic;
+
+typedef struct asm_model {
+    const asm_mnemonic *mnem; /* [gisa_isa.nmnemonics] */
+    uint8_t code[64];         /* operand class (asm_class) -> code of the pair tables */
+    int ncodes;
+} asm_model;
+
+/* Compiles the matching tables of a freshly built model into
+ * isa->asm_model (called by the library's loader, src/lib/load.c). */
 int asm_plan_build(gisa_isa *isa);
 /* Bytes after a statement's end that the parser may read (it reads
  * numbers four bytes at a time). */

@@ -7,9 +7,8 @@
 
 #include "asm/asm.h"
 #include "common/fpconv.h"
-#include "disasm/plan.h"
 
-#define MAXF DISASM_MAXF
+#define MAXF SPEC_MAXF
 
 typedef struct failure {
     int depth;
@@ -25,6 +24,7 @@ typedef struct ctx {
     statement *st;
     const isa_opcode *op;
     const syntax_form *F;
+    const asm_form *f; /* F's matching tables */
     int first_word;
     int cand;
     int last; /* try_form's result for the candidate */
@@ -163,7 +163,7 @@ static int match_mods(ctx *c)
     const syntax_form *F = c->F;
     statement *st = c->st;
     uint64_t filled = 0; /* slots j < 64 */
-    const asm_form *f = F->enc;
+    const asm_form *f = c->f;
     for (int w = c->first_word; w < st->nwords; w++) {
         src_word *sw = &st->words[w];
         /* looked up here rather than in a loop of its own: one loop less
@@ -179,7 +179,7 @@ static int match_mods(ctx *c)
         /* the first slot offering the spelling that is not filled yet
          * (a slot lists a spelling once) */
         int slot = -1, choice = -1, dup = -1;
-        for (const asm_spelling *p = F->enc->spelling, *e = p + F->enc->nspellings; p < e && slot < 0; p++)
+        for (const asm_spelling *p = f->spelling, *e = p + f->nspellings; p < e && slot < 0; p++)
             if (p->id == sw->id) {
                 if (filled >> p->slot & 1)
                     dup = p->slot;
@@ -232,7 +232,7 @@ static int match_mods(ctx *c)
         }
         c->vals[m->field] = m->choices[choice].value;
     }
-    for (int j = 0; j < F->nmods && (F->enc->required & ~filled); j++) {
+    for (int j = 0; j < F->nmods && (f->required & ~filled); j++) {
         const mod_slot *m = &F->mods[j];
         if ((filled >> j & 1) || m->optional || m->operand >= 0)
             continue;
@@ -251,7 +251,7 @@ static int match_mods(ctx *c)
 /* ------------------------------------------------------------ operands */
 
 /* pair: asm_slot.pair of the operand */
-static int opnd_is_pair(const ctx *c, const opnd_slot *s, int pair)
+static int slot_is_pair(const ctx *c, const opnd_slot *s, int pair)
 {
     return pair >= 0 ? pair : expr_eval(s->bitwidth, c->vals) == 64;
 }
@@ -374,13 +374,13 @@ static inline int match_reg(ctx *c, const asm_slot *a, const src_opnd *o, int de
     uint64_t v;
     if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         /* a 64-bit pair written as its first register: even, with a partner */
-        if (pair_flag && v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value) && opnd_is_pair(c, s, pair_flag))
+        if (pair_flag && v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value) && slot_is_pair(c, s, pair_flag))
             return reg_mismatch(c, s, 1, o, depth, si);
     } else if (o->kind == SRC_PAIR && o->name_len == (size_t)t->prefix_len && strmap_same(o->name, t->prefix, o->name_len) &&
-               opnd_is_pair(c, s, pair_flag) && !(o->pair_lo & 1) && o->pair_hi == o->pair_lo + 1 && o->pair_hi < t->zero_value) {
+               slot_is_pair(c, s, pair_flag) && !(o->pair_lo & 1) && o->pair_hi == o->pair_lo + 1 && o->pair_hi < t->zero_value) {
         v = o->pair_lo;
     } else {
-        return reg_mismatch(c, s, opnd_is_pair(c, s, pair_flag), o, depth, si);
+        return reg_mismatch(c, s, slot_is_pair(c, s, pair_flag), o, depth, si);
     }
     if (apply_decorations(c, a, o, depth, si))
         return -1;
@@ -594,7 +594,7 @@ static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, i
     int pair_flag = a->pair;
     if (o->kind != SRC_CMEM)
         FAIL(o->col, o->len, s->name, si, "kind");
-    uint64_t align = (uint64_t)t->align * (opnd_is_pair(c, s, pair_flag) ? 2 : 1);
+    uint64_t align = (uint64_t)t->align * (slot_is_pair(c, s, pair_flag) ? 2 : 1);
     if (o->bank >> t->bank_bits)
         FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
              (unsigned long long)((UINT64_C(1) << t->bank_bits) - 1));
@@ -666,9 +666,9 @@ static int match_operands(ctx *c, unsigned present)
             int col = st->nops ? st->ops[st->nops - 1].col + st->ops[st->nops - 1].len : st->mnem_col + (int)st->mnem_len;
             FAIL(col, 1, NULL, si, "%s: too few operands: expected %s", F->mnemonic, s->name);
         }
-        int two = F->enc->slot[k].nsrc == 2;
+        int two = c->f->slot[k].nsrc == 2;
         const src_opnd *o2 = two && si + 1 < st->nops ? &st->ops[si + 1] : NULL;
-        if (match_operand(c, &F->enc->slot[k], &st->ops[si], o2, depth, si))
+        if (match_operand(c, &c->f->slot[k], &st->ops[si], o2, depth, si))
             return -1;
         si += two ? 2 : 1;
     }
@@ -685,7 +685,7 @@ static int match_operands(ctx *c, unsigned present)
  * operand counting and no messages. */
 static int match_choice(ctx *c, int j)
 {
-    const asm_form *f = c->F->enc;
+    const asm_form *f = c->f;
     const src_opnd *o = c->st->ops;
     for (const asm_slot *a = f->steps + f->steps_at[j], *e = f->steps + f->steps_at[j + 1]; a < e; a++) {
         if (match_operand(c, a, o, o + 1, 0, 0)) /* o + 1: read only by an F16x2 slot, which takes two */
@@ -724,7 +724,7 @@ static __attribute__((noinline, cold)) int control_failure(ctx *c)
 static inline int set_controls(ctx *c)
 {
     const statement *st = c->st;
-    const asm_form *f = c->F->enc;
+    const asm_form *f = c->f;
     int bad = 0;
     for (int k = 0; k < 3; k++) {
         int given = st->ctl_given[k] != 0;
@@ -736,7 +736,7 @@ static inline int set_controls(ctx *c)
 
 static __attribute__((noinline, cold)) int guard_failure(ctx *c)
 {
-    const isa_type *t = c->F->enc->guard_type;
+    const isa_type *t = c->f->guard_type;
     if (!t)
         record(c, 900, c->st->guard_col, 1, NULL, -1, "%s takes no guard predicate", c->F->mnemonic);
     else
@@ -750,7 +750,7 @@ static __attribute__((noinline, cold)) int guard_failure(ctx *c)
 static inline int set_guard(ctx *c)
 {
     const statement *st = c->st;
-    const asm_form *f = c->F->enc;
+    const asm_form *f = c->f;
     uint64_t g;
     if (!st->guard_present)
         return 0;
@@ -777,7 +777,7 @@ static int exception_holds(ctx *c)
  * table of the question, a look-up tells that none does. */
 static inline int exceptions(ctx *c)
 {
-    const dis_pred *p = c->F->enc->raised;
+    const field_pred *p = c->f->raised;
     if (!p)
         return 0;
     if (p->table) {
@@ -800,7 +800,7 @@ static inline int exceptions(ctx *c)
  * operands a choice omits must not keep what a failed choice wrote. */
 static int try_choices(ctx *c)
 {
-    const asm_form *f = c->F->enc;
+    const asm_form *f = c->f;
     size_t size = sizeof(uint64_t) * (size_t)c->op->nfields;
     uint64_t base[MAXF];
     if (f->npresent > 1)
@@ -887,20 +887,21 @@ static void kind_message(ctx *c, const mnemonic_entry *me, asm_error *err)
 
 /* Tries candidate i of the mnemonic (see try_form for `only`); on success
  * writes the word and the statement's warning. */
-static int try_candidate(ctx *c, const mnemonic_entry *me, int i, int only, gisa_word *out)
+static int try_candidate(ctx *c, const mnemonic_entry *me, const asm_mnemonic *am, int i, int only, gisa_word *out)
 {
     c->cand = i;
     c->op = &c->isa->opcodes[me->opcode[i]];
     c->F = &c->op->forms[me->form[i]];
+    c->f = am->enc[i];
     c->last = -1;
     if (c->op->nfields > MAXF)
         return -1;
     c->last = try_form(c, only);
     if (c->last)
         return -1;
-    gisa_word w = dis_write(&c->F->enc->written, c->vals);
-    out->w[0] = w.w[0] | c->F->enc->base.w[0];
-    out->w[1] = w.w[1] | c->F->enc->base.w[1];
+    gisa_word w = fields_write(&c->f->written, c->vals);
+    out->w[0] = w.w[0] | c->f->base.w[0];
+    out->w[1] = w.w[1] | c->f->base.w[1];
     c->st->has_warn = c->has_warn;
     if (c->has_warn)
         c->st->warn = c->warn;
@@ -926,14 +927,15 @@ void asm_find_mnemonic(const gisa_isa *isa, statement *st)
     /* what matching the first candidate reads first, requested now: the
      * loads overlap the parsing of the operands */
     const mnemonic_entry *me = &isa->mnemonics[me_idx];
-    const asm_form *f = me->enc[0];
+    const asm_mnemonic *am = &isa->asm_model->mnem[me_idx];
+    const asm_form *f = am->enc[0];
     __builtin_prefetch(&isa->opcodes[me->opcode[0]]);
     __builtin_prefetch(isa->opcodes[me->opcode[0]].absent);
     __builtin_prefetch(f);
     __builtin_prefetch((const char *)f + 64);
     __builtin_prefetch(f->steps);
     __builtin_prefetch(f->written.x);
-    __builtin_prefetch(me->pairs);
+    __builtin_prefetch(am->pairs);
 }
 
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err)
@@ -966,25 +968,26 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
     /* first pass, silent: the pairs of candidate and choice of groups
      * whose operand kinds fit, in order; the first that encodes wins */
     c.silent = 1;
-    const asm_pairs *P = st->nops <= me->max_src ? &me->pairs[st->nops] : NULL;
+    const asm_mnemonic *am = &isa->asm_model->mnem[me_idx];
+    const asm_pairs *P = st->nops <= am->max_src ? &am->pairs[st->nops] : NULL;
     uint64_t fit = 0;
     if (P && P->accept) {
         fit = P->all;
         for (int i = 0; i < st->nops; i++)
-            fit &= P->accept[i * isa->asm_ncodes + isa->asm_code[asm_class(&st->ops[i])]];
+            fit &= P->accept[i * isa->asm_model->ncodes + isa->asm_model->code[asm_class(&st->ops[i])]];
     }
     for (int dead = -1; fit; fit &= fit - 1) {
         int p = __builtin_ctzll(fit), i = P->cand[p];
         if (i == dead)
             continue;
-        if (try_candidate(&c, me, i, P->choice[p], out) == 0)
+        if (try_candidate(&c, me, am, i, P->choice[p], out) == 0)
             return 0;
         if (c.last < 0) /* nothing else of this candidate fits either */
             dead = i;
     }
     if (P && !P->accept) /* too many pairs for the tables: every candidate */
         for (int i = 0; i < me->n; i++)
-            if (try_candidate(&c, me, i, -1, out) == 0)
+            if (try_candidate(&c, me, am, i, -1, out) == 0)
                 return 0;
     /* second pass: the same, explained (what went furthest is reported) */
     c.silent = 0;
@@ -993,7 +996,7 @@ int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *er
         c.cand_slot[i] = NULL;
     }
     for (int i = 0; i < me->n; i++)
-        if (try_candidate(&c, me, i, -1, out) == 0)
+        if (try_candidate(&c, me, am, i, -1, out) == 0)
             return 0;
     if (c.best.slot)
         kind_message(&c, me, err);

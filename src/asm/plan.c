@@ -2,11 +2,10 @@
 #include <string.h>
 
 #include "asm/asm.h"
-#include "spec/cursor.h"
 
 static uint64_t letter(char c) { return UINT64_C(1) << (32 + ((unsigned char)c & 31)); }
 
-static uint8_t value_index(int field) { return field >= 0 && field < DISASM_MAXF ? (uint8_t)field : DISASM_MAXF; }
+static uint8_t value_index(int field) { return field >= 0 && field < SPEC_MAXF ? (uint8_t)field : SPEC_MAXF; }
 
 /* Which decorations of the operand apply_decorations may just store: '-',
  * '|x|', '!' where allowed and encoded, '-' not standing for '~' (.X). */
@@ -111,8 +110,8 @@ static int build_spellings(gisa_isa *isa, const syntax_form *F, asm_form *f)
         if (m->operand >= 0)
             continue;
         for (int k = 0; k < m->nchoices; k++)
-            sp[f->nspellings++] = (asm_spelling){m->choices[k].id, (uint8_t)j, (uint8_t)k, (uint8_t)(m->field < DISASM_MAXF && (m->field >= 0 || k == m->def_choice)),
-                                                 (uint8_t)(m->field >= 0 && m->field < DISASM_MAXF ? m->field : DISASM_MAXF), m->choices[k].value};
+            sp[f->nspellings++] = (asm_spelling){m->choices[k].id, (uint8_t)j, (uint8_t)k, (uint8_t)(m->field < SPEC_MAXF && (m->field >= 0 || k == m->def_choice)),
+                                                 (uint8_t)(m->field >= 0 && m->field < SPEC_MAXF ? m->field : SPEC_MAXF), m->choices[k].value};
         if (!m->optional)
             f->required |= UINT64_C(1) << j;
     }
@@ -149,15 +148,15 @@ static void mark_written(const isa_opcode *op, const syntax_form *F, uint8_t *n)
  * others: the same word as packing them all, in fewer steps. */
 static int build_packing(gisa_isa *isa, const isa_opcode *op, const uint8_t *w, asm_form *f)
 {
-    const dis_reads *all = &isa->dis->op[op->index].all;
-    uint64_t vals[DISASM_NVALS];
+    const field_reads *all = &isa->decoder->op[op->index].all;
+    uint64_t vals[SPEC_NVALS];
     int n = 0;
     for (int i = 0; i < op->nfields; i++) {
         vals[i] = w[i] ? 0 : op->absent[i];
         n += w[i];
     }
-    f->base = dis_write(all, vals);
-    dis_x *x = arena_alloc(&isa->a, sizeof *x * (size_t)(n ? n : 1));
+    f->base = fields_write(all, vals);
+    field_rd *x = arena_alloc(&isa->a, sizeof *x * (size_t)(n ? n : 1));
     uint64_t *mask = arena_alloc(&isa->a, sizeof *mask * (size_t)(n ? n : 1));
     if (!x || !mask)
         return -1;
@@ -185,17 +184,17 @@ static void build_tail(const gisa_isa *isa, const isa_opcode *op, const syntax_f
     f->guard = value_index(op->guard);
     f->guard_not = value_index(op->guard_not);
     f->guard_type = op->guard >= 0 ? op->fields[op->guard].type : NULL;
-    f->raised = op->nexceptions ? &isa->dis->op[op->index].raised : NULL;
+    f->raised = op->nexceptions ? &isa->decoder->op[op->index].raised : NULL;
 }
 
-static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
+static int build_form(gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const asm_form **out)
 {
     int ng = F->ngroups < ASM_MAX_GROUPS ? F->ngroups : ASM_MAX_GROUPS;
     asm_form *f = arena_alloc(&isa->a, sizeof *f);
     asm_slot *slot = arena_alloc(&isa->a, sizeof *slot * (size_t)(F->nops ? F->nops : 1));
     uint8_t *choice = arena_alloc(&isa->a, (size_t)1 << ng), *nsrc = arena_alloc(&isa->a, (size_t)1 << ng);
-    int fits = op->nfields <= DISASM_MAXF; /* else never encoded: try_candidate refuses it */
-    uint8_t written[DISASM_NVALS] = {0};
+    int fits = op->nfields <= SPEC_MAXF; /* else never encoded: try_candidate refuses it */
+    uint8_t written[SPEC_NVALS] = {0};
     if (fits)
         mark_written(op, F, written);
     if (!f || !slot || !choice || !nsrc || build_spellings(isa, F, f) || (fits && build_packing(isa, op, written, f)))
@@ -238,19 +237,19 @@ static int build_form(gisa_isa *isa, const isa_opcode *op, syntax_form *F)
     f->max_src = F->max_src;
     f->present = choice;
     f->present_nsrc = nsrc;
-    F->enc = f;
+    *out = f;
     return 0;
 }
 
 /* Folds the 64 operand classes into codes: two classes share a code when
  * every slot of the model accepts both or neither (refined slot by slot). */
-static void build_class_codes(gisa_isa *isa)
+static void build_class_codes(const gisa_isa *isa, asm_model *am)
 {
     uint8_t code[64] = {0};
     int ncodes = 1;
-    for (int i = 0; i < isa->nopcodes; i++)
-        for (int k = 0; k < isa->opcodes[i].nforms; k++) {
-            const asm_form *f = isa->opcodes[i].forms[k].enc;
+    for (int e = 0; e < isa->nmnemonics; e++)
+        for (int i = 0; i < isa->mnemonics[e].n; i++) {
+            const asm_form *f = am->mnem[e].enc[i];
             for (int q = 0; q < f->nops; q++) {
                 int map[128], n = 0;
                 for (int x = 0; x < 128; x++)
@@ -264,13 +263,13 @@ static void build_class_codes(gisa_isa *isa)
                 ncodes = n;
             }
         }
-    memcpy(isa->asm_code, code, sizeof code);
-    isa->asm_ncodes = ncodes;
+    memcpy(am->code, code, sizeof code);
+    am->ncodes = ncodes;
 }
 
 /* Marks in accept[] the codes that the pair's operands accept, position by
  * position (an F16x2 slot's second value is a number too). */
-static void mark_pair(const gisa_isa *isa, const asm_form *f, unsigned present, uint64_t bit, uint64_t *accept)
+static void mark_pair(const asm_model *am, const asm_form *f, unsigned present, uint64_t bit, uint64_t *accept)
 {
     int pos = 0;
     for (int k = 0; k < f->nops; k++) {
@@ -281,92 +280,79 @@ static void mark_pair(const gisa_isa *isa, const asm_form *f, unsigned present, 
             uint64_t mask = q ? UINT64_C(1) << SRC_NUMBER : sl->accept;
             for (int x = 0; x < 64; x++)
                 if (mask >> x & 1)
-                    accept[pos * isa->asm_ncodes + isa->asm_code[x]] |= bit;
+                    accept[pos * am->ncodes + am->code[x]] |= bit;
         }
     }
 }
 
 /* A mnemonic's pairs of candidate and choice of groups, by the number of
  * source operands they take. */
-static int build_pairs(gisa_isa *isa, mnemonic_entry *me)
+static int build_pairs(gisa_isa *isa, const asm_model *am, const mnemonic_entry *me, asm_mnemonic *m)
 {
     int max = 0;
     for (int i = 0; i < me->n; i++)
-        for (int j = 0; j < me->enc[i]->npresent; j++)
-            max = me->enc[i]->present_nsrc[j] > max ? me->enc[i]->present_nsrc[j] : max;
+        for (int j = 0; j < m->enc[i]->npresent; j++)
+            max = m->enc[i]->present_nsrc[j] > max ? m->enc[i]->present_nsrc[j] : max;
     asm_pairs *P = arena_alloc(&isa->a, sizeof *P * (size_t)(max + 1));
     if (!P)
         return -1;
     for (int n = 0; n <= max; n++) {
         int count = 0;
         for (int i = 0; i < me->n; i++)
-            for (int j = 0; j < me->enc[i]->npresent; j++)
-                count += me->enc[i]->present_nsrc[j] == n;
+            for (int j = 0; j < m->enc[i]->npresent; j++)
+                count += m->enc[i]->present_nsrc[j] == n;
         if (count > ASM_MAX_PAIRS)
             continue; /* accept stays NULL */
-        uint64_t *accept = arena_alloc(&isa->a, sizeof *accept * (size_t)(n * isa->asm_ncodes + 1));
+        uint64_t *accept = arena_alloc(&isa->a, sizeof *accept * (size_t)(n * am->ncodes + 1));
         uint16_t *cand = arena_alloc(&isa->a, sizeof *cand * (size_t)(count + 1));
         uint8_t *choice = arena_alloc(&isa->a, (size_t)count + 1);
         if (!accept || !cand || !choice)
             return -1;
         int idx = 0;
         for (int i = 0; i < me->n; i++)
-            for (int j = 0; j < me->enc[i]->npresent; j++) {
-                if (me->enc[i]->present_nsrc[j] != n)
+            for (int j = 0; j < m->enc[i]->npresent; j++) {
+                if (m->enc[i]->present_nsrc[j] != n)
                     continue;
                 cand[idx] = (uint16_t)i;
                 choice[idx] = (uint8_t)j;
                 P[n].all |= UINT64_C(1) << idx;
-                mark_pair(isa, me->enc[i], me->enc[i]->present[j], UINT64_C(1) << idx, accept);
+                mark_pair(am, m->enc[i], m->enc[i]->present[j], UINT64_C(1) << idx, accept);
                 idx++;
             }
         P[n].accept = accept;
         P[n].cand = cand;
         P[n].choice = choice;
     }
-    me->pairs = P;
-    me->max_src = max;
+    m->pairs = P;
+    m->max_src = max;
     return 0;
-}
-
-/* asm_regname.key of a name made only of letters and '_', else 0. */
-static uint64_t name_key(const char *s)
-{
-    uint64_t key = 0;
-    size_t n = strlen(s);
-    for (size_t i = 0; i < n; i++) {
-        if (!is_ident_start(s[i]) || s[i] == '$')
-            return 0;
-        key = key << 8 | (unsigned char)s[i];
-    }
-    return n <= ASM_KEY_MAX ? key : 0;
 }
 
 int asm_plan_build(gisa_isa *isa)
 {
-    for (int i = 0; i < isa->ntypes; i++) {
-        isa_type *t = &isa->types[i];
-        if (t->kind == TY_REG && (t->prefix_key = name_key(t->prefix)) != 0)
-            t->zero_key = name_key(t->zero);
-    }
-    for (int i = 0; i < isa->nopcodes; i++)
-        for (int k = 0; k < isa->opcodes[i].nforms; k++)
-            if (build_form(isa, &isa->opcodes[i], &isa->opcodes[i].forms[k]))
-                return -1;
+    asm_model *am = arena_alloc(&isa->a, sizeof *am);
+    asm_mnemonic *mnem = arena_alloc(&isa->a, sizeof *mnem * (size_t)(isa->nmnemonics ? isa->nmnemonics : 1));
+    if (!am || !mnem)
+        return -1;
+    am->mnem = mnem;
     /* each mnemonic's candidates side by side: judging them touches no
      * opcode or form */
     for (int e = 0; e < isa->nmnemonics; e++) {
-        mnemonic_entry *me = &isa->mnemonics[e];
+        const mnemonic_entry *me = &isa->mnemonics[e];
         const asm_form **enc = arena_alloc(&isa->a, sizeof *enc * (size_t)(me->n ? me->n : 1));
         if (!enc)
             return -1;
-        for (int i = 0; i < me->n; i++)
-            enc[i] = isa->opcodes[me->opcode[i]].forms[me->form[i]].enc;
-        me->enc = enc;
+        for (int i = 0; i < me->n; i++) {
+            const isa_opcode *op = &isa->opcodes[me->opcode[i]];
+            if (build_form(isa, op, &op->forms[me->form[i]], &enc[i]))
+                return -1;
+        }
+        mnem[e].enc = enc;
     }
-    build_class_codes(isa);
+    build_class_codes(isa, am);
     for (int e = 0; e < isa->nmnemonics; e++)
-        if (build_pairs(isa, &isa->mnemonics[e]))
+        if (build_pairs(isa, am, &isa->mnemonics[e], &mnem[e]))
             return -1;
+    isa->asm_model = am;
     return 0;
 }

@@ -1,4 +1,5 @@
-/* Printing a decoded word by its form's plan (plan.h). Output is written
+/* Printing a decoded instruction by its form's plan (plan.h): no rule is
+ * checked here, the decoder (spec/decoder.c) has judged the word. Output is written
  * left to right and truncated at the buffer's end; where the buffer has
  * room, texts are copied in fixed-size blocks and decorations that depend
  * on a bit are written unconditionally and kept or not, so that the many
@@ -184,18 +185,6 @@ static HOT_INLINE char *put_mod(char *p, const char *end, const dis_mod *m, int 
     return m->name ? put_r(p, end, &m->name[code]) : put_t(p, end, m->text[code]);
 }
 
-/* The rules of an operand: a register pair starts even, a constant is
- * aligned, a suffix holds a value the form can print. */
-static HOT_INLINE int opnd_bad(const dis_opnd *d, const uint64_t *vals)
-{
-    int pair = dis_opnd_pair(d, vals), bad = d->sfx && dis_mod_code(d->sfx, vals[d->sfx->field]) == DM_REJECT;
-    if (d->kind == OK_REG)
-        bad |= pair && dis_pair_bad(d->type, vals[d->field]);
-    if (d->kind == OK_CMEM)
-        bad |= dis_cmem_bad(d->type, vals[d->field], pair);
-    return bad;
-}
-
 static HOT_INLINE char *print_reg(char *p, const char *end, const dis_opnd *d, const uint64_t *vals)
 {
     return put_reg(p, end, d->regs, d->type, vals[d->field], dis_opnd_pair(d, vals));
@@ -210,7 +199,7 @@ static char *print_cmem(char *p, const char *end, const dis_opnd *d, const uint6
     p = put_hex(p, end, cmem_bank(t, v));
     p = put_c(p, end, ']');
     p = put_c(p, end, '[');
-    p = put_hex(p, end, dis_cmem_offset(t, v));
+    p = put_hex(p, end, cmem_offset(t, v));
     return put_c(p, end, ']');
 }
 
@@ -219,7 +208,7 @@ static char *print_indexed(char *p, const char *end, const dis_opnd *d, const ui
     p = put_c(p, end, 'R');
     p = put_c(p, end, '[');
     p = put_reg(p, end, d->regs, d->type, vals[d->field], 0);
-    if (d->index != DIS_NONE) {
+    if (d->index != SPEC_NONE) {
         int wdt = d->index_width;
         int64_t sx = (int64_t)(vals[d->index] << (64 - wdt)) >> (64 - wdt);
         if (sx) {
@@ -325,36 +314,18 @@ static HOT_INLINE char *print_ctl(char *p, const char *end, const dis_ctl *c, co
     return v ? p : start;
 }
 
-static int exception_raised(const isa_opcode *op, const dis_opcode *dop, const uint64_t *vals)
+/* The line, left to right. end: see room(). */
+static HOT_INLINE void print_line(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                  const char *end)
 {
-    if (dop->raised.table)
-        return dis_pred_table(&dop->raised, vals);
-    for (int e = 0; e < op->nexceptions; e++)
-        if (expr_eval(op->exceptions[e].cond, vals))
-            return 1;
-    return 0;
-}
-
-/* One pass: every check only accumulates into `bad`, so the text of a word
- * the form cannot express is simply discarded. end: see room(). */
-static HOT_INLINE int print_line(const gisa_isa *isa, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
-                                 const char *end)
-{
-    const dis_model *dm = isa->dis;
     const dis_opcode *dop = &dm->op[opcode];
     char *p = buf;
-    int bad = 0, first = 1;
+    int first = 1;
     if (dop->guard_type)
         p = print_guard(p, end, dop, vals);
     p = put_t(p, end, df->mnemonic);
     for (const dis_mod *m = df->mnem, *e = m + df->nmnem; m < e; m++) {
-        int code = dis_mod_code(m, vals[m->field]);
-        p = put_mod(p, end, m, code);
-        bad |= code == DM_REJECT;
-    }
-    for (int i = 0; i < df->nnamed; i++) {
-        uint64_t v = vals[df->named[i].field];
-        bad |= v >> df->named[i].width || !df->named[i].named[v];
+        p = put_mod(p, end, m, dis_mod_code(m, vals[m->field]));
     }
     for (const dis_step *s = df->steps; s->kind != DS_END; s++) {
         switch (s->kind) {
@@ -362,7 +333,6 @@ static HOT_INLINE int print_line(const gisa_isa *isa, int opcode, const dis_form
             if (s->group > 31 || !group_printed(df, s->group, vals))
                 s += s->skip;
             break;
-        case DS_CHECK: bad |= opnd_bad(s->opnd, vals); break;
         case DS_REG_PLAIN: /* print_operand without what it would skip */
             p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
             p = put_reg(p, end, s->opnd->regs, s->opnd->type, vals[s->opnd->field], 0);
@@ -375,8 +345,6 @@ static HOT_INLINE int print_line(const gisa_isa *isa, int opcode, const dis_form
             first = 0;
             break;
         default:
-            if (s->opnd->rules)
-                bad |= opnd_bad(s->opnd, vals);
             p = print_operand(p, end, dm, first, s->kind, s->opnd, vals);
             first = 0;
             break;
@@ -384,25 +352,23 @@ static HOT_INLINE int print_line(const gisa_isa *isa, int opcode, const dis_form
     }
     for (int k = 0; k < df->nctl; k++)
         p = print_ctl(p, end, &df->ctl[k], vals);
-    if (dop->exceptions)
-        bad |= exception_raised(&isa->opcodes[opcode], dop, vals);
     *p = 0;
-    return bad;
 }
 
 /* The instance that checks, out of the way: small buffers are rare. */
-static COLD int print_line_checked(const gisa_isa *isa, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
-                                   size_t cap)
+static COLD void print_line_checked(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                    size_t cap)
 {
-    return print_line(isa, opcode, df, vals, buf, buf + cap - 1);
+    print_line(dm, opcode, df, vals, buf, buf + cap - 1);
 }
 
-int dis_run(const gisa_isa *isa, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
+void dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
 {
-    const dis_form *df = &isa->dis->op[opcode].forms[form];
+    const dis_form *df = &dm->op[opcode].forms[form];
     if (cap >= (size_t)df->bound + DIS_SLACK)
-        return print_line(isa, opcode, df, vals, buf, NULL);
-    return print_line_checked(isa, opcode, df, vals, buf, cap);
+        print_line(dm, opcode, df, vals, buf, NULL);
+    else
+        print_line_checked(dm, opcode, df, vals, buf, cap);
 }
 
 /* ------------------------------------------------------------ bounds */
@@ -427,7 +393,7 @@ static size_t reg_bound(const dis_regs *r, const isa_type *t, int width)
 static size_t mod_bound(const dis_mod *m)
 {
     size_t n = 0;
-    for (int k = 0; k < DM_TEXT + m->slot->nchoices; k++)
+    for (int k = 0; k < MOD_TEXT + m->slot->nchoices; k++)
         n = max_of(n, max_of(m->text[k].n, m->name ? m->name[k].n : 0));
     return n;
 }
@@ -452,7 +418,7 @@ static size_t opnd_bound(const dis_model *dm, const isa_opcode *op, const dis_op
     size_t n = 0; /* the separator and decorations */
     for (int k = 0; k < 32; k++)
         n = max_of(n, dm->prefix[k].n);
-    int width = d->field != DIS_NONE ? op->fields[d->field].width : 0;
+    int width = d->field != SPEC_NONE ? op->fields[d->field].width : 0;
     switch ((opnd_kind)d->kind) {
     case OK_REG: n += reg_bound(d->regs, d->type, width); break;
     case OK_CMEM: n += 2 + HEX_MAX + 2 + HEX_MAX + 1; break;                   /* c[bank][offset] */

@@ -1,5 +1,6 @@
-/* Shared by the semantic functions (ops_*.c): the tables they export and
- * the operand decorations of integer sources. */
+/* Shared by the semantic functions (ops_*.c): the tables they export, the
+ * X-macros that name the modifiers they read, and the operand decorations
+ * of integer sources. */
 #ifndef GISA_SIM_OPS_H
 #define GISA_SIM_OPS_H
 #include "sim/sim.h"
@@ -10,6 +11,56 @@ extern const sim_opdef sim_ops_int_move[];
 extern const sim_opdef sim_ops_f32[];
 extern const sim_opdef sim_ops_f64[];
 extern const sim_opdef sim_ops_f16[];
+
+/* ------------------------------------------------------------------ names
+ * Each semantic function reads modifiers as indices (insn->m[], resolved by
+ * the pre-decoder, bind.c) and compares them with enumerators; both the
+ * indices and the names they stand for come from one X-macro, so no index
+ * is kept by hand and bind.c's load-time check sees every name.
+ *
+ * A value list LIST(V, P) calls V(P, NAME) per value name of the model's
+ * enumeration, in index order. SIM_VALUES(P, LIST) makes the enumerators
+ * P_NAME (P_COUNT of them) and P_names[], the names by index. */
+#define SIM_VALUE_ENUM_(P, NAME) P##_##NAME,
+#define SIM_VALUE_NAME_(P, NAME) #NAME,
+#define SIM_VALUES(P, LIST)                                                                                    \
+    enum { LIST(SIM_VALUE_ENUM_, P) P##_COUNT };                                                               \
+    static const char *const P##_names[] = {LIST(SIM_VALUE_NAME_, P)}
+
+/* The modifiers one function reads: LIST(M, P) calls M(P, MOD, "field",
+ * VALUES) per modifier, VALUES naming a SIM_VALUES list. SIM_MODS(P, LIST)
+ * makes the enumerators P_MOD (the index into insn->m[]) and P_mods[], the
+ * table's field names and value lists in that order. */
+#define SIM_MOD_INDEX_(P, MOD, FIELD, VALUES) P##_##MOD,
+#define SIM_MOD_SPEC_(P, MOD, FIELD, VALUES) {FIELD, VALUES##_names, VALUES##_COUNT},
+#define SIM_MODS(P, LIST)                                                                                      \
+    enum { LIST(SIM_MOD_INDEX_, P) P##_NMODS };                                                                \
+    _Static_assert(P##_NMODS <= SIM_MAXMODS, "insn->m[] holds SIM_MAXMODS modifiers");                         \
+    static const sim_mod P##_mods[] = {LIST(SIM_MOD_SPEC_, P)}
+
+/* The middle of a table entry: {"OPTYPE", fn, SIM_MODS_OF(P), SIM_SELS_OF(L), custom_write} */
+#define SIM_MODS_OF(P) P##_mods, P##_NMODS
+#define SIM_NO_MODS NULL, 0
+#define SIM_SELS_OF(L) L##_names, L##_COUNT
+#define SIM_NO_SELS NULL, 0
+
+/* Whether enumerators of two enums are equal (in _Static_assert, without
+ * -Wenum-compare) */
+#define SIM_SAME(A, B) ((int)(A) == (int)(B))
+
+/* Value lists of both integer and floating-point instructions */
+#define BOOL_VALUES(V, P) V(P, AND) V(P, OR) V(P, XOR) /* BoolOp, LOPOp */
+SIM_VALUES(BOOL, BOOL_VALUES);
+#define BVAL_VALUES(V, P) V(P, BM) V(P, BF) /* .BM: all ones, .BF: 1.0 */
+SIM_VALUES(BVAL, BVAL_VALUES);
+
+/* Value lists of the integer instructions */
+#define EXT_VALUES(V, P) V(P, NoX) V(P, X) /* .X: extended precision (carry in, ~x) */
+SIM_VALUES(EXT, EXT_VALUES);
+#define LOHI_VALUES(V, P) V(P, LO) V(P, HI)
+SIM_VALUES(LOHI, LOHI_VALUES);
+#define ITYPE_VALUES(V, P) V(P, S32) V(P, U32)
+SIM_VALUES(ITYPE, ITYPE_VALUES);
 
 /* With GCC on x86-64 the semantic functions are compiled twice, for AVX2 and the
  * baseline, and the loader picks one (the lane loops then run 8 lanes per

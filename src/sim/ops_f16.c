@@ -4,18 +4,30 @@
  * has no rounding field (rulings): arithmetic rounds to nearest-even. */
 #include "sim/ops_fp.h"
 
-enum { SEL_H1_H0, SEL_H0_H0, SEL_H1_H1 };
+/* .hsel2: the halves a source feeds to lanes 1 and 0 (operand suffix names) */
+#define HSEL_VALUES(V, P) V(P, H1_H0) V(P, H0_H0) V(P, H1_H1)
+SIM_VALUES(HSEL, HSEL_VALUES);
+#define HFMT_VALUES(V, P) V(P, F16_V2) V(P, BF16_V2)
+SIM_VALUES(HFMT, HFMT_VALUES);
+#define RELU_VALUES(V, P) V(P, NoRELU) V(P, RELU)
+SIM_VALUES(RELU, RELU_VALUES);
 
 /* The half of v that feeds lane h (0, 1), decorated */
 static inline uint16_t half_in(uint32_t v, const sim_opnd *o, int h, const fpfmt *f, int ftz)
 {
-    int high = o->sel == SEL_H1_H1 || (o->sel == SEL_H1_H0 && h == 1);
+    int high = o->sel == HSEL_H1_H1 || (o->sel == HSEL_H1_H0 && h == 1);
     uint64_t x = fp_decorate(high ? v >> 16 : v & 0xffff, o, f);
     return (uint16_t)(ftz ? fp_flush(x, f) : x);
 }
 
-enum { H_FMT, H_FTZ, H_SAT, H_RELU, H_RND };
-#define H_MODS "hfmt_v2:F16_V2 BF16_V2", "ftz:NoFTZ FTZ", "sat:NoSAT SAT", "relu:NoRELU RELU", "rnd:" RND_NAMES
+/* HADD2 HMUL2 .fmt.ftz.sat, HFMA2 .fmt.ftz.sat.relu (their .rnd has no
+ * field: always RN) */
+#define HARITH_MODS(M, P) M(P, FMT, "hfmt_v2", HFMT) M(P, FTZ, "ftz", FTZ) M(P, SAT, "sat", SAT)
+SIM_MODS(HARITH, HARITH_MODS);
+#define HFMA2_MODS(M, P) HARITH_MODS(M, P) M(P, RELU, "relu", RELU)
+SIM_MODS(HFMA2, HFMA2_MODS);
+_Static_assert(SIM_SAME(HFMA2_FMT, HARITH_FMT) && SIM_SAME(HFMA2_FTZ, HARITH_FTZ) && SIM_SAME(HFMA2_SAT, HARITH_SAT),
+               "half_arith reads HFMA2 with HARITH's indices");
 
 typedef enum { H_ADD, H_MUL, H_FMA } h_arith;
 
@@ -28,11 +40,12 @@ static inline uint16_t h_compute(h_arith op, int bf, uint16_t a, uint16_t b, uin
     }
 }
 
-static void half_arith(sim_exec *x, h_arith op)
+static void half_arith(sim_exec *x, h_arith op, int relu)
 {
     const sim_insn *in = x->in;
-    const int bf = in->m[H_FMT] == 1, ftz = in->m[H_FTZ] == 1, sat = in->m[H_SAT] == 1, relu = in->m[H_RELU] == 1;
-    const fp_rnd rnd = (fp_rnd)in->m[H_RND];
+    const int bf = in->m[HARITH_FMT] == HFMT_BF16_V2, ftz = in->m[HARITH_FTZ] == FTZ_FTZ;
+    const int sat = in->m[HARITH_SAT] == SAT_SAT;
+    const fp_rnd rnd = FP_RN;
     const fpfmt *f = bf ? &FMT_BF16 : &FMT_F16;
     for (int l = 0; l < LANES; l++) {
         uint32_t d = 0;
@@ -45,18 +58,19 @@ static void half_arith(sim_exec *x, h_arith op)
     }
 }
 
-static void op_hadd2(sim_exec *x) { half_arith(x, H_ADD); }
-static void op_hmul2(sim_exec *x) { half_arith(x, H_MUL); }
-static void op_hfma2(sim_exec *x) { half_arith(x, H_FMA); }
+static void op_hadd2(sim_exec *x) { half_arith(x, H_ADD, 0); }
+static void op_hmul2(sim_exec *x) { half_arith(x, H_MUL, 0); }
+static void op_hfma2(sim_exec *x) { half_arith(x, H_FMA, x->in->m[HFMA2_RELU] == RELU_RELU); }
 
 /* HMNMX2 Rd, Ra, SrcB, pp: per lane pp ? min : max; FTZ first (rulings);
  * one NaN gives the other value, two NaNs or .NAN with any NaN give 0x7FFF. */
-enum { HM_FMT, HM_FTZ, HM_NAN };
+#define HMNMX2_MODS(M, P) M(P, FMT, "hfmt_v2", HFMT) M(P, FTZ, "ftz", FTZ) M(P, NAN, "nan", NANMODE)
+SIM_MODS(HMNMX2, HMNMX2_MODS);
 static void op_hmnmx2(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[HM_FTZ] == 1, nan = in->m[HM_NAN] == 1;
-    const fpfmt *f = in->m[HM_FMT] == 1 ? &FMT_BF16 : &FMT_F16;
+    const int ftz = in->m[HMNMX2_FTZ] == FTZ_FTZ, nan = in->m[HMNMX2_NAN] == NANMODE_NAN;
+    const fpfmt *f = in->m[HMNMX2_FMT] == HFMT_BF16_V2 ? &FMT_BF16 : &FMT_F16;
     for (int l = 0; l < LANES; l++) {
         uint32_t d = 0;
         for (int h = 0; h < 2; h++) {
@@ -73,20 +87,27 @@ static void op_hmnmx2(sim_exec *x)
     }
 }
 
-/* The two lanes' comparisons, each combined with pp */
-enum { HS_FMT, HS_FTZ, HS_CMP, HS_LOP, HS_BVAL };
+/* The two lanes' comparisons, each combined with pp. HSET2's modifiers
+ * start with HSETP2's, so half_test reads both with HSETP2's indices. */
+#define HSETP2_MODS(M, P) M(P, FMT, "hfmt_v2", HFMT) M(P, FTZ, "ftz", FTZ) M(P, CMP, "cmp", CMP) M(P, LOP, "lop", BOOL)
+SIM_MODS(HSETP2, HSETP2_MODS);
+#define HSET2_MODS(M, P) HSETP2_MODS(M, P) M(P, BVAL, "bval", BVAL)
+SIM_MODS(HSET2, HSET2_MODS);
+_Static_assert(SIM_SAME(HSET2_FMT, HSETP2_FMT) && SIM_SAME(HSET2_FTZ, HSETP2_FTZ) && SIM_SAME(HSET2_CMP, HSETP2_CMP) &&
+                   SIM_SAME(HSET2_LOP, HSETP2_LOP),
+               "half_test reads HSET2 with HSETP2's indices");
 static inline int half_test(const sim_exec *x, int l, int h, const fpfmt *f)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[HS_FTZ] == 1;
+    const int ftz = in->m[HSETP2_FTZ] == FTZ_FTZ;
     uint16_t a = half_in(x->a[l], &in->op[RO_A], h, f, ftz), b = half_in(x->b[l], &in->op[RO_B], h, f, ftz);
-    return bool_lop(fp_compare(a, b, f, in->m[HS_CMP]), x->pp[l], in->m[HS_LOP]);
+    return bool_lop(fp_compare(a, b, f, in->m[HSETP2_CMP]), x->pp[l], in->m[HSETP2_LOP]);
 }
 
 /* HSETP2 pu, pv, Ra, SrcB, pp: lane 0 -> pu, lane 1 -> pv (rulings) */
 static void op_hsetp2(sim_exec *x)
 {
-    const fpfmt *f = x->in->m[HS_FMT] == 1 ? &FMT_BF16 : &FMT_F16;
+    const fpfmt *f = x->in->m[HSETP2_FMT] == HFMT_BF16_V2 ? &FMT_BF16 : &FMT_F16;
     for (int l = 0; l < LANES; l++) {
         x->pu[l] = (uint8_t)half_test(x, l, 0, f);
         x->pv[l] = (uint8_t)half_test(x, l, 1, f);
@@ -96,21 +117,18 @@ static void op_hsetp2(sim_exec *x)
 /* HSET2: each half is (t lop pp) ? (.BF ? 1.0 of the format : 0xFFFF) : 0 */
 static void op_hset2(sim_exec *x)
 {
-    const fpfmt *f = x->in->m[HS_FMT] == 1 ? &FMT_BF16 : &FMT_F16;
-    const uint32_t one = x->in->m[HS_BVAL] == 1 ? (uint32_t)f->one : 0xffffu;
+    const fpfmt *f = x->in->m[HSET2_FMT] == HFMT_BF16_V2 ? &FMT_BF16 : &FMT_F16;
+    const uint32_t one = x->in->m[HSET2_BVAL] == BVAL_BF ? (uint32_t)f->one : 0xffffu;
     for (int l = 0; l < LANES; l++)
         x->d[l] = (half_test(x, l, 0, f) ? one : 0) | (half_test(x, l, 1, f) ? one << 16 : 0);
 }
 
-#define HSEL_NAMES "H1_H0 H0_H0 H1_H1"
 const sim_opdef sim_ops_f16[] = {
-    {"HADD2", op_hadd2, {H_MODS}, HSEL_NAMES, 0},
-    {"HMUL2", op_hmul2, {H_MODS}, HSEL_NAMES, 0},
-    {"HFMA2", op_hfma2, {H_MODS}, HSEL_NAMES, 0},
-    {"HMNMX2", op_hmnmx2, {"hfmt_v2:F16_V2 BF16_V2", "ftz:NoFTZ FTZ", "nan:NoNAN NAN"}, HSEL_NAMES, 0},
-    {"HSETP2", op_hsetp2, {"hfmt_v2:F16_V2 BF16_V2", "ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES, "lop:" LOP_NAMES}, HSEL_NAMES,
-     0},
-    {"HSET2", op_hset2, {"hfmt_v2:F16_V2 BF16_V2", "ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES, "lop:" LOP_NAMES, "bval:BM BF"},
-     HSEL_NAMES, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"HADD2", op_hadd2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0},
+    {"HMUL2", op_hmul2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0},
+    {"HFMA2", op_hfma2, SIM_MODS_OF(HFMA2), SIM_SELS_OF(HSEL), 0},
+    {"HMNMX2", op_hmnmx2, SIM_MODS_OF(HMNMX2), SIM_SELS_OF(HSEL), 0},
+    {"HSETP2", op_hsetp2, SIM_MODS_OF(HSETP2), SIM_SELS_OF(HSEL), 0},
+    {"HSET2", op_hset2, SIM_MODS_OF(HSET2), SIM_SELS_OF(HSEL), 0},
+    {0},
 };

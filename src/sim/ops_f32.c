@@ -57,56 +57,64 @@ static inline int f32_compare(uint32_t a, uint32_t b, uint32_t cmp)
 }
 
 /* FADD.ftz.sat.rnd Rd, Ra, SrcB */
-enum { FADD_FTZ, FADD_SAT, FADD_RND };
+#define FADD_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, SAT, "sat", SAT) M(P, RND, "rnd", RND)
+SIM_MODS(FADD, FADD_MODS);
 SIM_OP void op_fadd(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[FADD_FTZ] == 1;
+    const int ftz = in->m[FADD_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], r[LANES];
     f32_inputs(a, x->a, &in->op[RO_A], ftz);
     f32_inputs(b, x->b, &in->op[RO_B], ftz);
     f32_add_lanes(r, a, b, (fp_rnd)in->m[FADD_RND]);
-    f32_results(x->d, r, in->m[FADD_SAT] == 1, ftz);
+    f32_results(x->d, r, in->m[FADD_SAT] == SAT_SAT, ftz);
 }
 
 /* FMUL.ftz.sat.rnd.scl Rd, Ra, SrcB: Ra scaled by 2^k exactly, one rounding */
-enum { FMUL_FTZ, FMUL_SAT, FMUL_RND, FMUL_SCL };
-static const int fmul_scale[7] = {0, -1, -2, -3, 1, 2, 3}; /* none D2 D4 D8 M2 M4 M8 */
+#define SCL_VALUES(V, P) V(P, NoScale) V(P, D2) V(P, D4) V(P, D8) V(P, M2) V(P, M4) V(P, M8)
+SIM_VALUES(SCL, SCL_VALUES);
+#define FMUL_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, SAT, "sat", SAT) M(P, RND, "rnd", RND) M(P, SCL, "scl", SCL)
+SIM_MODS(FMUL, FMUL_MODS);
+static const int fmul_scale[SCL_COUNT] = {
+    [SCL_NoScale] = 0, [SCL_D2] = -1, [SCL_D4] = -2, [SCL_D8] = -3, [SCL_M2] = 1, [SCL_M4] = 2, [SCL_M8] = 3,
+};
 SIM_OP void op_fmul(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[FMUL_FTZ] == 1;
+    const int ftz = in->m[FMUL_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], r[LANES];
     f32_inputs(a, x->a, &in->op[RO_A], ftz);
     f32_inputs(b, x->b, &in->op[RO_B], ftz);
     f32_mul_lanes(r, a, b, fmul_scale[in->m[FMUL_SCL]], (fp_rnd)in->m[FMUL_RND]);
-    f32_results(x->d, r, in->m[FMUL_SAT] == 1, ftz);
+    f32_results(x->d, r, in->m[FMUL_SAT] == SAT_SAT, ftz);
 }
 
 /* FFMA.ftz.sat.rnd Rd, Ra, SrcB, SrcC: one rounding; .FTZ flushes SrcC too */
+SIM_MODS(FFMA, FADD_MODS);
 SIM_OP void op_ffma(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[FADD_FTZ] == 1;
+    const int ftz = in->m[FFMA_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
     f32_inputs(a, x->a, &in->op[RO_A], ftz);
     f32_inputs(b, x->b, &in->op[RO_B], ftz);
     f32_inputs(c, x->c, &in->op[RO_C], ftz);
-    f32_fma_lanes(r, a, b, c, (fp_rnd)in->m[FADD_RND]);
-    f32_results(x->d, r, in->m[FADD_SAT] == 1, ftz);
+    f32_fma_lanes(r, a, b, c, (fp_rnd)in->m[FFMA_RND]);
+    f32_results(x->d, r, in->m[FFMA_SAT] == SAT_SAT, ftz);
 }
 
 /* FMNMX.ftz.nan Rd, Ra, SrcB, pp: pp ? min : max, +0 above -0. FTZ comes
  * first (rulings: before anything else); then one NaN gives the other value,
  * two NaNs (or .NAN with any) 0x7FFFFFFF. */
-enum { FMNMX_FTZ, FMNMX_NAN };
+#define FMNMX_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, NAN, "nan", NANMODE)
+SIM_MODS(FMNMX, FMNMX_MODS);
 SIM_OP void op_fmnmx(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int nan_mode = in->m[FMNMX_NAN] == 1;
+    const int nan_mode = in->m[FMNMX_NAN] == NANMODE_NAN;
     uint32_t a[LANES], b[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], in->m[FMNMX_FTZ] == 1);
-    f32_inputs(b, x->b, &in->op[RO_B], in->m[FMNMX_FTZ] == 1);
+    f32_inputs(a, x->a, &in->op[RO_A], in->m[FMNMX_FTZ] == FTZ_FTZ);
+    f32_inputs(b, x->b, &in->op[RO_B], in->m[FMNMX_FTZ] == FTZ_FTZ);
     for (int l = 0; l < LANES; l++) {
         uint32_t va = a[l], vb = b[l];
         int na = (va & 0x7fffffffu) > 0x7f800000u, nb = (vb & 0x7fffffffu) > 0x7f800000u;
@@ -118,14 +126,15 @@ SIM_OP void op_fmnmx(sim_exec *x)
 }
 
 /* FSETP.ftz.cmp.lop pu, pv, Ra, SrcB, pp: pu = t lop pp; pv = !t lop pp */
-enum { FSET_FTZ, FSET_CMP, FSET_LOP, FSET_BVAL };
+#define FSETP_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, CMP, "cmp", CMP) M(P, LOP, "lop", BOOL)
+SIM_MODS(FSETP, FSETP_MODS);
 SIM_OP void op_fsetp(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const uint32_t cmp = in->m[FSET_CMP], lop = in->m[FSET_LOP];
+    const uint32_t cmp = in->m[FSETP_CMP], lop = in->m[FSETP_LOP];
     uint32_t a[LANES], b[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], in->m[FSET_FTZ] == 1);
-    f32_inputs(b, x->b, &in->op[RO_B], in->m[FSET_FTZ] == 1);
+    f32_inputs(a, x->a, &in->op[RO_A], in->m[FSETP_FTZ] == FTZ_FTZ);
+    f32_inputs(b, x->b, &in->op[RO_B], in->m[FSETP_FTZ] == FTZ_FTZ);
     for (int l = 0; l < LANES; l++) {
         int t = f32_compare(a[l], b[l], cmp);
         x->pu[l] = (uint8_t)bool_lop(t, x->pp[l], lop);
@@ -134,37 +143,41 @@ SIM_OP void op_fsetp(sim_exec *x)
 }
 
 /* FSET.ftz.cmp.lop.bval Rd, Ra, SrcB, pp: (t lop pp) ? (.BM ? ~0 : 1.0f) : 0 */
+#define FSET_MODS(M, P) FSETP_MODS(M, P) M(P, BVAL, "bval", BVAL)
+SIM_MODS(FSET, FSET_MODS);
 SIM_OP void op_fset(sim_exec *x)
 {
     const sim_insn *in = x->in;
     const uint32_t cmp = in->m[FSET_CMP], lop = in->m[FSET_LOP];
-    const uint32_t one = in->m[FSET_BVAL] == 0 ? 0xffffffffu : 0x3f800000u;
+    const uint32_t one = in->m[FSET_BVAL] == BVAL_BM ? 0xffffffffu : 0x3f800000u;
     uint32_t a[LANES], b[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], in->m[FSET_FTZ] == 1);
-    f32_inputs(b, x->b, &in->op[RO_B], in->m[FSET_FTZ] == 1);
+    f32_inputs(a, x->a, &in->op[RO_A], in->m[FSET_FTZ] == FTZ_FTZ);
+    f32_inputs(b, x->b, &in->op[RO_B], in->m[FSET_FTZ] == FTZ_FTZ);
     for (int l = 0; l < LANES; l++)
         x->d[l] = bool_lop(f32_compare(a[l], b[l], cmp), x->pp[l], lop) ? one : 0;
 }
 
 /* FSEL.ftz Rd, Ra, SrcB, pp: pp ? Ra : SrcB (the selected value flushed) */
-enum { FSEL_FTZ };
+#define FSEL_MODS(M, P) M(P, FTZ, "ftz", FTZ)
+SIM_MODS(FSEL, FSEL_MODS);
 SIM_OP void op_fsel(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const int ftz = in->m[FSEL_FTZ] == 1;
+    const int ftz = in->m[FSEL_FTZ] == FTZ_FTZ;
     for (int l = 0; l < LANES; l++)
         x->d[l] = x->pp[l] ? f32_in(x->a[l], &in->op[RO_A], ftz) : f32_in(x->b[l], &in->op[RO_B], ftz);
 }
 
 /* FCMP.cmp.ftz Rd, Ra, SrcB, Rc: (Rc cmp 0.0) ? Ra : SrcB, the bits of Ra
  * or SrcB unchanged; .FTZ flushes only the compared Rc (as PTX's slct.ftz) */
-enum { FCMP_FTZ, FCMP_CMP };
+#define FCMP_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, CMP, "cmp", CMP)
+SIM_MODS(FCMP, FCMP_MODS);
 SIM_OP void op_fcmp(sim_exec *x)
 {
     const sim_insn *in = x->in;
     const uint32_t cmp = in->m[FCMP_CMP];
     uint32_t c[LANES];
-    f32_inputs(c, x->c, &in->op[RO_C], in->m[FCMP_FTZ] == 1);
+    f32_inputs(c, x->c, &in->op[RO_C], in->m[FCMP_FTZ] == FTZ_FTZ);
     for (int l = 0; l < LANES; l++)
         x->d[l] = f32_compare(c[l], 0, cmp) ? x->a[l] : x->b[l];
 }
@@ -172,12 +185,20 @@ SIM_OP void op_fcmp(sim_exec *x)
 /* MUFU.op.ftz Rd, Ra: the correctly rounded function (mufu.c) of Ra after
  * its -/|x| (for RCP64H/RSQ64H Ra is the high word of an F64: the same
  * sign bit) */
-enum { MUFU_FTZ_M, MUFU_OP_M };
+#define MUFUOP_VALUES(V, P)                                                                                    \
+    V(P, COS) V(P, SIN) V(P, EX2) V(P, LG2) V(P, RCP) V(P, RSQ) V(P, RCP64H) V(P, RSQ64H)
+SIM_VALUES(MUFUOP, MUFUOP_VALUES);
+_Static_assert(SIM_SAME(MUFUOP_COS, MUFU_COS) && SIM_SAME(MUFUOP_SIN, MUFU_SIN) && SIM_SAME(MUFUOP_EX2, MUFU_EX2) &&
+                   SIM_SAME(MUFUOP_LG2, MUFU_LG2) && SIM_SAME(MUFUOP_RCP, MUFU_RCP) && SIM_SAME(MUFUOP_RSQ, MUFU_RSQ) &&
+                   SIM_SAME(MUFUOP_RCP64H, MUFU_RCP64H) && SIM_SAME(MUFUOP_RSQ64H, MUFU_RSQ64H),
+               "the MUFUOp index is mufu.h's mufu_op");
+#define MUFU_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, OP, "mufu", MUFUOP)
+SIM_MODS(MUFU, MUFU_MODS);
 SIM_OP void op_mufu(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const mufu_op f = (mufu_op)in->m[MUFU_OP_M];
-    const int ftz = in->m[MUFU_FTZ_M] == 1;
+    const mufu_op f = (mufu_op)in->m[MUFU_OP];
+    const int ftz = in->m[MUFU_FTZ] == FTZ_FTZ;
     uint32_t a[LANES];
     f32_inputs(a, x->a, &in->op[RO_A], 0);
     for (int l = 0; l < LANES; l++)
@@ -196,15 +217,15 @@ SIM_OP void op_fchk(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f32[] = {
-    {"FADD", op_fadd, {"ftz:NoFTZ FTZ", "sat:NoSAT SAT", "rnd:" RND_NAMES}, NULL, 0},
-    {"FMUL", op_fmul, {"ftz:NoFTZ FTZ", "sat:NoSAT SAT", "rnd:" RND_NAMES, "scl:NoScale D2 D4 D8 M2 M4 M8"}, NULL, 0},
-    {"FFMA", op_ffma, {"ftz:NoFTZ FTZ", "sat:NoSAT SAT", "rnd:" RND_NAMES}, NULL, 0},
-    {"FMNMX", op_fmnmx, {"ftz:NoFTZ FTZ", "nan:NoNAN NAN"}, NULL, 0},
-    {"FSETP", op_fsetp, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES, "lop:" LOP_NAMES}, NULL, 0},
-    {"FSET", op_fset, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES, "lop:" LOP_NAMES, "bval:BM BF"}, NULL, 0},
-    {"FSEL", op_fsel, {"ftz:NoFTZ FTZ"}, NULL, 0},
-    {"FCHK", op_fchk, {NULL}, NULL, 0},
-    {"FCMP", op_fcmp, {"ftz:NoFTZ FTZ", "cmp:" FCMP_NAMES}, NULL, 0},
-    {"MUFU", op_mufu, {"ftz:NoFTZ FTZ", "mufu:COS SIN EX2 LG2 RCP RSQ RCP64H RSQ64H"}, NULL, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"FADD", op_fadd, SIM_MODS_OF(FADD), SIM_NO_SELS, 0},
+    {"FMUL", op_fmul, SIM_MODS_OF(FMUL), SIM_NO_SELS, 0},
+    {"FFMA", op_ffma, SIM_MODS_OF(FFMA), SIM_NO_SELS, 0},
+    {"FMNMX", op_fmnmx, SIM_MODS_OF(FMNMX), SIM_NO_SELS, 0},
+    {"FSETP", op_fsetp, SIM_MODS_OF(FSETP), SIM_NO_SELS, 0},
+    {"FSET", op_fset, SIM_MODS_OF(FSET), SIM_NO_SELS, 0},
+    {"FSEL", op_fsel, SIM_MODS_OF(FSEL), SIM_NO_SELS, 0},
+    {"FCHK", op_fchk, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"FCMP", op_fcmp, SIM_MODS_OF(FCMP), SIM_NO_SELS, 0},
+    {"MUFU", op_mufu, SIM_MODS_OF(MUFU), SIM_NO_SELS, 0},
+    {0},
 };

@@ -38,11 +38,13 @@ static void f64_inputs(uint64_t *restrict out, const uint32_t *restrict lo, cons
 /* DADD/DMUL/DFMA: the host result, then the NaN rule over the inputs in
  * priority order (SrcB, SrcC, Ra). */
 typedef enum { D_ADD, D_MUL, D_FMA } d_arith;
+#define DARITH_MODS(M, P) M(P, RND, "rnd", RND)
+SIM_MODS(DARITH, DARITH_MODS);
 static void f64_arith(sim_exec *x, d_arith op)
 {
     const int nin = op == D_FMA ? 3 : 2;
     const sim_insn *in = x->in;
-    const fp_rnd rnd = (fp_rnd)in->m[0];
+    const fp_rnd rnd = (fp_rnd)in->m[DARITH_RND];
     uint64_t a[LANES], b[LANES], c[LANES], r[LANES];
     f64_inputs(a, x->a, x->ah, &in->op[RO_A]);
     f64_inputs(b, x->b, x->bh, &in->op[RO_B]);
@@ -77,7 +79,8 @@ static void op_dmnmx(sim_exec *x)
     }
 }
 
-enum { DSETP_CMP, DSETP_LOP };
+#define DSETP_MODS(M, P) M(P, CMP, "cmp", CMP) M(P, LOP, "lop", BOOL)
+SIM_MODS(DSETP, DSETP_MODS);
 static void op_dsetp(sim_exec *x)
 {
     const sim_insn *in = x->in;
@@ -90,10 +93,10 @@ static void op_dsetp(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f64[] = {
-    {"DADD", op_dadd, {"rnd:" RND_NAMES}, NULL, 0}, /* rnd must stay mods[0] (f64_arith) */
-    {"DMUL", op_dmul, {"rnd:" RND_NAMES}, NULL, 0},
-    {"DFMA", op_dfma, {"rnd:" RND_NAMES}, NULL, 0},
-    {"DMNMX", op_dmnmx, {NULL}, NULL, 0},
-    {"DSETP", op_dsetp, {"cmp:" FCMP_NAMES, "lop:" LOP_NAMES}, NULL, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"DADD", op_dadd, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
+    {"DMUL", op_dmul, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
+    {"DFMA", op_dfma, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
+    {"DMNMX", op_dmnmx, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"DSETP", op_dsetp, SIM_MODS_OF(DSETP), SIM_NO_SELS, 0},
+    {0},
 };

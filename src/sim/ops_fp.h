@@ -63,7 +63,13 @@ static inline int fp_compare(uint64_t a, uint64_t b, const fpfmt *f, uint32_t cm
     uint32_t rel = ka < kb ? 1 : ka == kb ? 2 : 4;
     return (cmp & rel) != 0;
 }
-#define FCMP_NAMES "F LT EQ LE GT NE GE NUM NAN LTU EQU LEU GTU NEU GEU T"
+/* FCMPOp: the index is the mask above */
+#define CMP_VALUES(V, P)                                                                                       \
+    V(P, F) V(P, LT) V(P, EQ) V(P, LE) V(P, GT) V(P, NE) V(P, GE) V(P, NUM) V(P, NAN) V(P, LTU) V(P, EQU)        \
+        V(P, LEU) V(P, GTU) V(P, NEU) V(P, GEU) V(P, T)
+SIM_VALUES(CMP, CMP_VALUES);
+_Static_assert(CMP_LT == 1 && CMP_EQ == 2 && CMP_GT == 4 && CMP_NAN == 8 && CMP_T == 15,
+               "fp_compare reads the FCMPOp index as a mask");
 
 /* min (want_min) or max of two non-NaN values, +0 above -0 */
 static inline uint64_t fp_minmax(uint64_t a, uint64_t b, const fpfmt *f, int want_min)
@@ -76,8 +82,19 @@ static inline uint64_t fp_minmax(uint64_t a, uint64_t b, const fpfmt *f, int wan
 /* t lop p on 0/1 values (AND, OR, XOR), branch-free */
 static inline int bool_lop(int t, int p, uint32_t lop)
 {
-    return ((t & p) & (lop == 0)) | ((t | p) & (lop == 1)) | ((t ^ p) & (lop == 2));
+    return ((t & p) & (lop == BOOL_AND)) | ((t | p) & (lop == BOOL_OR)) | ((t ^ p) & (lop == BOOL_XOR));
 }
-#define LOP_NAMES "AND OR XOR"
-#define RND_NAMES "RN RM RP RZ"
+
+/* Value lists of the floating-point modifiers */
+#define FTZ_VALUES(V, P) V(P, NoFTZ) V(P, FTZ)
+SIM_VALUES(FTZ, FTZ_VALUES);
+#define SAT_VALUES(V, P) V(P, NoSAT) V(P, SAT)
+SIM_VALUES(SAT, SAT_VALUES);
+#define RND_VALUES(V, P) V(P, RN) V(P, RM) V(P, RP) V(P, RZ)
+SIM_VALUES(RND, RND_VALUES);
+_Static_assert(SIM_SAME(RND_RN, FP_RN) && SIM_SAME(RND_RM, FP_RM) && SIM_SAME(RND_RP, FP_RP) &&
+                   SIM_SAME(RND_RZ, FP_RZ),
+               "the rounding index is softfp's fp_rnd");
+#define NANMODE_VALUES(V, P) V(P, NoNAN) V(P, NAN) /* min/max: .NAN makes any NaN input the result */
+SIM_VALUES(NANMODE, NANMODE_VALUES);
 #endif

@@ -5,13 +5,14 @@
 #include "sim/ops.h"
 
 /* IADD Rd{, pu}, {-}Ra, {-}SrcB / IADD.X Rd{, pu}, {~}Ra, {~}SrcB{, pp} */
-enum { IADD_EXT };
+#define IADD_MODS(M, P) M(P, EXT, "ext", EXT)
+SIM_MODS(IADD, IADD_MODS);
 SIM_OP void op_iadd(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A], *B = &x->in->op[RO_B];
     const uint32_t fa = addend_flip(A), fb = addend_flip(B);
     const uint64_t ones = addend_one(A) + addend_one(B);
-    const uint8_t cin = x->in->m[IADD_EXT] == 1 ? 1 : 0;
+    const uint8_t cin = x->in->m[IADD_EXT] == EXT_X ? 1 : 0;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = (uint64_t)(x->a[l] ^ fa) + (x->b[l] ^ fb) + ones + (x->pp[l] & cin);
         x->d[l] = (uint32_t)t;
@@ -25,11 +26,12 @@ static inline uint64_t product(uint32_t a, uint32_t b, int is_signed)
 }
 
 /* IMAD.LO: Rd = t[31:0] + SrcC, pu = carry. IMAD.HI.X: Rd = t[63:32] + SrcC + pp. */
-enum { IMAD_LOHI, IMAD_EXT, IMAD_ITYPE };
+#define IMAD_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, EXT, "ext", EXT) M(P, ITYPE, "itype", ITYPE)
+SIM_MODS(IMAD, IMAD_MODS);
 SIM_OP void op_imad(sim_exec *x)
 {
     const sim_opnd *C = &x->in->op[RO_C];
-    const int hi = x->in->m[IMAD_LOHI] == 1, is_signed = x->in->m[IMAD_ITYPE] == 0;
+    const int hi = x->in->m[IMAD_LOHI] == LOHI_HI, is_signed = x->in->m[IMAD_ITYPE] == ITYPE_S32;
     const uint32_t fc = addend_flip(C);
     const uint64_t one = addend_one(C);
     const uint8_t cin = hi ? 1 : 0;
@@ -43,11 +45,12 @@ SIM_OP void op_imad(sim_exec *x)
 }
 
 /* IMAD.WIDE{.X}: Rd(64) = t + SrcC(64) {+ pp}, pu = carry out of 64 bits. */
-enum { WIDE_EXT, WIDE_ITYPE };
+#define WIDE_MODS(M, P) M(P, EXT, "ext", EXT) M(P, ITYPE, "itype", ITYPE)
+SIM_MODS(WIDE, WIDE_MODS);
 SIM_OP void op_imad_wide(sim_exec *x)
 {
     const sim_opnd *C = &x->in->op[RO_C];
-    const int ext = x->in->m[WIDE_EXT] == 1, is_signed = x->in->m[WIDE_ITYPE] == 0;
+    const int ext = x->in->m[WIDE_EXT] == EXT_X, is_signed = x->in->m[WIDE_ITYPE] == ITYPE_S32;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = product(x->a[l], x->b[l], is_signed);
         unsigned __int128 sum = (unsigned __int128)t + addend64(sim_lane64(x->c, x->ch, l), C) + (ext ? x->pp[l] : 0);
@@ -76,11 +79,18 @@ static inline void dot_result(sim_exec *x, int l, int64_t d)
     x->pu[l] = d >= (INT64_C(1) << 32);
 }
 
-enum { IDP2_LOHI, IDP2_AFMT, IDP2_BFMT };
+#define I16_VALUES(V, P) V(P, S16) V(P, U16)
+SIM_VALUES(I16, I16_VALUES);
+#define I8_VALUES(V, P) V(P, S8) V(P, U8)
+SIM_VALUES(I8, I8_VALUES);
+
+/* IDP.2A.lohi.afmt.bfmt Rd, pu, Ra, SrcB, SrcC, pp: .HI takes SrcB's bytes 2, 3 */
+#define IDP2_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, AFMT, "afmt", I16) M(P, BFMT, "bfmt", I8)
+SIM_MODS(IDP2, IDP2_MODS);
 SIM_OP void op_idp2a(sim_exec *x)
 {
-    const int sel = x->in->m[IDP2_LOHI] == 1 ? 2 : 0;
-    const int as = x->in->m[IDP2_AFMT] == 0, bs = x->in->m[IDP2_BFMT] == 0;
+    const int sel = x->in->m[IDP2_LOHI] == LOHI_HI ? 2 : 0;
+    const int as = x->in->m[IDP2_AFMT] == I16_S16, bs = x->in->m[IDP2_BFMT] == I8_S8;
     for (int l = 0; l < LANES; l++) {
         int64_t d = (int64_t)x->c[l] + x->pp[l];
         for (int i = 0; i < 2; i++)
@@ -89,10 +99,11 @@ SIM_OP void op_idp2a(sim_exec *x)
     }
 }
 
-enum { IDP4_AFMT, IDP4_BFMT };
+#define IDP4_MODS(M, P) M(P, AFMT, "afmt", I8) M(P, BFMT, "bfmt", I8)
+SIM_MODS(IDP4, IDP4_MODS);
 SIM_OP void op_idp4a(sim_exec *x)
 {
-    const int as = x->in->m[IDP4_AFMT] == 0, bs = x->in->m[IDP4_BFMT] == 0;
+    const int as = x->in->m[IDP4_AFMT] == I8_S8, bs = x->in->m[IDP4_BFMT] == I8_S8;
     for (int l = 0; l < LANES; l++) {
         int64_t d = (int64_t)x->c[l] + x->pp[l];
         for (int i = 0; i < 4; i++)
@@ -102,11 +113,12 @@ SIM_OP void op_idp4a(sim_exec *x)
 }
 
 /* IMUL.lohi.itype Rd, Ra, {-}SrcB: -SrcB is the 32-bit two's complement. */
-enum { IMUL_LOHI, IMUL_ITYPE };
+#define IMUL_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, ITYPE, "itype", ITYPE)
+SIM_MODS(IMUL, IMUL_MODS);
 SIM_OP void op_imul(sim_exec *x)
 {
     const sim_opnd *B = &x->in->op[RO_B];
-    const int hi = x->in->m[IMUL_LOHI] == 1, is_signed = x->in->m[IMUL_ITYPE] == 0;
+    const int hi = x->in->m[IMUL_LOHI] == LOHI_HI, is_signed = x->in->m[IMUL_ITYPE] == ITYPE_S32;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = product(x->a[l], neg32(x->b[l], B), is_signed);
         x->d[l] = (uint32_t)(hi ? t >> 32 : t);
@@ -116,12 +128,15 @@ SIM_OP void op_imul(sim_exec *x)
 /* LEA.LO: Rd = (Ra << s)[31:0] + SrcB; -Ra contributes 2^32 - (Ra << s)[31:0].
  * LEA.HI.X: Rd = ({Rc, Ra} >> (32 - s))[31:0] + SrcB + pp ({~Rc, ~Ra} with ~).
  * LEA.HI.X.SX32: the same with Ra sign-extended to 64 bits. */
-enum { LEA_LOHI, LEA_SX32 };
+#define SX32_VALUES(V, P) V(P, NoSX32) V(P, SX32)
+SIM_VALUES(SX32, SX32_VALUES);
+#define LEA_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, SX32, "sx32", SX32)
+SIM_MODS(LEA, LEA_MODS);
 SIM_OP void op_lea(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A];
     const unsigned s = (unsigned)x->in->op[RO_IMM].imm & 31;
-    const int hi = x->in->m[LEA_LOHI] == 1, sx32 = x->in->m[LEA_SX32] == 1;
+    const int hi = x->in->m[LEA_LOHI] == LOHI_HI, sx32 = x->in->m[LEA_SX32] == SX32_SX32;
     const uint64_t inv = A->inv ? UINT64_MAX : 0;
     for (int l = 0; l < LANES; l++) {
         uint64_t part;
@@ -149,11 +164,12 @@ SIM_OP void op_iabs(sim_exec *x)
 }
 
 /* IMNMX Rd, {-}Ra, {-}SrcB, pp: pp ? min : max */
-enum { IMNMX_ITYPE };
+#define IMNMX_MODS(M, P) M(P, ITYPE, "itype", ITYPE)
+SIM_MODS(IMNMX, IMNMX_MODS);
 SIM_OP void op_imnmx(sim_exec *x)
 {
     const sim_opnd *A = &x->in->op[RO_A], *B = &x->in->op[RO_B];
-    const int is_signed = x->in->m[IMNMX_ITYPE] == 0;
+    const int is_signed = x->in->m[IMNMX_ITYPE] == ITYPE_S32;
     for (int l = 0; l < LANES; l++) {
         uint32_t a = neg32(x->a[l], A), b = neg32(x->b[l], B);
         const uint32_t bias = is_signed ? 0x80000000u : 0; /* signed order as unsigned */
@@ -163,14 +179,14 @@ SIM_OP void op_imnmx(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_arith[] = {
-    {"IADD", op_iadd, {"ext:NoX X"}, NULL, 0},
-    {"IMAD", op_imad, {"lohi:LO HI", "ext:NoX X", "itype:S32 U32"}, NULL, 0},
-    {"IMAD_WIDE", op_imad_wide, {"ext:NoX X", "itype:S32 U32"}, NULL, 0},
-    {"IDP2A", op_idp2a, {"lohi:LO HI", "afmt:S16 U16", "bfmt:S8 U8"}, NULL, 0},
-    {"IDP4A", op_idp4a, {"afmt:S8 U8", "bfmt:S8 U8"}, NULL, 0},
-    {"IMUL", op_imul, {"lohi:LO HI", "itype:S32 U32"}, NULL, 0},
-    {"LEA", op_lea, {"lohi:LO HI", "sx32:NoSX32 SX32"}, NULL, 0},
-    {"IABS", op_iabs, {NULL}, NULL, 0},
-    {"IMNMX", op_imnmx, {"itype:S32 U32"}, NULL, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"IADD", op_iadd, SIM_MODS_OF(IADD), SIM_NO_SELS, 0},
+    {"IMAD", op_imad, SIM_MODS_OF(IMAD), SIM_NO_SELS, 0},
+    {"IMAD_WIDE", op_imad_wide, SIM_MODS_OF(WIDE), SIM_NO_SELS, 0},
+    {"IDP2A", op_idp2a, SIM_MODS_OF(IDP2), SIM_NO_SELS, 0},
+    {"IDP4A", op_idp4a, SIM_MODS_OF(IDP4), SIM_NO_SELS, 0},
+    {"IMUL", op_imul, SIM_MODS_OF(IMUL), SIM_NO_SELS, 0},
+    {"LEA", op_lea, SIM_MODS_OF(LEA), SIM_NO_SELS, 0},
+    {"IABS", op_iabs, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"IMNMX", op_imnmx, SIM_MODS_OF(IMNMX), SIM_NO_SELS, 0},
+    {0},
 };

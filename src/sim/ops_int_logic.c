@@ -2,9 +2,12 @@
  * PRMT. */
 #include "sim/ops.h"
 
-/* The comparison as a mask of the relations it accepts: LT 1, EQ 2, GT 4 */
-static const uint8_t cmp_mask[6] = {2, 5, 1, 3, 4, 6}; /* EQ NE LT LE GT GE */
-enum { BOOL_AND, BOOL_OR, BOOL_XOR };
+/* CompOp, and the comparison as a mask of the relations it accepts: LT 1, EQ 2, GT 4 */
+#define ICMP_VALUES(V, P) V(P, EQ) V(P, NE) V(P, LT) V(P, LE) V(P, GT) V(P, GE)
+SIM_VALUES(ICMP, ICMP_VALUES);
+static const uint8_t cmp_mask[ICMP_COUNT] = {
+    [ICMP_EQ] = 2, [ICMP_NE] = 5, [ICMP_LT] = 1, [ICMP_LE] = 3, [ICMP_GT] = 4, [ICMP_GE] = 6,
+};
 
 /* t boolop p on 0/1 values, branch-free: `op` selects one of the three */
 static inline int bool_op(int t, int p, uint32_t op)
@@ -24,27 +27,30 @@ static inline int set_test(const sim_exec *x, int l, uint32_t mask, uint32_t bia
 }
 
 /* ISETP: pu = t boolop pp; pv = !t boolop pp */
-enum { ISETP_CMP, ISETP_BOOL, ISETP_ITYPE, ISETP_EXT };
+#define ISETP_MODS(M, P)                                                                                       \
+    M(P, CMP, "compop", ICMP) M(P, BOOL, "boolop", BOOL) M(P, ITYPE, "itype", ITYPE) M(P, EXT, "ext", EXT)
+SIM_MODS(ISETP, ISETP_MODS);
 SIM_OP void op_isetp(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
-    const uint32_t mask = cmp_mask[m[ISETP_CMP]], bias = m[ISETP_ITYPE] == 0 ? 0x80000000u : 0;
+    const uint32_t mask = cmp_mask[m[ISETP_CMP]], bias = m[ISETP_ITYPE] == ITYPE_S32 ? 0x80000000u : 0;
     for (int l = 0; l < LANES; l++) {
-        int t = set_test(x, l, mask, bias, m[ISETP_EXT] == 1);
+        int t = set_test(x, l, mask, bias, m[ISETP_EXT] == EXT_X);
         x->pu[l] = (uint8_t)bool_op(t, x->pp[l], m[ISETP_BOOL]);
         x->pv[l] = (uint8_t)bool_op(!t, x->pp[l], m[ISETP_BOOL]);
     }
 }
 
 /* ISET: Rd = (t boolop pp) ? (.BM ? 0xFFFFFFFF : 1.0f) : 0 */
-enum { ISET_CMP, ISET_BOOL, ISET_ITYPE, ISET_EXT, ISET_BMBF };
+#define ISET_MODS(M, P) ISETP_MODS(M, P) M(P, BMBF, "bmbf", BVAL)
+SIM_MODS(ISET, ISET_MODS);
 SIM_OP void op_iset(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
-    const uint32_t one = m[ISET_BMBF] == 0 ? UINT32_MAX : 0x3F800000u;
-    const uint32_t mask = cmp_mask[m[ISET_CMP]], bias = m[ISET_ITYPE] == 0 ? 0x80000000u : 0;
+    const uint32_t one = m[ISET_BMBF] == BVAL_BM ? UINT32_MAX : 0x3F800000u;
+    const uint32_t mask = cmp_mask[m[ISET_CMP]], bias = m[ISET_ITYPE] == ITYPE_S32 ? 0x80000000u : 0;
     for (int l = 0; l < LANES; l++) {
-        int t = set_test(x, l, mask, bias, m[ISET_EXT] == 1);
+        int t = set_test(x, l, mask, bias, m[ISET_EXT] == EXT_X);
         x->d[l] = bool_op(t, x->pp[l], m[ISET_BOOL]) ? one : 0;
     }
 }
@@ -68,11 +74,14 @@ static inline uint32_t lut3(const uint32_t *m, uint32_t a, uint32_t b, uint32_t 
 }
 
 /* LOP3: Rd = F(Ra, SrcB, Rc); .PAND: pu = (Rd != 0) & pp; .POR: pu = (Rd != 0) | pp */
-enum { LOP3_EXBOOL };
+#define EXBOOL_VALUES(V, P) V(P, PAND) V(P, POR)
+SIM_VALUES(EXBOOL, EXBOOL_VALUES);
+#define LOP3_MODS(M, P) M(P, EXBOOL, "exbool", EXBOOL)
+SIM_MODS(LOP3, LOP3_MODS);
 SIM_OP void op_lop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
-    const int pand = x->in->m[LOP3_EXBOOL] == 0;
+    const int pand = x->in->m[LOP3_EXBOOL] == EXBOOL_PAND;
     uint32_t m[8];
     for (int k = 0; k < 8; k++)
         m[k] = 0u - (lut >> k & 1);
@@ -92,14 +101,21 @@ SIM_OP void op_plop3(sim_exec *x)
 }
 
 /* SHF: funnel {SrcC, Ra} shifted by n = CLAMP ? min(SrcB, n_ub) : SrcB mod n_ub */
-enum { SHF_DIR, SHF_LOHI, SHF_CW, SHF_TYPE };
-enum { SHF_S64, SHF_U64, SHF_S32, SHF_U32 };
+#define SHFDIR_VALUES(V, P) V(P, L) V(P, R)
+SIM_VALUES(SHFDIR, SHFDIR_VALUES);
+#define CW_VALUES(V, P) V(P, C) V(P, W) /* clamp or wrap the shift count */
+SIM_VALUES(CW, CW_VALUES);
+#define SHFT_VALUES(V, P) V(P, S64) V(P, U64) V(P, S32) V(P, U32)
+SIM_VALUES(SHFT, SHFT_VALUES);
+#define SHF_MODS(M, P)                                                                                         \
+    M(P, DIR, "direction", SHFDIR) M(P, LOHI, "lohi", LOHI) M(P, CW, "cwmod", CW) M(P, TYPE, "itype", SHFT)
+SIM_MODS(SHF, SHF_MODS);
 SIM_OP void op_shf(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
-    const unsigned n_ub = m[SHF_TYPE] == SHF_S64 || m[SHF_TYPE] == SHF_U64 ? 64 : 32;
-    const int right = m[SHF_DIR] == 1, hi = m[SHF_LOHI] == 1, wrap = m[SHF_CW] == 1;
-    const int arith = m[SHF_TYPE] == SHF_S64 || m[SHF_TYPE] == SHF_S32;
+    const unsigned n_ub = m[SHF_TYPE] == SHFT_S64 || m[SHF_TYPE] == SHFT_U64 ? 64 : 32;
+    const int right = m[SHF_DIR] == SHFDIR_R, hi = m[SHF_LOHI] == LOHI_HI, wrap = m[SHF_CW] == CW_W;
+    const int arith = m[SHF_TYPE] == SHFT_S64 || m[SHF_TYPE] == SHFT_S32;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = sim_lane64(x->a, x->c, l);
         uint32_t b = x->b[l];
@@ -116,8 +132,9 @@ SIM_OP void op_shf(sim_exec *x)
 
 /* PRMT: bytes b0..b7 of {SrcB, Ra}. For each mode and selector, the source
  * byte of Rd.b0..Rd.b3 (the document's tables read Rd.b3 first). */
-enum { PRMT_IDX, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
-static const uint8_t prmt_table[7][4][4] = {
+#define PRMT_VALUES(V, P) V(P, IDX) V(P, F4E) V(P, B4E) V(P, RC8) V(P, ECL) V(P, ECR) V(P, RC16)
+SIM_VALUES(PRMT, PRMT_VALUES);
+static const uint8_t prmt_table[PRMT_COUNT][4][4] = {
     [PRMT_F4E] = {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
     [PRMT_B4E] = {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
     [PRMT_RC8] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
@@ -141,7 +158,8 @@ static inline uint32_t prmt_bytes(uint64_t t, uint32_t ctl)
     return d;
 }
 
-enum { PRMT_MODE };
+#define PRMT_MODS(M, P) M(P, MODE, "mode", PRMT)
+SIM_MODS(PRMT, PRMT_MODS);
 SIM_OP void op_prmt(sim_exec *x)
 {
     const uint32_t mode = x->in->m[PRMT_MODE];
@@ -161,13 +179,12 @@ SIM_OP void op_prmt(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_logic[] = {
-    {"ISETP", op_isetp, {"compop:EQ NE LT LE GT GE", "boolop:AND OR XOR", "itype:S32 U32", "ext:NoX X"}, NULL, 0},
-    {"ISET", op_iset, {"compop:EQ NE LT LE GT GE", "boolop:AND OR XOR", "itype:S32 U32", "ext:NoX X", "bmbf:BM BF"},
-     NULL, 0},
-    {"SEL", op_sel, {NULL}, NULL, 0},
-    {"LOP3", op_lop3, {"exbool:PAND POR"}, NULL, 0},
-    {"PLOP3", op_plop3, {NULL}, NULL, 0},
-    {"SHF", op_shf, {"direction:L R", "lohi:LO HI", "cwmod:C W", "itype:S64 U64 S32 U32"}, NULL, 0},
-    {"PRMT", op_prmt, {"mode:IDX F4E B4E RC8 ECL ECR RC16"}, NULL, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"ISETP", op_isetp, SIM_MODS_OF(ISETP), SIM_NO_SELS, 0},
+    {"ISET", op_iset, SIM_MODS_OF(ISET), SIM_NO_SELS, 0},
+    {"SEL", op_sel, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"LOP3", op_lop3, SIM_MODS_OF(LOP3), SIM_NO_SELS, 0},
+    {"PLOP3", op_plop3, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"SHF", op_shf, SIM_MODS_OF(SHF), SIM_NO_SELS, 0},
+    {"PRMT", op_prmt, SIM_MODS_OF(PRMT), SIM_NO_SELS, 0},
+    {0},
 };

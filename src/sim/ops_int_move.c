@@ -17,8 +17,14 @@ SIM_OP void op_mov(sim_exec *x)
 static inline int32_t clamp(int32_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 /* I2I.dtype Rd, SrcB: saturate the signed input; the result as a 32-bit integer */
-static const int32_t i2i_min[4] = {-128, 0, -32768, 0}, i2i_max[4] = {127, 255, 32767, 65535};
-enum { I2I_DTYPE };
+#define I2IDT_VALUES(V, P) V(P, S8) V(P, U8) V(P, S16) V(P, U16)
+SIM_VALUES(I2IDT, I2IDT_VALUES);
+static const int32_t i2i_min[I2IDT_COUNT] = {[I2IDT_S8] = -128, [I2IDT_U8] = 0, [I2IDT_S16] = -32768, [I2IDT_U16] = 0};
+static const int32_t i2i_max[I2IDT_COUNT] = {
+    [I2IDT_S8] = 127, [I2IDT_U8] = 255, [I2IDT_S16] = 32767, [I2IDT_U16] = 65535,
+};
+#define I2I_MODS(M, P) M(P, DTYPE, "dtype", I2IDT)
+SIM_MODS(I2I, I2I_MODS);
 SIM_OP void op_i2i(sim_exec *x)
 {
     const uint32_t t = x->in->m[I2I_DTYPE];
@@ -28,15 +34,23 @@ SIM_OP void op_i2i(sim_exec *x)
 
 /* I2IP.dsttype.satrelu Rd, Ra, SrcB, Rc: SrcB's result in the low `size` bits,
  * Ra's in the next `size`, Rc's low bits above them. */
-enum { I2IP_TYPE, I2IP_RELU };
+#define I2IPDT_VALUES(V, P) V(P, S2) V(P, U2) V(P, S4) V(P, U4) V(P, S8) V(P, U8) V(P, S16) V(P, U16)
+SIM_VALUES(I2IPDT, I2IPDT_VALUES);
+_Static_assert(I2IPDT_S2 == 0 && I2IPDT_U2 == 1 && I2IPDT_S4 == 2 && I2IPDT_U4 == 3 && I2IPDT_S8 == 4 &&
+                   I2IPDT_U8 == 5 && I2IPDT_S16 == 6 && I2IPDT_U16 == 7,
+               "op_i2ip computes the size (2 << index / 2) and the signedness (even) from the index");
+#define SATRELU_VALUES(V, P) V(P, SAT) V(P, SATRELU)
+SIM_VALUES(SATRELU, SATRELU_VALUES);
+#define I2IP_MODS(M, P) M(P, TYPE, "dsttype", I2IPDT) M(P, RELU, "satrelu", SATRELU)
+SIM_MODS(I2IP, I2IP_MODS);
 SIM_OP void op_i2ip(sim_exec *x)
 {
     const uint32_t t = x->in->m[I2IP_TYPE];
-    const unsigned size = 2u << (t / 2);              /* S2 U2 S4 U4 S8 U8 S16 U16 */
+    const unsigned size = 2u << (t / 2); /* S2 U2 S4 U4 S8 U8 S16 U16 */
     const int is_signed = (t & 1) == 0;
     int32_t lo = is_signed ? -(INT32_C(1) << (size - 1)) : 0;
     const int32_t hi = is_signed ? (INT32_C(1) << (size - 1)) - 1 : (INT32_C(1) << size) - 1;
-    if (x->in->m[I2IP_RELU] == 1)
+    if (x->in->m[I2IP_RELU] == SATRELU_SATRELU)
         lo = 0;
     const uint32_t msk = (UINT32_C(1) << size) - 1;
     const unsigned rest = 32 - 2 * size;
@@ -60,9 +74,15 @@ static inline uint32_t pred_byte(const sim_warp *w, int l)
     return pr;
 }
 
+/* .bsel: the index is the byte number (P2R's modifier, R2P's suffix) */
+#define BSEL_VALUES(V, P) V(P, B0) V(P, B1) V(P, B2) V(P, B3)
+SIM_VALUES(BSEL, BSEL_VALUES);
+_Static_assert(BSEL_B1 == 1 && BSEL_B3 == 3, "the .bsel index is the byte number");
+
 /* P2R.bsel Rd, PR, Ra, SbMsk: the selected byte of Ra with the masked bits
  * taken from the predicates; the other bytes are Ra's. */
-enum { P2R_BSEL };
+#define P2R_MODS(M, P) M(P, BSEL, "bsel", BSEL)
+SIM_MODS(P2R, P2R_MODS);
 SIM_OP void op_p2r(sim_exec *x)
 {
     const unsigned sh = 8 * x->in->m[P2R_BSEL];
@@ -126,13 +146,13 @@ static void op_getgpr(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_move[] = {
-    {"MOV", op_mov, {NULL}, NULL, 0},
-    {"I2I", op_i2i, {"dtype:S8 U8 S16 U16"}, NULL, 0},
-    {"I2IP", op_i2ip, {"dsttype:S2 U2 S4 U4 S8 U8 S16 U16", "satrelu:SAT SATRELU"}, NULL, 0},
-    {"P2R", op_p2r, {"bsel:B0 B1 B2 B3"}, NULL, 0},
-    {"R2P", op_r2p, {NULL}, "B0 B1 B2 B3", 1},
-    {"R2UR", op_r2ur, {NULL}, NULL, 1},
-    {"SETGPR", op_setgpr, {NULL}, NULL, 1},
-    {"GETGPR", op_getgpr, {NULL}, NULL, 0},
-    {NULL, NULL, {NULL}, NULL, 0},
+    {"MOV", op_mov, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"I2I", op_i2i, SIM_MODS_OF(I2I), SIM_NO_SELS, 0},
+    {"I2IP", op_i2ip, SIM_MODS_OF(I2IP), SIM_NO_SELS, 0},
+    {"P2R", op_p2r, SIM_MODS_OF(P2R), SIM_NO_SELS, 0},
+    {"R2P", op_r2p, SIM_NO_MODS, SIM_SELS_OF(BSEL), 1},
+    {"R2UR", op_r2ur, SIM_NO_MODS, SIM_NO_SELS, 1},
+    {"SETGPR", op_setgpr, SIM_NO_MODS, SIM_NO_SELS, 1},
+    {"GETGPR", op_getgpr, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {0},
 };

@@ -8,56 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "disasm/disasm.h"
+#include "spec/decoder.h"
+#include "sim/bind.h"
 #include "sim/sim.h"
 
 #define TEXT_CAP 160
-
-static const struct {
-    const char *name;
-    sim_role role;
-} role_names[] = {
-    {"Rd", RO_D},   {"URd", RO_D},  {"Ra", RO_A},         {"SrcA", RO_A},       {"SrcB", RO_B},
-    {"Rb", RO_B},   {"SbMsk", RO_B}, {"SrcC", RO_C},       {"Rc", RO_C},         {"pu", RO_PU},
-    {"pv", RO_PV},  {"pp", RO_PP},  {"pq", RO_PQ},        {"pa", RO_PA},        {"pb", RO_PB},
-    {"pc", RO_PC},  {"UImm5Sca", RO_IMM}, {"UImm8Lut", RO_IMM},
-};
-
-static int role_of(const opnd_slot *s)
-{
-    if (s->kind == OK_INDEXED)
-        return RO_IDX;
-    for (size_t i = 0; i < sizeof role_names / sizeof role_names[0]; i++)
-        if (!strcmp(role_names[i].name, s->name))
-            return (int)role_names[i].role;
-    return -1;
-}
-
-/* Index of `name` in a space-separated list, or -1. */
-static int name_index(const char *list, const char *name)
-{
-    size_t n = strlen(name);
-    int k = 0;
-    for (const char *p = list; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *e = p;
-        while (*e && *e != ' ')
-            e++;
-        if (e > p) {
-            if ((size_t)(e - p) == n && !strncmp(p, name, n))
-                return k;
-            k++;
-        }
-        p = e;
-    }
-    return -1;
-}
-
-static const char *field_value_name(const isa_field *f, uint64_t v, char *buf, size_t cap)
-{
-    return type_value_name(f->type, v, buf, cap);
-}
 
 /* Rows for register `idx` of a register file with `n` real entries whose
  * zero register reads row `zero` and writes row `sink`. */
@@ -78,32 +33,18 @@ static void place_rows(sim_opnd *o, uint64_t idx, uint64_t zero_value, unsigned 
 }
 
 static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const opnd_slot *sl,
-                                 const uint64_t *vals, sim_opnd *o, const char *sel_names, char *why, size_t cap)
+                                 const uint64_t *vals, unsigned deco, sim_opnd *o, const sim_opdef *def, char *why,
+                                 size_t cap)
 {
     const isa_type *t = sl->type;
     uint64_t v = sl->field >= 0 ? vals[sl->field] : 0;
-    o->pair = (uint8_t)(sl->kind != OK_PR && disasm_is_pair(sl, vals));
-    o->neg = (uint8_t)(sl->neg_field >= 0 && vals[sl->neg_field]);
-    o->abs = (uint8_t)(sl->abs_field >= 0 && vals[sl->abs_field]);
-    o->pnot = (uint8_t)(sl->not_field >= 0 && vals[sl->not_field]);
-    if (o->neg && sl->inv_field >= 0 && vals[sl->inv_field] == sl->inv_value) {
-        o->neg = 0;
-        o->inv = 1;
-    }
-    if (sl->sfx_slot >= 0) {
-        const mod_slot *m = &F->mods[sl->sfx_slot];
-        char buf[32];
-        /* a suffix no field encodes is always its default (H1_H0, B0) */
-        const char *nm = m->field >= 0 ? field_value_name(&op->fields[m->field], vals[m->field], buf, sizeof buf)
-                         : m->def_choice >= 0 ? m->choices[m->def_choice].spell
-                                              : NULL;
-        int k = nm && sel_names ? name_index(sel_names, nm) : -1;
-        if (k < 0) {
-            snprintf(why, cap, "operand %s: suffix value not simulated", sl->name);
-            return why;
-        }
-        o->sel = (uint8_t)k;
-    }
+    o->pair = (uint8_t)(sl->kind != OK_PR && opnd_is_pair(sl, vals));
+    o->neg = (deco & GISA_DECO_NEG) != 0;
+    o->inv = (deco & GISA_DECO_INV) != 0;
+    o->abs = (deco & GISA_DECO_ABS) != 0;
+    o->pnot = (deco & GISA_DECO_NOT) != 0;
+    if (sl->sfx_slot >= 0 && sim_read_sel(op, F, sl, vals, def, &o->sel, why, cap))
+        return why;
     switch (sl->kind) {
     case OK_PR: o->kind = SK_NONE; return NULL;
     case OK_REG:
@@ -159,51 +100,24 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     return why;
 }
 
-static const char *read_mods(const isa_opcode *op, const sim_opdef *def, const uint64_t *vals, uint32_t *m, char *why,
-                             size_t cap)
-{
-    for (int i = 0; i < SIM_MAXMODS && def->mods[i]; i++) {
-        const char *spec = def->mods[i];
-        const char *colon = strchr(spec, ':');
-        char fname[32];
-        size_t n = colon ? (size_t)(colon - spec) : strlen(spec);
-        if (n >= sizeof fname)
-            n = sizeof fname - 1;
-        memcpy(fname, spec, n);
-        fname[n] = 0;
-        int f = model_field(op, fname);
-        m[i] = 0;
-        if (f < 0)
-            continue;
-        if (!colon || !strcmp(colon + 1, "#")) {
-            m[i] = (uint32_t)vals[f];
-            continue;
-        }
-        char buf[32];
-        const char *nm = field_value_name(&op->fields[f], vals[f], buf, sizeof buf);
-        int k = nm ? name_index(colon + 1, nm) : -1;
-        if (k < 0) {
-            snprintf(why, cap, "%s: %s = %s is not simulated", op->name, fname, nm ? nm : "?");
-            return why;
-        }
-        m[i] = (uint32_t)k;
-    }
-    return NULL;
-}
-
 static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *why)
 {
     const gisa_isa *isa = s->isa;
     memset(in, 0, sizeof *in);
     in->text = text;
     in->guard = SIM_PT;
-    gisa_disassemble(isa, s->words[pc], text, TEXT_CAP);
-    uint64_t vals[DISASM_NVALS];
-    int opc, form;
-    if (disasm_match(isa, &s->words[pc], &opc, &form, vals, why, TEXT_CAP) < 0) {
+    gisa_inst inst;
+    if (gisa_decode(isa, s->words[pc], &inst) != GISA_OK) {
+        gisa_disassemble(isa, s->words[pc], text, TEXT_CAP); /* the `.invalid` line, for messages */
+        size_t n = strnlen(inst.why, TEXT_CAP - 1); /* cut as the reason always was */
+        memcpy(why, inst.why, n);
+        why[n] = 0;
         in->fault = why;
         return;
     }
+    gisa_print(isa, &inst, text, TEXT_CAP); /* for the trace and fault messages only */
+    const uint64_t *vals = inst.field;
+    int opc = inst.opcode, form = inst.form;
     const isa_opcode *op = &isa->opcodes[opc];
     const syntax_form *F = &op->forms[form];
     const sim_opdef *def = sim_find_opdef(op->optype->semantics);
@@ -217,19 +131,21 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
         in->guard = (uint8_t)vals[op->guard];
         in->guard_not = (uint8_t)(op->guard_not >= 0 && vals[op->guard_not]);
     }
-    if ((in->fault = read_mods(op, def, vals, in->m, why, TEXT_CAP)) != NULL)
+    if ((in->fault = sim_read_mods(op, def, vals, in->m, why, TEXT_CAP)) != NULL)
         return;
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *sl = &F->ops[k];
         if (sl->kind == OK_PR)
             continue;
-        int r = role_of(sl);
+        int r = sim_operand_role(sl);
         if (r < 0) {
             snprintf(why, TEXT_CAP, "operand %s has no role in the simulator", sl->name);
             in->fault = why;
             return;
         }
-        in->fault = place_operand(s, op, F, sl, vals, &in->op[r], def->sel_names, why, TEXT_CAP);
+        gisa_operand go;
+        gisa_inst_operand(isa, &inst, (size_t)k, &go);
+        in->fault = place_operand(s, op, F, sl, vals, go.deco, &in->op[r], def, why, TEXT_CAP);
         if (in->fault)
             return;
     }

@@ -58,16 +58,24 @@ typedef struct sim_opnd {
 struct sim_exec;
 typedef void (*sim_fn)(struct sim_exec *x);
 
+/* One modifier a semantic function reads: insn->m[i] is the index in
+ * values[] of the name of the field's value (an opcode without the field
+ * reads 0). Written with SIM_MODS (ops.h), checked by bind.c. */
+typedef struct sim_mod {
+    const char *field;         /* opcode field name ("rnd") */
+    const char *const *values; /* value names by index ("RN", "RM", ...) */
+    int nvalues;
+} sim_mod;
+
 /* What one optype's semantic function needs (ops_*.c). */
 typedef struct sim_opdef {
-    const char *optype;
+    const char *optype; /* the optype's `__Simulation semantics` name */
     sim_fn fn;
-    /* modifier fields read into insn->m[]: "field:NAME0 NAME1 ..." gives the
-     * index of the value's name; "field:#" the raw value. An opcode without
-     * the field reads 0. */
-    const char *mods[SIM_MAXMODS];
-    const char *sel_names; /* operand suffix names ("H1_H0 H0_H0 H1_H1") */
-    int custom_write;      /* writes its own results (R2P, SETGPR, R2UR, P2R) */
+    const sim_mod *mods; /* [nmods], read into insn->m[] */
+    int nmods;
+    const char *const *sels; /* operand suffix names by index (sim_opnd.sel) */
+    int nsels;
+    int custom_write;        /* writes its own results (R2P, SETGPR, R2UR, P2R) */
 } sim_opdef;
 
 typedef struct sim_insn {

@@ -3,6 +3,7 @@
  * of mnemonics used by the assembler. */
 #include <string.h>
 
+#include "spec/cursor.h"
 #include "spec/model.h"
 
 static int build_mnemonics(gisa_isa *isa)
@@ -86,8 +87,29 @@ static int build_extraction(gisa_isa *isa)
     return 0;
 }
 
+/* The letters (and '_') of a name packed one byte each, first highest; 0
+ * when it has other characters or more than NAME_KEY_MAX: register names
+ * are then compared as one number (the assembler's lexer packs what it
+ * reads the same way). */
+static uint64_t name_key(const char *s)
+{
+    uint64_t key = 0;
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n; i++) {
+        if (!is_ident_start(s[i]) || s[i] == '$')
+            return 0;
+        key = key << 8 | (unsigned char)s[i];
+    }
+    return n <= NAME_KEY_MAX ? key : 0;
+}
+
 int decode_build(gisa_isa *isa)
 {
+    for (int i = 0; i < isa->ntypes; i++) {
+        isa_type *ty = &isa->types[i];
+        if (ty->kind == TY_REG && (ty->prefix_key = name_key(ty->prefix)) != 0)
+            ty->zero_key = name_key(ty->zero);
+    }
     if (build_extraction(isa))
         return -1;
     decode_table *t = &isa->dec;

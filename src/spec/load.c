@@ -1,6 +1,7 @@
-/* Public entry points that load an ISA: from the embedded copies, from a
- * directory (the project's types/rulings overlay found beside, given, or
- * embedded), or from in-memory sources. */
+/* Loading the model of an ISA: from the embedded copies, from a directory
+ * (the project's types/rulings overlay found beside, given, or embedded),
+ * or from in-memory sources. The model is complete with its decoder; the
+ * tools' own tables are built on it by the library's loader (src/lib). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -8,10 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "asm/asm.h"
-#include "disasm/disasm.h"
+#include "spec/decoder.h"
 #include "spec/embedded.h"
-#include "spec/model.h"
+#include "spec/load.h"
 
 #define MAX_DESC_FILE (16u << 20) /* 16 MiB per description file */
 #define MAX_DESC_FILES 256
@@ -25,7 +25,7 @@ static int is_overlay(const char *name)
     return !strcmp(base, overlay_names[0]) || !strcmp(base, overlay_names[1]);
 }
 
-gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
+gisa_status spec_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
 {
     if (!out || (n && !files))
         return GISA_ERR_USAGE;
@@ -46,7 +46,7 @@ gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa *
     }
     if (!errors)
         errors = model_build(isa, diags);
-    if (!errors && (disasm_plan_build(isa) || asm_plan_build(isa)))
+    if (!errors && decoder_build(isa))
         errors++;
     if (errors || isa->a.failed) {
         int nomem = isa->a.failed;
@@ -88,7 +88,7 @@ static int target_known(const char *target)
     return 0;
 }
 
-gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
+gisa_status spec_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
 {
     if (!target)
         target = default_target();
@@ -105,7 +105,7 @@ gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diag
             src[n] = (gisa_source){names[n], gisa_embedded_files[i].text, gisa_embedded_files[i].len};
             n++;
         }
-    return gisa_isa_load_sources(src, n, out, diags);
+    return spec_load_sources(src, n, out, diags);
 }
 
 /* *over_limit is set for a file over MAX_DESC_FILE: an input error, not an
@@ -192,8 +192,8 @@ static int list_dir(const char *dir, char **names, int cap, gisa_diags *diags)
     return n;
 }
 
-gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
-                              gisa_diags *diags)
+gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
+                          gisa_diags *diags)
 {
     if (!dir || !out)
         return GISA_ERR_USAGE;
@@ -262,7 +262,7 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
         }
     }
     gisa_status st = failed ? (over_limit ? GISA_ERR_NOMEM : GISA_ERR_IO)
-                            : gisa_isa_load_sources(src, (size_t)ns, out, diags);
+                            : spec_load_sources(src, (size_t)ns, out, diags);
     for (int i = 0; i < ns; i++)
         free(texts[i]);
     for (int i = 0; i < n; i++)

@@ -15,6 +15,8 @@ typedef enum type_kind { TY_ENUM, TY_REG, TY_IMM, TY_CMEM } type_kind;
 typedef enum reg_class { RC_GPR, RC_UGPR, RC_PRED, RC_UPRED } reg_class;
 typedef enum imm_format { IMM_SIGNED, IMM_UNSIGNED, IMM_F32, IMM_F64, IMM_F16X2 } imm_format;
 
+#define NAME_KEY_MAX 7 /* the most letters isa_type.prefix_key packs */
+
 typedef struct isa_type {
     const char *name;
     int width;
@@ -29,7 +31,7 @@ typedef struct isa_type {
     const char *prefix, *zero;
     int prefix_len, zero_len;
     uint64_t zero_value;
-    uint64_t prefix_key, zero_key; /* the names packed by the assembler (asm/plan.c); 0: not packable */
+    uint64_t prefix_key, zero_key; /* the names' letters packed one byte each, first highest; 0: not packable */
     int pair_first; /* `pair = first`: a 64-bit pair is written as its first register */
     /* TY_IMM: a float format narrower than its format keeps the high bits */
     imm_format fmt;
@@ -112,8 +114,6 @@ typedef struct syntax_form {
     int min_src, max_src; /* source operand count range (F16x2 immediates count 2) */
     const char *text;
     srcloc loc;
-    struct dis_form *dis; /* compiled printing (disasm/plan.h) */
-    struct asm_form *enc; /* compiled matching (asm/asm.h) */
 } syntax_form;
 
 typedef struct isa_exception {
@@ -170,9 +170,6 @@ typedef struct mnemonic_entry { /* all (opcode, form) pairs written with one mne
     int *opcode, *form;
     int n;
     int longer; /* another mnemonic starts with this one and a dot (IMAD: IMAD.WIDE) */
-    const struct asm_form **enc; /* [n] the forms' compiled matching (asm/asm.h) */
-    const struct asm_pairs *pairs; /* [max_src + 1] by number of source operands (asm/asm.h) */
-    int max_src;
 } mnemonic_entry;
 
 typedef struct decode_pattern {
@@ -212,9 +209,12 @@ struct gisa_isa {
     int nmodifiers;
     decode_table dec;
     const isa_type *guard_type; /* Pred, for the @P guard */
-    struct dis_model *dis;      /* compiled printing (disasm/plan.h) */
-    uint8_t asm_code[64];       /* operand class (asm_class) -> code of the pair tables (asm/asm.h) */
-    int asm_ncodes;
+    const struct decoder *decoder; /* word -> gisa_inst (spec/decoder.h) */
+    /* The tools' own tables, compiled from the finished model by the
+     * library's loader (src/lib/load.c) and owned by this handle; the model
+     * never reads them, and each tool reads only its own. */
+    const struct dis_model *dis;       /* print plans (disasm/plan.h) */
+    const struct asm_model *asm_model; /* candidate tables (asm/asm.h) */
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */

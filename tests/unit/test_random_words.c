@@ -101,11 +101,10 @@ static void run_target(void)
         }
         valid++;
         per_kind_valid[kind]++;
-        int opc, form;
-        uint64_t vals[DISASM_NVALS];
-        char why[256], exact[512];
+        gisa_inst inst;
+        char exact[512];
         size_t n = strlen(buf);
-        if (disasm_match(isa, &w, &opc, &form, vals, why, sizeof why) || n > isa->dis->op[opc].forms[form].bound) {
+        if (gisa_decode(isa, w, &inst) || n > isa->dis->op[inst.opcode].forms[inst.form].bound) {
             bad_bound++;
             report("valid text longer than its form's bound", w, buf, NULL);
         } else if (gisa_disassemble(isa, w, exact, n + 1) != GISA_OK || strcmp(exact, buf)) {

@@ -1,0 +1,12 @@
+/* Loading the model (load.c): what the public gisa_isa_load_* functions
+ * (src/lib/load.c) call before the tools build their tables on it. Same
+ * arguments and results as those. */
+#ifndef GISA_SPEC_LOAD_H
+#define GISA_SPEC_LOAD_H
+#include "spec/model.h"
+
+gisa_status spec_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags);
+gisa_status spec_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
+gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
+                          gisa_diags *diags);
+#endif
