@@ -17,17 +17,43 @@
 extern "C" {
 #endif
 
+/* Every function that can fail returns a gisa_status; the message that
+ * explains a failure goes to a gisa_diags list (loading, assembling, state
+ * files), into gisa_inst.why (decode, encode), or into the text itself
+ * (`.invalid ... // reason` of gisa_disassemble). Which codes come from where:
+ *   GISA_OK                       success, everywhere;
+ *   GISA_ERR_INPUT                the input has errors: gisa_isa_load_*, gisa_isa_lint,
+ *                                 gisa_assemble*, gisa_words_parse, gisa_disassemble,
+ *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json;
+ *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
+ *                                 wider than its field): every function;
+ *   GISA_ERR_IO                   gisa_isa_load_dir;
+ *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_assemble, gisa_words_*,
+ *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
+ *                                 gisa_sim_state_read_json;
+ *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
+ *   GISA_ERR_SIM                  gisa_sim_run.
+ * Memory the library returns to the caller (the words of gisa_assemble and
+ * gisa_words_parse, the buffers of gisa_words_serialize, gisa_diag_format,
+ * gisa_isa_doc and gisa_sim_state_write_json) is released with gisa_free. */
 typedef enum gisa_status {
+    /* success */
     GISA_OK = 0,
+    /* the caller's data */
     GISA_ERR_INPUT = 1,   /* the input (description, source, word) has errors */
     GISA_ERR_USAGE = 2,   /* bad argument from the caller */
+    /* the environment */
     GISA_ERR_IO = 3,      /* a file could not be read or written */
     GISA_ERR_NOMEM = 4,   /* out of memory or over a documented limit */
+    /* look-ups and runs */
     GISA_ERR_NOTFOUND = 5, /* a named item does not exist */
     GISA_ERR_SIM = 6       /* the simulated program faulted (see gisa_sim_fault) */
 } gisa_status;
 
 const char *gisa_status_str(gisa_status s);
+
+/* Releases memory the library returned (see above); NULL is ignored. */
+void gisa_free(void *p);
 
 /* ---------------------------------------------------------------- diagnostics */
 
@@ -56,7 +82,8 @@ void gisa_diags_set_limit(gisa_diags *d, size_t limit);
 size_t gisa_diags_dropped(const gisa_diags *d);
 void gisa_diags_clear(gisa_diags *d);
 /* Formats one diagnostic as `file:line:col: error: message`, plus the source
- * line and a caret line when with_source is set. Returns a malloc'd string. */
+ * line and a caret line when with_source is set. Returns a string to
+ * release with gisa_free. */
 char *gisa_diag_format(const gisa_diag *g, int with_source);
 
 /* ---------------------------------------------------------------- ISA model */
@@ -101,7 +128,7 @@ size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
 gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
- * Returns a malloc'd string, or NULL with GISA_ERR_NOTFOUND in *st. */
+ * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
 char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
 
 /* ---------------------------------------------------------------- words */
@@ -223,7 +250,7 @@ void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sc
 typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 2 } gisa_out_format;
 
 /* Assembles `len` bytes of source text. On success *words and *nwords receive a
- * malloc'd array (free with free()). On errors the diagnostics are in diags
+ * array (release with gisa_free). On errors the diagnostics are in diags
  * (at most the diags limit), *words is NULL and GISA_ERR_INPUT is returned. */
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                           gisa_word **words, size_t *nwords, gisa_diags *diags);
@@ -233,7 +260,7 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
 gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
                               gisa_diags *diags);
 
-/* Serialises words into a malloc'd buffer in the given format. */
+/* Serialises words into a buffer (release with gisa_free) in the given format. */
 gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,
                                  gisa_out_format fmt, char **buf, size_t *len);
 /* Parses a binary (16 or 8 bytes per word, little-endian) or hex-text image. */
@@ -318,7 +345,8 @@ gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
 
 /* State as JSON (format in docs/simulator.md). Reading applies the keys to
  * every warp (the "laneid"/"warpid" specials per warp); on any error nothing
- * is changed and diags name the key. Writing returns a malloc'd string. */
+ * is changed and diags name the key. Writing returns a string to release
+ * with gisa_free. */
 gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
                                      gisa_diags *diags);
 char *gisa_sim_state_write_json(const gisa_sim *sim);

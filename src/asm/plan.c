@@ -22,9 +22,9 @@ static uint32_t simple_decorations(const opnd_slot *s)
 static asm_slot slot_of(const opnd_slot *s)
 {
     const expr *bw = s->bitwidth;
+    const deco_fields d = deco_fields_of(s); /* copied: the matcher's slots stay small */
     asm_slot a = {.s = s, .group = (uint8_t)s->group, .nsrc = 1, .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1),
-                  .neg = value_index(s->neg_field), .abs = value_index(s->abs_field), .not_ = value_index(s->not_field),
-                  .simple = simple_decorations(s)};
+                  .neg = d.neg, .abs = d.abs, .not_ = d.not_, .simple = simple_decorations(s)};
     switch (s->kind) {
     case OK_IMM:
         a.accept = UINT64_C(1) << SRC_NUMBER;

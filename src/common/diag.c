@@ -203,3 +203,7 @@ const char *gisa_status_str(gisa_status s)
     }
     return "unknown status";
 }
+
+/* Memory handed to the caller comes from malloc: one release function
+ * keeps callers (and bindings) from depending on that. */
+void gisa_free(void *p) { free(p); }

@@ -147,21 +147,17 @@ static void build_opnd(builder *b, const isa_opcode *op, const syntax_form *F, c
         .group = (uint8_t)s->group,
         .pair = (int8_t)(!bw ? 0 : bw->kind == EX_NUM ? bw->num == 64 : -1),
         .field = idx(s->field),
-        .not_ = idx(s->not_field),
-        .neg = idx(s->neg_field),
-        .abs = idx(s->abs_field),
-        .inv = idx(s->inv_field),
+        .deco = deco_fields_of(s),
         .fmt = idx(s->fmt_field),
         .index = idx(s->index_field),
         .index_width = (uint8_t)(s->index_field >= 0 ? op->fields[s->index_field].width : 0),
-        .inv_value = s->inv_field >= 0 ? s->inv_value : UINT64_MAX,
         .fmt_value = s->fmt_field >= 0 ? s->fmt_value : UINT64_MAX,
         .type = s->type,
         .regs = s->type && s->type->kind == TY_REG ? &b->dm->regs[s->type - b->isa->types] : NULL,
         .bitwidth = bw,
         .slot = s,
     };
-    o->deco = o->not_ != SPEC_NONE || o->neg != SPEC_NONE || o->abs != SPEC_NONE || o->inv != SPEC_NONE;
+    o->has_deco = (uint8_t)deco_any(&o->deco);
     if (o->pair < 0)
         field_pred_build(b->a, op, &bw, 1, 64, &o->pair_of);
     if (s->sfx_slot >= 0 && F->mods[s->sfx_slot].field >= 0)
@@ -225,7 +221,7 @@ static int build_steps(builder *b, const syntax_form *F, dis_form *d)
             st[n++] = (dis_step){.kind = DS_GROUP, .group = (uint8_t)g, .skip = (uint16_t)(e - k)};
         }
         const dis_opnd *o = &d->ops[k];
-        int plain = o->kind == OK_REG && !o->pair && !o->sfx && !o->deco;
+        int plain = o->kind == OK_REG && !o->pair && !o->sfx && !o->has_deco;
         st[n++] = (dis_step){.kind = plain ? DS_REG_PLAIN : kind[o->kind], .opnd = o};
     }
     st[n] = (dis_step){.kind = DS_END};
@@ -309,8 +305,8 @@ int disasm_plan_build(gisa_isa *isa)
         b.ctl_text[k] = text_of(&b, ctl_names[k], strlen(ctl_names[k]));
     for (int k = 0; k < 32; k++) {
         char t[8];
-        int n = snprintf(t, sizeof t, "%s%s%s%s", k >> 4 & 1 ? " " : ", ", k >> 3 & 1 ? "!" : "",
-                         k >> 2 & 1 ? (k >> 1 & 1 ? "~" : "-") : "", k & 1 ? "|" : "");
+        int n = snprintf(t, sizeof t, "%s%s%s%s", k >> 4 & 1 ? " " : ", ", k & GISA_DECO_NOT ? "!" : "",
+                         k & GISA_DECO_INV ? "~" : k & GISA_DECO_NEG ? "-" : "", k & GISA_DECO_ABS ? "|" : "");
         set_name(&b.dm->prefix[k], t, n);
     }
     for (int i = 0; i < isa->ntypes; i++)

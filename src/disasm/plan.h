@@ -47,10 +47,11 @@ typedef struct dis_opnd {
     uint8_t kind;  /* opnd_kind */
     uint8_t group; /* 0, or its optional group */
     int8_t pair;   /* 1 / 0: a constant Bitwidth; -1: ask pair_of */
-    uint8_t field, not_, neg, abs, inv, fmt, index; /* value indices, SPEC_NONE when absent */
+    uint8_t field, fmt, index;  /* value indices, SPEC_NONE when absent */
     uint8_t index_width;
-    uint8_t deco;                                   /* not_, neg, abs or inv is a field */
-    uint64_t inv_value, fmt_value;                  /* '~' / BF16 when vals[inv|fmt] equals them */
+    uint8_t has_deco;           /* a decoration has a field */
+    deco_fields deco;
+    uint64_t fmt_value;         /* BF16 halves when vals[fmt] equals it */
     const isa_type *type;
     const dis_regs *regs;      /* register and indexed operands */
     const expr *bitwidth;
@@ -113,13 +114,13 @@ typedef struct dis_opcode {
 } dis_opcode;
 
 /* Separator and decorations before an operand: " " before the first,
- * else ", "; then "!", "-" or "~" (tilde and neg), "|". */
-#define DIS_PREFIX(first, not_, neg, tilde, abs) ((first) << 4 | (not_) << 3 | (neg) << 2 | (tilde) << 1 | (abs))
+ * else ", "; then "!", "-" or "~", "|" (deco: GISA_DECO_* bits). */
+#define DIS_PREFIX(first, deco) ((first) << 4 | (deco))
 
 typedef struct dis_model {
     dis_regs *regs;      /* [ntypes]; filled for register types */
     dis_opcode *op;      /* [nopcodes] */
-    rname prefix[32];    /* ", -|" and the like: DIS_PREFIX(first, !, -, ~, |) */
+    rname prefix[32];    /* ", -|" and the like: DIS_PREFIX(first, deco) */
 } dis_model;
 
 /* Prints form `form` of opcode `opcode` with the fields' values vals into

@@ -252,12 +252,8 @@ static char *print_imm(char *p, const char *end, const dis_opnd *d, const uint64
 static HOT_INLINE char *print_operand(char *p, const char *end, const dis_model *dm, int first, int kind, const dis_opnd *d,
                            const uint64_t *vals)
 {
-    int abs = 0, prefix = DIS_PREFIX(first, 0, 0, 0, 0);
-    if (d->deco) { /* most operands have none of the four: no look-ups */
-        abs = vals[d->abs] != 0;
-        prefix = DIS_PREFIX(first, vals[d->not_] != 0, vals[d->neg] != 0, vals[d->inv] == d->inv_value, abs);
-    }
-    p = put_r(p, end, &dm->prefix[prefix]);
+    unsigned deco = d->has_deco ? deco_of(&d->deco, vals) : 0; /* most operands have none: no look-ups */
+    p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, deco)]);
     if (kind == DS_REG)
         p = print_reg(p, end, d, vals);
     else if (kind == DS_CMEM)
@@ -268,7 +264,7 @@ static HOT_INLINE char *print_operand(char *p, const char *end, const dis_model 
         p = print_indexed(p, end, d, vals);
     if (d->sfx)
         p = put_mod(p, end, d->sfx, dis_mod_code(d->sfx, vals[d->sfx->field]));
-    return put_flag(p, end, '|', abs);
+    return put_flag(p, end, '|', (deco & GISA_DECO_ABS) != 0);
 }
 
 /* ------------------------------------------------------------ the line */
@@ -334,12 +330,12 @@ static HOT_INLINE void print_line(const dis_model *dm, int opcode, const dis_for
                 s += s->skip;
             break;
         case DS_REG_PLAIN: /* print_operand without what it would skip */
-            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
+            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0)]);
             p = put_reg(p, end, s->opnd->regs, s->opnd->type, vals[s->opnd->field], 0);
             first = 0;
             break;
         case DS_PR:
-            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0, 0, 0, 0)]);
+            p = put_r(p, end, &dm->prefix[DIS_PREFIX(first, 0)]);
             p = put_c(p, end, 'P');
             p = put_c(p, end, 'R');
             first = 0;

@@ -83,6 +83,36 @@ static inline int cmem_bad(const isa_type *t, uint64_t v, int pair)
     return (cmem_offset(t, v) % cmem_align(t, pair) != 0 && !t->misaligned_warn) || (v & ~cmem_used(t)) != 0;
 }
 
+/* Where an operand's decorations are encoded: the one description of them
+ * that the printer, the assembler, the accessors and the simulator share.
+ * The values they stand for are GISA_DECO_* bits (deco_of). */
+typedef struct deco_fields {
+    uint64_t inv_value;         /* '-' reads '~' (CvtINegX) when vals[inv] equals it */
+    uint8_t neg, abs, not_, inv; /* field indices, SPEC_NONE when absent */
+} deco_fields;
+
+static inline uint8_t field_or_none(int field) { return field >= 0 ? (uint8_t)field : SPEC_NONE; }
+
+static inline deco_fields deco_fields_of(const opnd_slot *s)
+{
+    return (deco_fields){.inv_value = s->inv_field >= 0 ? s->inv_value : UINT64_MAX, .neg = field_or_none(s->neg_field),
+                         .abs = field_or_none(s->abs_field), .not_ = field_or_none(s->not_field),
+                         .inv = field_or_none(s->inv_field)};
+}
+
+static inline int deco_any(const deco_fields *d)
+{
+    return d->neg != SPEC_NONE || d->abs != SPEC_NONE || d->not_ != SPEC_NONE || d->inv != SPEC_NONE;
+}
+
+/* The decorations the values write, as GISA_DECO_* bits, without branches. */
+static inline unsigned deco_of(const deco_fields *d, const uint64_t *vals)
+{
+    unsigned neg = vals[d->neg] != 0, inv = neg & (vals[d->inv] == d->inv_value);
+    return (neg & !inv) * GISA_DECO_NEG | (vals[d->abs] != 0) * GISA_DECO_ABS | inv * GISA_DECO_INV |
+           (vals[d->not_] != 0) * GISA_DECO_NOT;
+}
+
 /* Decodes w: the opcode, the first form that expresses the word (its
  * index is returned) and every field's value in vals[SPEC_NVALS]. Returns
  * -1 when the word is no instruction; *opcode is then the opcode whose

@@ -213,11 +213,8 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
     const opnd_slot *s = &F->ops[i];
     gisa_operand o = {.name = s->name, .present = !s->group || group_shown(op, F, s->group, inst),
                       .written = in_outlist(op, s->field)};
-    int inv = s->inv_field >= 0 && inst->field[s->inv_field] == s->inv_value;
-    if (val(inst, s->neg_field))
-        o.deco |= inv ? GISA_DECO_INV : GISA_DECO_NEG;
-    o.deco |= val(inst, s->abs_field) ? GISA_DECO_ABS : 0;
-    o.deco |= val(inst, s->not_field) ? GISA_DECO_NOT : 0;
+    deco_fields deco = deco_fields_of(s);
+    o.deco = deco_of(&deco, inst->field);
     if (s->sfx_slot >= 0) {
         const mod_slot *m = &F->mods[s->sfx_slot];
         uint64_t v = m->field >= 0 ? inst->field[m->field] : m->choices[m->def_choice >= 0 ? m->def_choice : 0].value;
