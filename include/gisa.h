@@ -218,7 +218,8 @@ typedef struct gisa_operand {
     int pair;             /* a 64-bit operand (pairs, F64, 64-bit constants) */
     int bf16;             /* GISA_OPND_F16X2 holds BF16 halves */
     unsigned deco;        /* GISA_DECO_* as written */
-    const char *suffix;   /* operand suffix value (".H1_H1" is "H1_H1"), or NULL */
+    const char *suffix;   /* operand suffix value (".H1_H1" is "H1_H1"), NULL when the operand has none */
+    int suffix_default;   /* the suffix is the default the text leaves out */
     int written;          /* the instruction writes it (the opcode's OutList) */
     int present;          /* 0: an optional operand the text leaves out (its default) */
 } gisa_operand;

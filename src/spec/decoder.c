@@ -161,7 +161,7 @@ void decoder_explain(const gisa_isa *isa, const gisa_word *w, int idx, char *why
     const legal_opcode *lo = &isa->decoder->op[idx];
     if ((w->w[0] & ~op->covered.w[0]) || (w->w[1] & ~op->covered.w[1])) {
         int b;
-        for (b = 0; b < isa->word_bits && !(word_get_bit(w, b) && !word_get_bit(&op->covered, b)); b++)
+        for (b = 0; b < 127 && !(word_get_bit(w, b) && !word_get_bit(&op->covered, b)); b++) /* w[1] of a 64-bit word too */
             ;
         snprintf(why, cap, "%s: bit %d is set but no field covers it", op->name, b);
         return;

@@ -50,11 +50,6 @@ gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst)
 {
     if (!isa || !inst)
         return GISA_ERR_USAGE;
-    if (isa->word_bits == 64 && word.w[1]) {
-        inst->opcode = inst->form = -1;
-        snprintf(inst->why, sizeof inst->why, "a 64-bit target's word has bits above 63");
-        return GISA_ERR_INPUT;
-    }
     inst->word = word;
     inst->form = decoder_run(isa, &word, &inst->opcode, inst->field);
     if (inst->form >= 0) {
@@ -215,12 +210,13 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
                       .written = in_outlist(op, s->field)};
     deco_fields deco = deco_fields_of(s);
     o.deco = deco_of(&deco, inst->field);
-    if (s->sfx_slot >= 0) {
+    if (s->sfx_slot >= 0) { /* a suffix no field encodes is always its default */
         const mod_slot *m = &F->mods[s->sfx_slot];
-        uint64_t v = m->field >= 0 ? inst->field[m->field] : m->choices[m->def_choice >= 0 ? m->def_choice : 0].value;
-        for (int k = 0; k < m->nchoices; k++)
+        uint64_t v = m->field >= 0 ? inst->field[m->field] : m->def_choice >= 0 ? m->choices[m->def_choice].value : 0;
+        for (int k = 0; k < m->nchoices && !o.suffix; k++)
             if (m->choices[k].value == v)
                 o.suffix = m->choices[k].spell;
+        o.suffix_default = m->field < 0 || mod_code(m, v) < MOD_TEXT;
     }
     const isa_type *t = s->type;
     uint64_t v = val(inst, s->field);

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The layering of src/ (README: the model knows no tool, the tools know no
+# other tool): every #include of a file under src/ is resolved the way the
+# compiler does (the including file's directory first, then src/ as the
+# build's -I; a header that does not exist counts by its first path
+# component) and these directions are refused:
+#   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/cli, src/lib
+#   src/common                -> src/spec
+#   src/asm, src/disasm, src/sim -> each other, src/cli, src/lib
+# src/cli and src/lib may include anything. Prints each offending line
+# (file:line: the directive) and exits 1; exits 0 when there is none.
+# Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
+# repository holding this script). No other environment is needed.
+set -euo pipefail
+
+ROOT=${1:-${GISA_SOURCE_DIR:-$(dirname "$0")/../..}}
+ROOT=$(cd "$ROOT" && pwd)
+SRC=$ROOT/src
+[ -d "$SRC" ] || { echo "include_direction: no src/ in $ROOT" >&2; exit 2; }
+
+# forbidden FROM TO: true when module FROM must not include module TO
+forbidden() {
+    local from=$1 to=$2
+    [ "$from" = "$to" ] && return 1
+    case $from in
+    spec) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|cli|lib|spec)$ ]] ;;
+    asm | disasm | sim) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
+    *) return 1 ;;
+    esac
+}
+
+# normalize PATH: sets NORM to PATH without "." and with ".." segments
+# resolved (no file access, no subshell)
+normalize() {
+    local IFS=/ part out=()
+    for part in $1; do
+        case $part in
+        '' | .) ;;
+        ..) [ ${#out[@]} -gt 0 ] && unset 'out[${#out[@]}-1]' ;;
+        *) out+=("$part") ;;
+        esac
+    done
+    NORM="/${out[*]-}"
+}
+
+# module_of DIR NAME QUOTED: sets MODULE to the src/ module (first directory
+# below src/) that `#include NAME` from a file in DIR refers to, or to ""
+# (a system or public header)
+module_of() {
+    local dir=$1 name=$2 quoted=$3
+    NORM=""
+    if [ "$quoted" = 1 ] && [ -e "$dir/$name" ]; then
+        normalize "$dir/$name"
+    elif [ -e "$SRC/$name" ]; then
+        normalize "$SRC/$name"
+    elif [[ $name == */* ]]; then
+        normalize "$SRC/$name" # not there: judged by its name
+    fi
+    MODULE=""
+    case $NORM in
+    "$SRC"/*/*)
+        MODULE=${NORM#"$SRC"/}
+        MODULE=${MODULE%%/*}
+        ;;
+    esac
+}
+
+bad=0 checked=0
+while IFS= read -r -d '' file; do
+    rel=${file#"$SRC"/}
+    from=${rel%%/*}
+    [[ $from =~ ^(spec|common|asm|disasm|sim)$ ]] || continue
+    dir=$(dirname "$file")
+    lineno=0
+    while IFS= read -r line || [ -n "$line" ]; do
+        lineno=$((lineno + 1))
+        [[ $line =~ ^[[:space:]]*#[[:space:]]*include[[:space:]]*([\"\<])([^\"\>]+)[\"\>] ]] || continue
+        checked=$((checked + 1))
+        quoted=0
+        [ "${BASH_REMATCH[1]}" = '"' ] && quoted=1
+        module_of "$dir" "${BASH_REMATCH[2]}" "$quoted"
+        to=$MODULE
+        if [ -n "$to" ] && forbidden "$from" "$to"; then
+            echo "src/$rel:$lineno: $line    (src/$from must not include src/$to)"
+            bad=$((bad + 1))
+        fi
+    done <"$file"
+done < <(find "$SRC" -type f -print0 | sort -z)
+
+if [ "$bad" -gt 0 ]; then
+    echo "include_direction: $bad forbidden include(s) of $checked" >&2
+    exit 1
+fi
+echo "include_direction: $checked includes, none against the layering"
