@@ -155,7 +155,8 @@ typedef struct gisa_inst {
     gisa_word word;   /* the word it was decoded from or encoded to */
     int opcode;       /* opcode index (gisa_isa_opcode_name); -1 when unknown */
     int form;         /* syntax form of the opcode (its N-th syntax line) */
-    /* field[i]: the value of the opcode's field i (gisa_inst_field_name);
+    /* field[i]: the value of the opcode's field i (gisa_inst_field_name), for
+     * i < gisa_inst_field_count; the others are unspecified, except that
      * field[GISA_INST_MAX_FIELDS] is always 0 */
     uint64_t field[GISA_INST_MAX_FIELDS + 1];
     char why[GISA_INST_WHY]; /* after a failed gisa_decode/gisa_encode: the reason */
@@ -260,6 +261,10 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
  * comment). */
 gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
                               gisa_diags *diags);
+
+/* Assembles exactly one instruction into *inst: the word it encodes to,
+ * decoded (so opcode, form and values are those gisa_decode gives). */
+gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags);
 
 /* Serialises words into a buffer (release with gisa_free) in the given format. */
 gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,

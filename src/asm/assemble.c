@@ -232,3 +232,12 @@ gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *
     free(w);
     return GISA_OK;
 }
+
+gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags)
+{
+    gisa_word w;
+    if (!inst)
+        return GISA_ERR_USAGE;
+    gisa_status s = gisa_assemble_one(isa, text, &w, diags);
+    return s != GISA_OK ? s : gisa_decode(isa, w, inst);
+}

@@ -28,7 +28,8 @@ typedef struct ctx {
     int first_word;
     int cand;
     int last; /* try_form's result for the candidate */
-    uint64_t vals[MAXF + 1]; /* the fields' values, and a scratch value for what has no field */
+    gisa_inst inst; /* what the statement says: the candidate's opcode and form, the fields' values
+                       (field[MAXF]: a scratch value for what has no field) */
     asm_error warn; /* a warning of the form being tried (kept if it is chosen) */
     int has_warn;
     failure best;
@@ -173,7 +174,7 @@ static int match_mods(ctx *c)
         const asm_spelling *q = &f->by_id[(uint32_t)sw->id * f->id_mul >> f->id_shift];
         if (q->id == sw->id && q->plain && !(filled >> q->slot & 1)) {
             filled |= UINT64_C(1) << q->slot;
-            c->vals[q->field] = q->value;
+            c->inst.field[q->field] = q->value;
             continue;
         }
         /* the first slot offering the spelling that is not filled yet
@@ -230,7 +231,7 @@ static int match_mods(ctx *c)
             }
             continue;
         }
-        c->vals[m->field] = m->choices[choice].value;
+        c->inst.field[m->field] = m->choices[choice].value;
     }
     for (int j = 0; j < F->nmods && (f->required & ~filled); j++) {
         const mod_slot *m = &F->mods[j];
@@ -253,7 +254,7 @@ static int match_mods(ctx *c)
 /* pair: asm_slot.pair of the operand */
 static int slot_is_pair(const ctx *c, const opnd_slot *s, int pair)
 {
-    return pair >= 0 ? pair : expr_eval(s->bitwidth, c->vals) == 64;
+    return pair >= 0 ? pair : expr_eval(s->bitwidth, c->inst.field) == 64;
 }
 
 #define FAIL(...)                                                                                  \
@@ -270,22 +271,22 @@ static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, in
         if (!s->allow_neg || s->neg_field < 0)
             FAIL(col, 1, NULL, si, "%s: %s cannot be %s%s", c->F->mnemonic, nm, o->neg ? "negated" : "complemented",
                  s->allow_neg ? " (the ISA has no encoding field for it)" : "");
-        int x = s->inv_field >= 0 && c->vals[s->inv_field] == s->inv_value;
+        int x = s->inv_field >= 0 && c->inst.field[s->inv_field] == s->inv_value;
         if (x && o->neg)
             FAIL(col, 1, NULL, si, "%s: with .X the operand is complemented: write '~%s', not '-'", c->F->mnemonic, nm);
         if (!x && o->inv)
             FAIL(col, 1, NULL, si, "%s: '~' (bitwise not) is only valid with .X; use '-' to negate", c->F->mnemonic);
-        c->vals[s->neg_field] = 1;
+        c->inst.field[s->neg_field] = 1;
     }
     if (o->abs) {
         if (!s->allow_abs || s->abs_field < 0)
             FAIL(o->col, o->len, NULL, si, "%s: %s cannot take an absolute value |x|", c->F->mnemonic, nm);
-        c->vals[s->abs_field] = 1;
+        c->inst.field[s->abs_field] = 1;
     }
     if (o->not_) {
         if (!s->allow_not || s->not_field < 0)
             FAIL(o->neg_col, 1, NULL, si, "%s: %s cannot be inverted with '!'", c->F->mnemonic, nm);
-        c->vals[s->not_field] = 1;
+        c->inst.field[s->not_field] = 1;
     }
     if (o->sfx) {
         if (s->sfx_slot < 0)
@@ -301,7 +302,7 @@ static int written_decorations(ctx *c, const opnd_slot *s, const src_opnd *o, in
         if (m->field < 0 && k != m->def_choice)
             FAIL(o->sfx_col, (int)o->sfx_len + 1, NULL, si, "%s: .%.*s cannot be encoded (no field)", c->F->mnemonic, (int)o->sfx_len, o->sfx);
         if (m->field >= 0)
-            c->vals[m->field] = m->choices[k].value;
+            c->inst.field[m->field] = m->choices[k].value;
     }
     return 0;
 }
@@ -313,18 +314,18 @@ static inline int apply_decorations(ctx *c, const asm_slot *a, const src_opnd *o
      * operands have none or only such as are a plain bit (asm_slot.simple):
      * three stores, no branch on which */
     if (!((o->deco & ~a->simple) | (uintptr_t)o->sfx)) {
-        c->vals[a->neg] = o->neg != 0;
-        c->vals[a->abs] = o->abs != 0;
-        c->vals[a->not_] = o->not_ != 0;
+        c->inst.field[a->neg] = o->neg != 0;
+        c->inst.field[a->abs] = o->abs != 0;
+        c->inst.field[a->not_] = o->not_ != 0;
         return 0;
     }
     const opnd_slot *s = a->s;
     if (s->neg_field >= 0)
-        c->vals[s->neg_field] = 0;
+        c->inst.field[s->neg_field] = 0;
     if (s->abs_field >= 0)
-        c->vals[s->abs_field] = 0;
+        c->inst.field[s->abs_field] = 0;
     if (s->not_field >= 0)
-        c->vals[s->not_field] = 0;
+        c->inst.field[s->not_field] = 0;
     return written_decorations(c, s, o, depth, si);
 }
 
@@ -384,7 +385,7 @@ static inline int match_reg(ctx *c, const asm_slot *a, const src_opnd *o, int de
     }
     if (apply_decorations(c, a, o, depth, si))
         return -1;
-    c->vals[s->field] = v;
+    c->inst.field[s->field] = v;
     return 0;
 }
 
@@ -536,7 +537,7 @@ static int match_imm(ctx *c, const asm_slot *a, const src_opnd *o, const src_opn
     if (t->prefixed) {
         if (prefixed_literal(c, s, &lit, neg, &v, depth, si))
             return -1;
-        c->vals[s->field] = v;
+        c->inst.field[s->field] = v;
         return 0;
     }
     if (o->fpfx) { /* F1.5 where plain floats are read anyway */
@@ -574,7 +575,7 @@ static int match_imm(ctx *c, const asm_slot *a, const src_opnd *o, const src_opn
     case IMM_F16X2: {
         if (!o2 || o2->kind != SRC_NUMBER)
             FAIL(o->col, o->len, NULL, si, "%s: %s is two half-precision immediates written 'high, low' (e.g. -1, 1)", c->F->mnemonic, s->name);
-        fp_format f = s->fmt_field >= 0 && c->vals[s->fmt_field] == s->fmt_value ? FP_BF16 : FP_F16;
+        fp_format f = s->fmt_field >= 0 && c->inst.field[s->fmt_field] == s->fmt_value ? FP_BF16 : FP_F16;
         uint64_t hi16, lo16;
         if (float_literal(c, s, &lit, f, &hi16, depth, si) || float_literal(c, s, o2, f, &lo16, depth + 1, si + 1))
             return -1;
@@ -583,7 +584,7 @@ static int match_imm(ctx *c, const asm_slot *a, const src_opnd *o, const src_opn
     }
     default: FAIL(o->col, o->len, s->name, si, "kind");
     }
-    c->vals[s->field] = v;
+    c->inst.field[s->field] = v;
     return 0;
 }
 
@@ -610,7 +611,7 @@ static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, i
         return -1;
     if (o->offset % align)
         warn(c, o->col, o->len, "constant offset 0x%llx is not %llu-byte aligned", (unsigned long long)o->offset, (unsigned long long)align);
-    c->vals[s->field] = cmem_pack(t, o->bank, o->offset);
+    c->inst.field[s->field] = cmem_pack(t, o->bank, o->offset);
     return 0;
 }
 
@@ -635,13 +636,13 @@ static inline __attribute__((always_inline)) int match_operand(ctx *c, const asm
         if (asm_reg_value(s->type, o->name, o->name_len, o->reg, &v))
             FAIL(o->col, o->len, NULL, si, "%s: expected a uniform register inside R[...] (%s0..%s%llu or %s)", c->F->mnemonic, s->type->prefix,
                  s->type->prefix, (unsigned long long)(s->type->zero_value - 1), s->type->zero);
-        c->vals[s->field] = v;
+        c->inst.field[s->field] = v;
         if (s->index_field >= 0) {
             const isa_field *f = &c->op->fields[s->index_field];
             int64_t lo = -(int64_t)(UINT64_C(1) << (f->width - 1)), hi = (int64_t)(UINT64_C(1) << (f->width - 1)) - 1;
             if (o->index < lo || o->index > hi)
                 FAIL(o->col, o->len, NULL, si, "%s out of range: %lld (%lld..%lld)", f->type->name, (long long)o->index, (long long)lo, (long long)hi);
-            c->vals[s->index_field] = (uint64_t)o->index & ((UINT64_C(1) << f->width) - 1);
+            c->inst.field[s->index_field] = (uint64_t)o->index & ((UINT64_C(1) << f->width) - 1);
         } else if (o->index) {
             FAIL(o->col, o->len, NULL, si, "%s: no offset can be encoded in R[...]", c->F->mnemonic);
         }
@@ -729,7 +730,7 @@ static inline int set_controls(ctx *c)
     for (int k = 0; k < 3; k++) {
         int given = st->ctl_given[k] != 0;
         bad |= given & (f->ctl_field[k] == MAXF || st->ctl_val[k] > f->ctl_max[k]);
-        c->vals[given ? f->ctl_field[k] : MAXF] = st->ctl_val[k];
+        c->inst.field[given ? f->ctl_field[k] : MAXF] = st->ctl_val[k];
     }
     return bad ? control_failure(c) : 0;
 }
@@ -756,8 +757,8 @@ static inline int set_guard(ctx *c)
         return 0;
     if (!f->guard_type || asm_reg_value(f->guard_type, st->guard, st->guard_len, st->guard_reg, &g))
         return guard_failure(c);
-    c->vals[f->guard] = g;
-    c->vals[f->guard_not] = (uint64_t)st->guard_not;
+    c->inst.field[f->guard] = g;
+    c->inst.field[f->guard_not] = (uint64_t)st->guard_not;
     return 0;
 }
 
@@ -766,7 +767,7 @@ static int exception_holds(ctx *c)
 {
     const isa_opcode *op = c->op;
     for (int e = 0; e < op->nexceptions; e++)
-        if (expr_eval(op->exceptions[e].cond, c->vals)) {
+        if (expr_eval(op->exceptions[e].cond, c->inst.field)) {
             record(c, 1000, c->st->mnem_col, (int)c->st->mnem_len, NULL, -1, "%s: illegal combination: %s", c->F->mnemonic, op->exceptions[e].message);
             return -1;
         }
@@ -784,7 +785,7 @@ static inline int exceptions(ctx *c)
         unsigned k = 0;
         uint64_t over = 0;
         for (int i = 0; i < p->nfields; i++) {
-            uint64_t v = c->vals[p->field[i]];
+            uint64_t v = c->inst.field[p->field[i]];
             over |= v >> p->width[i];
             k = k << p->width[i] | (unsigned)v;
         }
@@ -804,14 +805,14 @@ static int try_choices(ctx *c)
     size_t size = sizeof(uint64_t) * (size_t)c->op->nfields;
     uint64_t base[MAXF];
     if (f->npresent > 1)
-        memcpy(base, c->vals, size);
+        memcpy(base, c->inst.field, size);
     for (int j = 0, tried = 0; j < f->npresent; j++) {
         /* a choice of groups that takes another number of source operands
          * than the statement has cannot match: the silent pass skips it */
         if (c->silent && f->present_nsrc[j] != c->st->nops)
             continue;
         if (tried++)
-            memcpy(c->vals, base, size);
+            memcpy(c->inst.field, base, size);
         if ((c->silent ? match_choice(c, j) : match_operands(c, f->present[j])) == 0)
             return 0;
     }
@@ -824,7 +825,7 @@ static int try_choices(ctx *c)
  * cannot fit whatever the choice. */
 static int try_form(ctx *c, int only)
 {
-    memcpy(c->vals, c->op->absent, sizeof(uint64_t) * (size_t)c->op->nfields);
+    memcpy(c->inst.field, c->op->absent, sizeof(uint64_t) * (size_t)c->op->nfields);
     c->has_warn = 0;
     if (match_mods(c))
         return -1;
@@ -893,13 +894,16 @@ static int try_candidate(ctx *c, const mnemonic_entry *me, const asm_mnemonic *a
     c->op = &c->isa->opcodes[me->opcode[i]];
     c->F = &c->op->forms[me->form[i]];
     c->f = am->enc[i];
+    c->inst.opcode = me->opcode[i];
+    c->inst.form = me->form[i];
     c->last = -1;
     if (c->op->nfields > MAXF)
         return -1;
     c->last = try_form(c, only);
     if (c->last)
         return -1;
-    gisa_word w = fields_write(&c->f->written, c->vals);
+    /* the gisa_inst's values in their fields, over the form's pre-packed absent values */
+    gisa_word w = fields_write(&c->f->written, c->inst.field);
     out->w[0] = w.w[0] | c->f->base.w[0];
     out->w[1] = w.w[1] | c->f->base.w[1];
     c->st->has_warn = c->has_warn;

@@ -749,6 +749,17 @@ static void check_accepted(gisa_word w, const gisa_inst *in, stats *st)
     gisa_status ps = gisa_print(isa, in, pr, sizeof pr);
     if (ps != GISA_OK || strcmp(pr, dis))
         fail(K_PRINT, w, in->opcode, in->form, dis, "gisa_print gives %s '%s'", gisa_status_str(ps), pr);
+    /* the text back into a gisa_inst: the same instruction (every 8th word: assembling is the slow part) */
+    if (st->accepted % 8 == 0) {
+        gisa_inst t;
+        gisa_diags *d = gisa_diags_new();
+        gisa_status as = gisa_assemble_inst(isa, dis, &t, d);
+        if (as != GISA_OK || t.opcode != in->opcode || t.form != in->form || !word_eq(t.word, w) ||
+            memcmp(t.field, in->field, sizeof t.field[0] * gisa_inst_field_count(isa, in)))
+            fail(K_PRINT, w, in->opcode, in->form, dis, "gisa_assemble_inst gives %s, opcode %d form %d",
+                 gisa_status_str(as), t.opcode, t.form);
+        gisa_diags_free(d);
+    }
     /* 3: operands, guard, controls, modifiers vs the text */
     tline L;
     if (!parse_line(dis, &L)) {
