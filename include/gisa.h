@@ -215,8 +215,10 @@ typedef struct gisa_operand {
     unsigned reg;         /* register number as encoded (RZ: the zero register's number) */
     int is_zero;          /* RZ / URZ / PT / UPT (for predicates: the always-true one) */
     int64_t value;        /* immediates (see the kinds) */
+    uint64_t bits;        /* the operand's field as encoded (register number, immediate field, ...) */
+    int raw_syntax;       /* the assembly writes this immediate as its raw field bits (Fermi) */
     unsigned bank, offset;/* GISA_OPND_CBANK */
-    int pair;             /* a 64-bit operand (pairs, F64, 64-bit constants) */
+    int pair;             /* a 64-bit operand (pairs, F64, 64-bit constants and immediates) */
     int bf16;             /* GISA_OPND_F16X2 holds BF16 halves */
     unsigned deco;        /* GISA_DECO_* as written */
     const char *suffix;   /* operand suffix value (".H1_H1" is "H1_H1"), NULL when the operand has none */

@@ -1,14 +1,13 @@
 /* Pre-decoding: each program word becomes a sim_insn once, before the run.
- * Everything here is generic over the model: the syntax form the
- * disassembler matches says which operands exist, which fields hold them
- * and their decorations; the opdef of the optype says which modifier
- * fields the semantics read. A word that does not decode, or an operand the
+ * Everything here is generic over the model: the decoder (gisa_decode)
+ * gives the instruction and its form, the form's operands come from the
+ * gisa_inst accessors (kind, register, value, decorations); the opdef of
+ * the optype says which modifier fields the semantics read (bind.c). A word that does not decode, or an operand the
  * simulator cannot place, becomes an instruction that faults when reached. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "spec/decoder.h"
 #include "sim/bind.h"
 #include "sim/sim.h"
 
@@ -32,69 +31,65 @@ static void place_rows(sim_opnd *o, uint64_t idx, uint64_t zero_value, unsigned 
     }
 }
 
+/* One operand of the decoded instruction (its accessor's view) in the
+ * simulator's terms: rows to read and write, or a value. */
 static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const opnd_slot *sl,
-                                 const uint64_t *vals, unsigned deco, sim_opnd *o, const sim_opdef *def, char *why,
-                                 size_t cap)
+                                 const gisa_inst *inst, const gisa_operand *go, sim_opnd *o, const sim_opdef *def,
+                                 char *why, size_t cap)
 {
     const isa_type *t = sl->type;
-    uint64_t v = sl->field >= 0 ? vals[sl->field] : 0;
-    o->pair = (uint8_t)(sl->kind != OK_PR && opnd_is_pair(sl, vals));
-    o->neg = (deco & GISA_DECO_NEG) != 0;
-    o->inv = (deco & GISA_DECO_INV) != 0;
-    o->abs = (deco & GISA_DECO_ABS) != 0;
-    o->pnot = (deco & GISA_DECO_NOT) != 0;
-    if (sl->sfx_slot >= 0 && sim_read_sel(op, F, sl, vals, def, &o->sel, why, cap))
+    o->pair = (uint8_t)go->pair;
+    o->neg = (go->deco & GISA_DECO_NEG) != 0;
+    o->inv = (go->deco & GISA_DECO_INV) != 0;
+    o->abs = (go->deco & GISA_DECO_ABS) != 0;
+    o->pnot = (go->deco & GISA_DECO_NOT) != 0;
+    if (sl->sfx_slot >= 0 && sim_read_sel(op, F, sl, inst->field, def, &o->sel, why, cap))
         return why;
-    switch (sl->kind) {
-    case OK_PR: o->kind = SK_NONE; return NULL;
-    case OK_REG:
-        o->index = (uint16_t)v;
-        switch (t->rclass) {
-        case RC_GPR:
-            if (v != t->zero_value && v + o->pair >= s->regs) {
-                snprintf(why, cap, "register %s%llu is beyond the %u registers per lane (--regs)", t->prefix,
-                         (unsigned long long)(v + o->pair), s->regs);
-                return why;
-            }
-            o->kind = SK_GPR;
-            place_rows(o, v, t->zero_value, s->regs, s->regs + 1);
-            return NULL;
-        case RC_UGPR:
-            o->kind = SK_UR;
-            place_rows(o, v, t->zero_value, SIM_NUR, SIM_NUR + 1);
-            return NULL;
-        case RC_PRED:
-        case RC_UPRED:
-            o->kind = t->rclass == RC_PRED ? SK_PRED : SK_UPRED;
-            place_rows(o, v, t->zero_value, SIM_PT, SIM_PSINK);
-            return NULL;
+    switch (go->kind) {
+    case GISA_OPND_PR: o->kind = SK_NONE; return NULL;
+    case GISA_OPND_REG:
+    case GISA_OPND_PAIR:
+        if (!go->is_zero && go->reg + o->pair >= s->regs) {
+            snprintf(why, cap, "register %s%u is beyond the %u registers per lane (--regs)", t->prefix, go->reg + o->pair,
+                     s->regs);
+            return why;
         }
-        break;
-    case OK_IMM:
+        o->kind = SK_GPR;
+        o->index = (uint16_t)go->reg;
+        place_rows(o, go->reg, t->zero_value, s->regs, s->regs + 1);
+        return NULL;
+    case GISA_OPND_UREG:
+    case GISA_OPND_UPAIR:
+        o->kind = SK_UR;
+        o->index = (uint16_t)go->reg;
+        place_rows(o, go->reg, t->zero_value, SIM_NUR, SIM_NUR + 1);
+        return NULL;
+    case GISA_OPND_PRED:
+    case GISA_OPND_UPRED:
+        o->kind = go->kind == GISA_OPND_PRED ? SK_PRED : SK_UPRED;
+        o->index = (uint16_t)go->reg;
+        place_rows(o, go->reg, t->zero_value, SIM_PT, SIM_PSINK);
+        return NULL;
+    case GISA_OPND_IMM:
+    case GISA_OPND_F32:
+    case GISA_OPND_F64:
+    case GISA_OPND_F16X2:
         o->kind = SK_CONST;
-        o->pair |= t->fmt == IMM_F64; /* the high word of a double: a 64-bit value */
-        if (t->fmt == IMM_F64 || (t->fmt == IMM_F32 && t->width < 32))
-            o->imm = v << ((t->fmt == IMM_F64 ? 64 : 32) - t->width);
-        else if (t->fmt == IMM_SIGNED && o->pair && t->width < 64)
-            o->imm = (uint64_t)((int64_t)(v << (64 - t->width)) >> (64 - t->width));
-        else
-            o->imm = v;
+        /* a 64-bit operand takes all 64 bits of the value (F64: the high
+         * word of a double; a signed immediate: sign-extended) */
+        o->imm = o->pair || go->kind != GISA_OPND_IMM ? (uint64_t)go->value : (uint32_t)go->value;
         return NULL;
-    case OK_CMEM:
+    case GISA_OPND_CBANK:
         o->kind = SK_CMEM;
-        o->bank = (uint32_t)cmem_bank(t, v);
-        o->offset = (uint32_t)cmem_offset(t, v);
+        o->bank = go->bank;
+        o->offset = go->offset;
         return NULL;
-    case OK_INDEXED: {
+    case GISA_OPND_INDEXED:
         o->kind = SK_INDEXED;
-        o->index = (uint16_t)v;
-        place_rows(o, v, t->zero_value, SIM_NUR, SIM_NUR + 1);
-        if (sl->index_field >= 0) {
-            int w = op->fields[sl->index_field].width;
-            o->disp = (int32_t)((int64_t)(vals[sl->index_field] << (64 - w)) >> (64 - w));
-        }
+        o->index = (uint16_t)go->reg;
+        place_rows(o, go->reg, t->zero_value, SIM_NUR, SIM_NUR + 1);
+        o->disp = (int32_t)go->value;
         return NULL;
-    }
     }
     snprintf(why, cap, "operand %s cannot be simulated", sl->name);
     return why;
@@ -116,7 +111,6 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
         return;
     }
     gisa_print(isa, &inst, text, TEXT_CAP); /* for the trace and fault messages only */
-    const uint64_t *vals = inst.field;
     int opc = inst.opcode, form = inst.form;
     const isa_opcode *op = &isa->opcodes[opc];
     const syntax_form *F = &op->forms[form];
@@ -127,11 +121,13 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
         return;
     }
     in->def = def;
-    if (op->guard >= 0) {
-        in->guard = (uint8_t)vals[op->guard];
-        in->guard_not = (uint8_t)(op->guard_not >= 0 && vals[op->guard_not]);
+    unsigned guard;
+    int guard_not;
+    if (gisa_inst_guard(isa, &inst, &guard, &guard_not) == GISA_OK) {
+        in->guard = (uint8_t)guard;
+        in->guard_not = (uint8_t)guard_not;
     }
-    if ((in->fault = sim_read_mods(op, def, vals, in->m, why, TEXT_CAP)) != NULL)
+    if ((in->fault = sim_read_mods(op, def, inst.field, in->m, why, TEXT_CAP)) != NULL)
         return;
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *sl = &F->ops[k];
@@ -145,7 +141,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *w
         }
         gisa_operand go;
         gisa_inst_operand(isa, &inst, (size_t)k, &go);
-        in->fault = place_operand(s, op, F, sl, vals, go.deco, &in->op[r], def, why, TEXT_CAP);
+        in->fault = place_operand(s, op, F, sl, &inst, &go, &in->op[r], def, why, TEXT_CAP);
         if (in->fault)
             return;
     }

@@ -181,11 +181,7 @@ static void imm_operand(const opnd_slot *s, const gisa_inst *inst, gisa_operand 
 {
     const isa_type *t = s->type;
     uint64_t v = val(inst, s->field);
-    if (t->prefixed) { /* raw bits, written as a plain number */
-        o->kind = GISA_OPND_IMM;
-        o->value = (int64_t)v;
-        return;
-    }
+    o->raw_syntax = t->prefixed; /* the value is the same, only its spelling differs */
     switch (t->fmt) {
     case IMM_SIGNED: o->kind = GISA_OPND_IMM; o->value = sign_extend(v, t->width); break;
     case IMM_UNSIGNED: o->kind = GISA_OPND_IMM; o->value = (int64_t)v; break;
@@ -220,10 +216,11 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
     }
     const isa_type *t = s->type;
     uint64_t v = val(inst, s->field);
+    o.bits = v;
+    o.pair = s->kind != OK_PR && opnd_is_pair(s, inst->field);
     switch (s->kind) {
     case OK_PR: o.kind = GISA_OPND_PR; break;
     case OK_REG:
-        o.pair = opnd_is_pair(s, inst->field);
         o.kind = reg_kind(t, o.pair);
         o.reg = (unsigned)v;
         o.is_zero = v == t->zero_value;
@@ -231,7 +228,6 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
     case OK_IMM: imm_operand(s, inst, &o); break;
     case OK_CMEM:
         o.kind = GISA_OPND_CBANK;
-        o.pair = opnd_is_pair(s, inst->field);
         o.bank = (unsigned)cmem_bank(t, v);
         o.offset = (unsigned)cmem_offset(t, v);
         break;

@@ -517,6 +517,13 @@ static const char *check_imm(const gisa_operand *o, const titem *a, const titem 
     if (a->kind != T_NUM || (b != a && (b->kind != T_NUM || b->not_ || b->inv || b->abs_open)))
         return say(why, cap, "a %s, the text '%s' is no number", kind_name(o->kind), a->raw);
     uint64_t bits;
+    if (o->raw_syntax) { /* the text is the field's bits */
+        int neg;
+        unsigned long long mag;
+        if (!text_int(num, &neg, &mag) || neg || mag != o->bits)
+            return say(why, cap, "raw bits 0x%llx, text '%s'", (unsigned long long)o->bits, num);
+        return NULL;
+    }
     switch (o->kind) {
     case GISA_OPND_IMM: {
         int neg;
