@@ -66,9 +66,6 @@ static inline double pow2(int e)
     return f64v((uint64_t)(1023 + e) << 52);
 }
 
-static inline int is_nan32(uint32_t x) { return (x & ~SIGN32) > INF32; }
-static inline int is_sub32(uint32_t x) { return (x & INF32) == 0 && (x & ~SIGN32) != 0; }
-static inline uint32_t flush32(uint32_t x) { return is_sub32(x) ? x & SIGN32 : x; }
 
 /* ------------------------------------------------------------------ double-double */
 
@@ -480,7 +477,7 @@ static uint32_t ziv(const fn_args *a, mufu_op op, uint32_t x, int only_accurate)
 
 static uint32_t mufu_ex2(uint32_t x, int only_accurate)
 {
-    if (is_nan32(x))
+    if (fp_isnan(x, &FMT_F32))
         return NAN32;
     float xf = f32v(x);
     if (xf >= 128.0f) /* 2^x >= 2^128: beyond the overflow threshold; +inf too */
@@ -495,7 +492,7 @@ static uint32_t mufu_ex2(uint32_t x, int only_accurate)
 
 static uint32_t mufu_lg2(uint32_t x, int only_accurate)
 {
-    if (is_nan32(x) || (x > SIGN32))
+    if (fp_isnan(x, &FMT_F32) || (x > SIGN32))
         return NAN32;
     if ((x & ~SIGN32) == 0)
         return SIGN32 | INF32;
@@ -544,7 +541,7 @@ static uint32_t mufu_sincos(uint32_t x, int use_cos, int only_accurate)
  * more than the 2^-53 m by which the double can miss 1/x. */
 static uint32_t mufu_rcp(uint32_t x)
 {
-    if (is_nan32(x))
+    if (fp_isnan(x, &FMT_F32))
         return NAN32;
     return f32b((float)(1.0 / (double)f32v(x)));
 }
@@ -599,7 +596,7 @@ static double rsq_round(double x, int p)
 
 static uint32_t mufu_rsq(uint32_t x)
 {
-    if (is_nan32(x) || (x > SIGN32))
+    if (fp_isnan(x, &FMT_F32) || (x > SIGN32))
         return NAN32;
     if ((x & ~SIGN32) == 0)
         return x | INF32; /* +-0 -> +-inf */
@@ -622,9 +619,6 @@ static uint32_t round_to_g(double d)
     return hi + (low > 0x80000000u || (low == 0x80000000u && (hi & 1)));
 }
 
-static inline int is_sub64h(uint32_t h) { return (h & INF64H) == 0 && (h & ~SIGN64H) != 0; }
-static inline uint32_t flush64h(uint32_t h) { return is_sub64h(h) ? h & SIGN64H : h; }
-static inline int is_nan64h(uint32_t h) { return (h & ~SIGN64H) > INF64H; }
 
 /* 1/X as RCP: the double 1/X is correctly rounded and the second rounding
  * to G is innocuous by the same argument (k < 2^22, X < 2^21: the
@@ -633,20 +627,20 @@ static inline int is_nan64h(uint32_t h) { return (h & ~SIGN64H) > INF64H; }
  * above the double's half-quantum 2^-1075. */
 static uint32_t mufu_rcp64h(uint32_t h, int ftz)
 {
-    if (is_nan64h(h))
+    if (fp_isnan(h, &FMT_F64H))
         return NAN64H;
     if (ftz)
-        h = flush64h(h);
+        h = (uint32_t)fp_flush(h, &FMT_F64H);
     uint32_t r = round_to_g(1.0 / f64v((uint64_t)h << 32));
-    return ftz ? flush64h(r) : r;
+    return ftz ? (uint32_t)fp_flush(r, &FMT_F64H) : r;
 }
 
 static uint32_t mufu_rsq64h(uint32_t h, int ftz)
 {
-    if (is_nan64h(h))
+    if (fp_isnan(h, &FMT_F64H))
         return NAN64H;
     if (ftz)
-        h = flush64h(h);
+        h = (uint32_t)fp_flush(h, &FMT_F64H);
     if (h > SIGN64H)
         return NAN64H;
     if ((h & ~SIGN64H) == 0)
@@ -670,7 +664,7 @@ static uint32_t eval(mufu_op op, uint32_t x, int ftz, int only_accurate)
     if (op == MUFU_RSQ64H)
         return mufu_rsq64h(x, ftz);
     if (ftz)
-        x = flush32(x);
+        x = (uint32_t)fp_flush(x, &FMT_F32);
     uint32_t r;
     switch (op) {
     case MUFU_COS: r = mufu_sincos(x, 1, only_accurate); break;
@@ -681,7 +675,7 @@ static uint32_t eval(mufu_op op, uint32_t x, int ftz, int only_accurate)
     case MUFU_RSQ: r = mufu_rsq(x); break;
     default: return NAN32;
     }
-    return ftz ? flush32(r) : r;
+    return ftz ? (uint32_t)fp_flush(r, &FMT_F32) : r;
 }
 
 uint32_t mufu_eval(mufu_op op, uint32_t x, int ftz)

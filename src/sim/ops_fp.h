@@ -7,17 +7,6 @@
 #include "sim/ops.h"
 #include "sim/softfp.h"
 
-typedef struct fpfmt {
-    uint64_t sign, exp, frac, canon_nan, one;
-} fpfmt;
-
-static const fpfmt FMT_F16 = {0x8000, 0x7c00, 0x03ff, 0x7fff, 0x3c00};
-static const fpfmt FMT_BF16 = {0x8000, 0x7f80, 0x007f, 0x7fff, 0x3f80};
-static const fpfmt FMT_F32 = {0x80000000u, 0x7f800000u, 0x007fffffu, 0x7fffffffu, 0x3f800000u};
-static const fpfmt FMT_F64 = {UINT64_C(0x8000000000000000), UINT64_C(0x7ff0000000000000),
-                              UINT64_C(0x000fffffffffffff), UINT64_C(0x7fffffffffffffff),
-                              UINT64_C(0x3ff0000000000000)};
-
 static inline uint64_t fp_decorate(uint64_t v, const sim_opnd *o, const fpfmt *f)
 {
     if (o->abs)
@@ -26,11 +15,6 @@ static inline uint64_t fp_decorate(uint64_t v, const sim_opnd *o, const fpfmt *f
         v ^= f->sign;
     return v;
 }
-
-static inline int fp_isnan(uint64_t v, const fpfmt *f) { return (v & f->exp) == f->exp && (v & f->frac); }
-
-/* FTZ: a subnormal becomes the zero of its sign */
-static inline uint64_t fp_flush(uint64_t v, const fpfmt *f) { return (v & f->exp) ? v : v & f->sign; }
 
 /* The result steps of the rulings, in the documents' order: NaN (to +0 under
  * .SAT, else the canonical NaN), .SAT clamp to [+0, 1] (-0 -> +0), .RELU

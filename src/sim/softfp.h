@@ -50,6 +50,29 @@ static inline uint64_t f64b(double d)
     return b;
 }
 
+/* The one vocabulary of formats, NaNs and subnormals, for every format
+ * (F16, BF16, F32, F64, and the high word of an F64 that RCP64H/RSQ64H
+ * read): a format is its sign, exponent and fraction masks, its canonical
+ * NaN and the bits of 1.0. */
+typedef struct fpfmt {
+    uint64_t sign, exp, frac, canon_nan, one;
+} fpfmt;
+
+static const fpfmt FMT_F16 = {0x8000, 0x7c00, 0x03ff, 0x7fff, 0x3c00};
+static const fpfmt FMT_BF16 = {0x8000, 0x7f80, 0x007f, 0x7fff, 0x3f80};
+static const fpfmt FMT_F32 = {0x80000000u, 0x7f800000u, 0x007fffffu, 0x7fffffffu, 0x3f800000u};
+static const fpfmt FMT_F64 = {UINT64_C(0x8000000000000000), UINT64_C(0x7ff0000000000000),
+                              UINT64_C(0x000fffffffffffff), UINT64_C(0x7fffffffffffffff),
+                              UINT64_C(0x3ff0000000000000)};
+static const fpfmt FMT_F64H = {0x80000000u, 0x7ff00000u, 0x000fffffu, 0x7fffffffu, 0x3ff00000u};
+
+static inline int fp_isnan(uint64_t v, const fpfmt *f) { return (v & f->exp) == f->exp && (v & f->frac); }
+
+static inline int fp_is_subnormal(uint64_t v, const fpfmt *f) { return !(v & f->exp) && (v & f->frac); }
+
+/* FTZ: a subnormal becomes the zero of its sign (a zero stays itself) */
+static inline uint64_t fp_flush(uint64_t v, const fpfmt *f) { return (v & f->exp) ? v : v & f->sign; }
+
 /* nearest-even, toward -inf, toward +inf, toward zero */
 typedef enum fp_rnd { FP_RN = 0, FP_RM = 1, FP_RP = 2, FP_RZ = 3 } fp_rnd;
 
@@ -91,12 +114,5 @@ void f64_mul_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, fp_rnd r);
 void f64_fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, fp_rnd r);
 
 /* classification helpers used by the instruction layer */
-int f32_is_nan(uint32_t x);
-int f64_is_nan(uint64_t x);
-int f16_is_nan(uint16_t x);
-int bf16_is_nan(uint16_t x);
-int f32_is_subnormal(uint32_t x);
-int f64_is_subnormal(uint64_t x);
-int f16_is_subnormal(uint16_t x);
-int bf16_is_subnormal(uint16_t x);
+
 #endif

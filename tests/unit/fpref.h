@@ -1,17 +1,35 @@
-/* An independent reference for the floating-point instructions (FALU,
- * DALU, HALU) and a batch driver that runs them through the public API
- * (gisa_assemble + gisa_sim_run) and compares every lane bit for bit.
+/* Floating-point test support, shared by the tests that compare results
+ * bit for bit with GNU MPFR (test_softfp, test_mufu, test_sim_fp16/fp32/fp64)
+ * and by test_sim_fermi (formats, inputs, comparisons). Header-only: each
+ * test states only what is specific to it.
  *
- * Reference: written from ../shared/SPEC-RULINGS.md ("Floating point") and
- * the __Semantics of falu/dalu/halu.isa.txt, not from the simulator.
+ *  1. formats: F16, BF16, F32, F64 and F64H (the high word of an F64: 1 sign,
+ *     11 exponent, 20 fraction bits), exact conversions to and from double;
+ *  2. the MPFR reference: the operation at the format's precision in the
+ *     default (wide) exponent range gives the one correctly rounded
+ *     significand and its ternary value; mpfr_check_range +
+ *     mpfr_subnormalize in the format's exponent range then apply overflow
+ *     and gradual underflow without a second rounding (ref_finish); add,
+ *     mul (Ra scaled exactly by 2^k first), fma, conversions, comparisons
+ *     through exact doubles, min/max;
+ *  3. tallies: every comparison with the reference counted per function or
+ *     instruction (FP_CHECK); the first mismatches are printed
+ *     (GISA_FP_VERBOSE=1: all);
+ *  4. inputs (tg_rng): special values, crossed, and random tuples aimed at
+ *     ties, cancellations, exact products, underflow and overflow;
+ *  5. the simulator's floating-point instructions (FALU, DALU, HALU): a
+ *     reference of their semantics and a batch driver that runs them
+ *     through the public API (gisa_assemble + gisa_sim_run) and compares
+ *     every lane.
+ *
+ * The instruction reference (5) is written from ../shared/SPEC-RULINGS.md
+ * ("Floating point") and the __Semantics of falu/dalu/halu.isa.txt, not
+ * from the simulator:
  *  - operand modifiers on the bit pattern, |x| first then -x (NaNs too);
  *  - .FTZ flushes every input to a signed zero first, and a subnormal
  *    result after rounding;
- *  - add/mul/fma: MPFR at the format's precision in the default (wide)
- *    exponent range gives the one correctly rounded significand and its
- *    ternary value; mpfr_check_range + mpfr_subnormalize in the format's
- *    exponent range then apply overflow and gradual underflow without a
- *    second rounding. FMUL's .D2...M8 scale Ra exactly before the product;
+ *  - add/mul/fma rounded by (2); FMUL's .D2...M8 scale Ra exactly before
+ *    the product;
  *  - .SAT: NaN -> +0, clamp to [+0, 1.0], -0 -> +0; .RELU: negative, -inf,
  *    -0 -> +0; NaN results -> 0x7FFFFFFF (F32) / 0x7FFF (F16, BF16 lanes);
  *    F64: the first NaN input (SrcB, SrcC, Ra) made quiet, or
@@ -25,11 +43,16 @@
  * (R0..R7, P0..P6, UR0..UR15, c[0x0][0x0..0x1FC]) and write distinct
  * outputs (R8 and up, P0..P5). Every lane of every warp gets its own
  * inputs; one gisa_sim_run; then every output of every lane is compared
- * with the reference computed from the inputs. */
+ * with the reference computed from the inputs.
+ *
+ * A test that includes this header must itself contain `#include <mpfr.h>`
+ * (CMakeLists.txt links MPFR to the tests that do). */
 #ifndef GISA_TEST_FPREF_H
 #define GISA_TEST_FPREF_H
 
+#include <ctype.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +69,7 @@
 
 /* ================================================================ formats */
 
-enum { F16, BF16, F32, F64 };
+enum { F16, BF16, F32, F64, F64H, NFMT };
 
 typedef struct fpf {
     const char *name;
@@ -55,11 +78,12 @@ typedef struct fpf {
 } fpf;
 
 /* emin = 2 - bias - mbits (the smallest subnormal is 2^(emin-1)), emax = bias + 1 */
-static const fpf FMT[4] = {
+static const fpf FMT[NFMT] = {
     {"F16", 16, 5, 10, 15, -23, 16},
     {"BF16", 16, 8, 7, 127, -132, 128},
     {"F32", 32, 8, 23, 127, -148, 128},
     {"F64", 64, 11, 52, 1023, -1073, 1024},
+    {"F64H", 32, 11, 20, 1023, -1041, 1024}, /* the high word of an F64 (MUFU.RCP64H, RSQ64H) */
 };
 
 static inline uint64_t f_sign(const fpf *f) { return 1ull << (f->bits - 1); }
@@ -82,7 +106,11 @@ static inline uint64_t f_decorate(const fpf *f, uint64_t v, int abs, int neg)
     return v;
 }
 
-/* Every value of the four formats is a double: exact conversions. */
+/* Every value of the formats is a double: exact conversions. They hold in
+ * any host rounding mode (softfp and the simulator leave it changed): the
+ * integers go through int64_t, whose conversion to double is one exact
+ * instruction (clang converts a uint64_t with a subtraction that gives -0
+ * for 0 when rounding down). */
 static inline double f_to_double_slow(const fpf *f, uint64_t v)
 {
     double d;
@@ -94,9 +122,9 @@ static inline double f_to_double_slow(const fpf *f, uint64_t v)
     if (e == (1u << f->ebits) - 1)
         d = m ? NAN : INFINITY;
     else if (e == 0)
-        d = ldexp((double)m, 1 - f->bias - f->mbits);
+        d = ldexp((double)(int64_t)m, 1 - f->bias - f->mbits);
     else
-        d = ldexp((double)(m | 1ull << f->mbits), (int)e - f->bias - f->mbits);
+        d = ldexp((double)(int64_t)(m | 1ull << f->mbits), (int)e - f->bias - f->mbits);
     return (v & f_sign(f)) ? -d : d;
 }
 
@@ -133,31 +161,26 @@ static inline uint64_t f_from_double(const fpf *f, double d)
     e -= 1; /* 2^e <= a < 2^(e+1) */
     if (e < 1 - f->bias) {
         m = ldexp(a, f->bias - 1 + f->mbits);
-        v = s | (uint64_t)m;
+        v = s | (uint64_t)(int64_t)m;
     } else {
         m = ldexp(a, f->mbits - e);
-        v = s | (uint64_t)(e + f->bias) << f->mbits | ((uint64_t)m - (1ull << f->mbits));
+        v = s | (uint64_t)(e + f->bias) << f->mbits | ((uint64_t)(int64_t)m - (1ull << f->mbits));
     }
-    if ((double)(uint64_t)m != m || e > f->bias) {
+    if ((double)(int64_t)m != m || e > f->bias) { /* m < 2^53 */
         fprintf(stderr, "fpref: %a is not a %s value\n", d, f->name);
         abort();
     }
     return v;
 }
 
-/* ================================================================ instructions */
+/* ================================================================ reference */
 
-enum { OP_ADD, OP_MUL, OP_FMA, OP_MNMX, OP_SETP, OP_SET, OP_SEL, OP_CHK, OP_COUNT };
 enum { RN, RM, RP, RZ };
-enum { K_R, K_UR, K_C, K_IMM };
-enum { HS_H1_H0, HS_H0_H0, HS_H1_H1 };
-enum { LOP_AND, LOP_OR, LOP_XOR };
-enum { PT = 7 };
-
 static const char *const RND_NAME[4] = {"RN", "RM", "RP", "RZ"};
 static const mpfr_rnd_t RND_MPFR[4] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU, MPFR_RNDZ};
-static const char *const LOP_NAME[3] = {"AND", "OR", "XOR"};
-static const char *const HSEL_NAME[3] = {"H1_H0", "H0_H0", "H1_H1"};
+
+/* the operations of ref_round_op, and the instruction kinds of section 5 */
+enum { OP_ADD, OP_MUL, OP_FMA, OP_MNMX, OP_SETP, OP_SET, OP_SEL, OP_CHK, OP_COUNT };
 
 /* The 14 comparisons: the result for a < b, a == b, a > b, unordered. */
 typedef struct fcmp {
@@ -178,6 +201,386 @@ static inline int find_cmp(const char *name)
     abort();
 }
 
+static mpfr_t ref_a[NFMT], ref_b[NFMT], ref_c[NFMT], ref_r[NFMT]; /* per format, at its precision */
+
+static inline void ref_init(void)
+{
+    for (int i = 0; i < NFMT; i++)
+        mpfr_inits2(FMT[i].mbits + 1, ref_a[i], ref_b[i], ref_c[i], ref_r[i], (mpfr_ptr)0);
+}
+
+static inline void ref_free(void)
+{
+    for (int i = 0; i < NFMT; i++)
+        mpfr_clears(ref_a[i], ref_b[i], ref_c[i], ref_r[i], (mpfr_ptr)0);
+    mpfr_free_cache();
+    for (int i = 0; i < 2; i++) {
+        free(f16_table[i]);
+        f16_table[i] = NULL;
+    }
+}
+
+/* x: a result rounded at format fi's precision in mode rnd, in the default
+ * exponent range, with ternary value t. Returns it as the format's bits
+ * after overflow and gradual underflow (no second rounding); NaN gives the
+ * canonical NaN. */
+static inline uint64_t ref_finish(int fi, mpfr_ptr x, int t, int rnd)
+{
+    const fpf *f = &FMT[fi];
+    if (mpfr_nan_p(x))
+        return f_canon(f);
+    /* a result well inside the normal range needs neither step below */
+    if (mpfr_regular_p(x) && mpfr_get_exp(x) > f->emin + f->mbits + 2 && mpfr_get_exp(x) < f->emax)
+        return f_from_double(f, mpfr_get_d(x, MPFR_RNDN));
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_set_emin(f->emin);
+    mpfr_set_emax(f->emax);
+    t = mpfr_check_range(x, t, RND_MPFR[rnd]);
+    mpfr_subnormalize(x, t, RND_MPFR[rnd]);
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    return f_from_double(f, mpfr_get_d(x, MPFR_RNDN));
+}
+
+/* a + b, a * 2^k * b or a * b + c (non-NaN inputs) rounded once to the
+ * format in mode rnd. *invalid is set (and the canonical NaN returned) for
+ * inf - inf, 0 * inf. */
+static inline uint64_t ref_round_op(int fi, int op, uint64_t a, uint64_t b, uint64_t c, int k, int rnd, int *invalid)
+{
+    const fpf *f = &FMT[fi];
+    mpfr_rnd_t r = RND_MPFR[rnd];
+    int t;
+    mpfr_set_d(ref_a[fi], f_to_double(f, a), MPFR_RNDN);
+    mpfr_set_d(ref_b[fi], f_to_double(f, b), MPFR_RNDN);
+    if (op == OP_ADD) {
+        t = mpfr_add(ref_r[fi], ref_a[fi], ref_b[fi], r);
+    } else if (op == OP_MUL) {
+        mpfr_mul_2si(ref_a[fi], ref_a[fi], k, MPFR_RNDN); /* exact: wide exponent range */
+        t = mpfr_mul(ref_r[fi], ref_a[fi], ref_b[fi], r);
+    } else {
+        mpfr_set_d(ref_c[fi], f_to_double(f, c), MPFR_RNDN);
+        t = mpfr_fma(ref_r[fi], ref_a[fi], ref_b[fi], ref_c[fi], r);
+    }
+    *invalid = mpfr_nan_p(ref_r[fi]) != 0;
+    return ref_finish(fi, ref_r[fi], t, rnd);
+}
+
+/* The double d (any value, NaN: the canonical NaN) rounded to format fi in
+ * mode rnd. */
+static inline uint64_t ref_convert(int fi, double d, int rnd)
+{
+    int t = mpfr_set_d(ref_r[fi], d, RND_MPFR[rnd]);
+    return ref_finish(fi, ref_r[fi], t, rnd);
+}
+
+static inline int ref_compare(const fpf *f, int cmp, uint64_t a, uint64_t b)
+{
+    const fcmp *c = &FCMP[cmp];
+    if (f_isnan(f, a) || f_isnan(f, b))
+        return c->un;
+    double x = f_to_double(f, a), y = f_to_double(f, b);
+    return x < y ? c->lt : x > y ? c->gt : c->eq;
+}
+
+/* min (want_min) or max of two non-NaN values; -0 < +0 */
+static inline uint64_t ref_minmax(const fpf *f, uint64_t a, uint64_t b, int want_min)
+{
+    double x = f_to_double(f, a), y = f_to_double(f, b);
+    int a_less = x < y || (x == y && (a & f_sign(f)) && !(b & f_sign(f)));
+    return want_min ? (a_less ? a : b) : (a_less ? b : a);
+}
+
+/* ================================================================ tallies */
+
+/* Comparisons with the reference, per function or instruction. */
+typedef struct fp_tally {
+    char name[16];
+    long long compared, failed;
+} fp_tally;
+
+static fp_tally fp_tallies[48];
+static int fp_ntallies, fp_shown;
+static long long fp_total;
+static int fp_max_shown = 30; /* GISA_FP_VERBOSE=1: no caps */
+
+static inline fp_tally *fp_tally_for(const char *name)
+{
+    for (int i = 0; i < fp_ntallies; i++)
+        if (!strcmp(fp_tallies[i].name, name))
+            return &fp_tallies[i];
+    if (fp_ntallies == (int)(sizeof fp_tallies / sizeof *fp_tallies))
+        abort();
+    fp_tally *t = &fp_tallies[fp_ntallies++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    return t;
+}
+
+/* Counts n comparisons that all held (ok) or one mismatch; returns ok. */
+static inline int fp_count(fp_tally *t, long long n, int ok)
+{
+    if (ok) {
+        t->compared += n;
+        fp_total += n;
+        test_passed += (int)n;
+    } else {
+        t->compared++;
+        fp_total++;
+        t->failed++;
+        test_failed++;
+    }
+    return ok;
+}
+
+/* Prints a mismatch (one line, or several) while fewer than fp_max_shown
+ * were printed; returns whether it did. */
+__attribute__((format(printf, 1, 2))) static inline int fp_show(const char *fmt, ...)
+{
+    if (fp_shown >= fp_max_shown)
+        return 0;
+    fp_shown++;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return 1;
+}
+
+/* One comparison: counted in tally t; on a mismatch the printf arguments
+ * describe it. Evaluates to ok. */
+#define FP_CHECK(t, ok, ...) (fp_count((t), 1, (ok)) || (fp_show(__VA_ARGS__), 0))
+
+static inline void fp_setup(void)
+{
+    const char *v = getenv("GISA_FP_VERBOSE");
+    if (v && *v && *v != '0')
+        fp_max_shown = 1 << 30;
+    ref_init();
+}
+
+/* "what: N comparisons ..." and a line per tally. */
+static inline void fp_print_tallies(const char *what, double seconds)
+{
+    printf("%s: %lld comparisons in %.2f s\n", what, fp_total, seconds);
+    for (int i = 0; i < fp_ntallies; i++)
+        printf("  %-14s %10lld compared, %lld mismatched\n", fp_tallies[i].name, fp_tallies[i].compared,
+               fp_tallies[i].failed);
+    if (fp_shown >= fp_max_shown)
+        fprintf(stderr, "(only the first %d mismatches are shown; GISA_FP_VERBOSE=1 shows all)\n", fp_max_shown);
+}
+
+static inline double fp_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* ================================================================ inputs */
+
+static tg_rng fp_rng = {0x243F6A8885A308D3u};
+static inline long rnd_range(long lo, long hi) { return (long)tg_range(&fp_rng, lo, hi); }
+
+static inline uint64_t f_mk(const fpf *f, int neg, long be, uint64_t frac)
+{
+    be = be < 0 ? 0 : be > f_maxbe(f) ? f_maxbe(f) : be;
+    return (neg ? f_sign(f) : 0) | (uint64_t)be << f->mbits | (frac & f_frac(f));
+}
+
+enum { MAX_SPECIALS = 80 };
+
+/* Which special values: all; all but the NaNs beyond one quiet NaN per sign
+ * (for triples of every value); or a few (for triples run in the simulator). */
+enum { SP_ALL, SP_ONE_NAN, SP_FEW };
+
+/* Signed special values: zeros, subnormal and normal boundaries, values
+ * around 1, half the last place of 1 and of the largest values, square
+ * roots of the underflow and overflow thresholds, the largest values,
+ * infinities, quiet and signalling NaNs with payloads. */
+static inline int f_specials_make(const fpf *f, uint64_t *out, int set)
+{
+    const int m = f->mbits;
+    const long b = f->bias;
+    const uint64_t one = f_one(f), inf = f_inf(f), fm = f_frac(f), h = f_qbit(f);
+    const uint64_t rt_sub = (uint64_t)(b + (1 - b - m) / 2) << m;
+    const uint64_t all[] = {
+        0, 1, 2, 3, h, fm,                                                   /* zero; subnormals */
+        fm + 1, fm + 2,                                                      /* the smallest normals */
+        (uint64_t)(b - 2) << m, (uint64_t)(b - 1) << m, ((uint64_t)(b - 1) << m) | h, /* 0.25, 0.5, 0.75 */
+        one - 1, one, one + 1, one | h, (uint64_t)(b + 1) << m, ((uint64_t)(b + 1) << m) | h, /* 1 - ulp .. 3 */
+        (uint64_t)(b - m - 1) << m,                                          /* half the last place of 1 */
+        (uint64_t)(2 * b - m - 1) << m, (uint64_t)(2 * b - m) << m,          /* half ulp, ulp of the largest */
+        rt_sub, rt_sub | h,                                                  /* about sqrt(smallest subnormal) */
+        (uint64_t)(b + (b + 1) / 2) << m, ((uint64_t)(b + b / 2) << m) | fm, /* about sqrt(overflow threshold) */
+        (uint64_t)(2 * b) << m, inf - 2, inf - 1,                            /* largest power of 2; largest values */
+        inf,                                                                 /* infinity */
+        inf | h, inf | h | 1, inf | 1, inf | (fm >> 1), inf | fm};           /* quiet, signalling, all-ones NaNs */
+    const uint64_t few[] = {0, 1, fm, fm + 1, (uint64_t)(b - m - 1) << m, one, one + 1, one | h, inf - 1, inf};
+    const int nall = (int)(sizeof all / sizeof *all), nnan = 5;
+    const uint64_t *src = set == SP_FEW ? few : all;
+    int n = 0, ns = set == SP_FEW ? (int)(sizeof few / sizeof *few) : set == SP_ONE_NAN ? nall - nnan + 1 : nall;
+    for (int s = 0; s < 2; s++)
+        for (int i = 0; i < ns; i++)
+            out[n++] = src[i] | (s ? f_sign(f) : 0);
+    if (set == SP_FEW) {
+        out[n++] = inf | h;             /* +qNaN */
+        out[n++] = f_sign(f) | inf | 1; /* -sNaN */
+    }
+    return n;
+}
+
+static inline int f_specials(const fpf *f, uint64_t *out, int set)
+{
+    static uint64_t cache[NFMT][3][MAX_SPECIALS];
+    static int count[NFMT][3];
+    int fi = (int)(f - FMT);
+    if (!count[fi][set])
+        count[fi][set] = f_specials_make(f, cache[fi][set], set);
+    memcpy(out, cache[fi][set], (size_t)count[fi][set] * sizeof *out);
+    return count[fi][set];
+}
+
+static inline uint64_t g_bits(const fpf *f) { return tg_next(&fp_rng) & f_mask(f); }
+
+static inline uint64_t g_special(const fpf *f)
+{
+    static uint64_t s[NFMT][MAX_SPECIALS];
+    static int n[NFMT];
+    int fi = (int)(f - FMT);
+    if (!n[fi])
+        n[fi] = f_specials(f, s[fi], SP_ALL);
+    return s[fi][tg_next(&fp_rng) % (uint64_t)n[fi]];
+}
+
+/* a biased exponent, often at the subnormal or overflow end, or near 1 */
+static inline long g_anchor(const fpf *f)
+{
+    switch (tg_next(&fp_rng) & 3) {
+    case 0: return rnd_range(0, 2);
+    case 1: return rnd_range(f_maxbe(f) - 2, f_maxbe(f));
+    case 2: return rnd_range(f->bias - 3, f->bias + 3);
+    default: return rnd_range(0, f_maxbe(f));
+    }
+}
+
+static inline long g_spread(const fpf *f)
+{
+    const long c[8] = {0, 1, 2, f->mbits / 2, f->mbits + 2, 2 * f->mbits + 4, 30, f_maxbe(f)};
+    return c[tg_next(&fp_rng) & 7];
+}
+
+/* a finite value with a biased exponent within `spread` of `anchor` and
+ * a random number of trailing zero bits (ties, exact products) */
+static inline uint64_t g_near(const fpf *f, long anchor, long spread)
+{
+    long be = anchor + rnd_range(-spread, spread);
+    uint64_t frac = tg_next(&fp_rng) & f_frac(f);
+    int tz = (int)rnd_range(0, f->mbits);
+    return f_mk(f, (int)(tg_next(&fp_rng) & 1), be, tz >= 64 ? 0 : frac & ~((1ull << tz) - 1));
+}
+
+/* b such that a + b is a tie (half the last place of a, or of the binade
+ * below) or just off one */
+static inline uint64_t g_tie_partner(const fpf *f, uint64_t a)
+{
+    const int m = f->mbits;
+    long be = (long)((a >> m) & ((1u << f->ebits) - 1));
+    if (be > f_maxbe(f))
+        return g_bits(f);
+    long hb = (be ? be : 1) - m - 1 - (long)(tg_next(&fp_rng) & 1);
+    uint64_t extra = (tg_next(&fp_rng) & 3) ? 0 : (tg_next(&fp_rng) & f_frac(f)) >> rnd_range(0, m);
+    int neg = (int)(tg_next(&fp_rng) & 1);
+    if (hb >= 1)
+        return f_mk(f, neg, hb, extra);
+    long sh = hb - 1 + m;
+    if (sh < 0)
+        return g_bits(f);
+    return (neg ? f_sign(f) : 0) | (1ull << sh) | (extra & ((1ull << sh) - 1));
+}
+
+/* a product's biased exponent target: underflow, overflow, anywhere */
+static inline long g_target(const fpf *f)
+{
+    switch (tg_next(&fp_rng) & 3) {
+    case 0: return rnd_range(-f->mbits - 3, 3);
+    case 1: return rnd_range(f_maxbe(f) - 3, f_maxbe(f) + 2);
+    default: return rnd_range(-f->mbits - 3, f_maxbe(f) + 2);
+    }
+}
+
+static inline void g_product(const fpf *f, long target, uint64_t *a, uint64_t *b)
+{
+    long ea = rnd_range(0, f_maxbe(f));
+    *a = g_near(f, ea, 0);
+    *b = g_near(f, target + f->bias - ea, 1);
+}
+
+/* a mixture for registers that are not the main operands */
+static inline uint64_t g_mixed(const fpf *f)
+{
+    switch (tg_next(&fp_rng) & 3) {
+    case 0: return g_special(f);
+    case 1: return g_bits(f);
+    default: return g_near(f, g_anchor(f), 2);
+    }
+}
+
+enum { GEN_ADD, GEN_MUL, GEN_FMA, GEN_CMP };
+
+/* One random input tuple for operations like `gen` (k: FMUL's scale). */
+static inline void gen_tuple(int fi, int gen, int k, uint64_t *a, uint64_t *b, uint64_t *c)
+{
+    const fpf *f = &FMT[fi];
+    *c = g_mixed(f);
+    if ((tg_next(&fp_rng) & 7) == 0) { /* raw bit patterns */
+        *a = g_bits(f);
+        *b = g_bits(f);
+        return;
+    }
+    if (gen == GEN_MUL) {
+        g_product(f, g_target(f) - k, a, b);
+        return;
+    }
+    if (gen == GEN_FMA) {
+        long t = g_target(f);
+        int inv;
+        g_product(f, t, a, b);
+        switch (tg_next(&fp_rng) & 7) {
+        case 0: *c = g_special(f); break;
+        case 1: /* cancels the rounded product: the result is the rounding error */
+            if (!f_isnan(f, *a) && !f_isnan(f, *b))
+                *c = ref_round_op(fi, OP_MUL, *a, *b, 0, 0, (int)(tg_next(&fp_rng) & 3), &inv) ^ f_sign(f);
+            break;
+        case 2:
+            if (!f_isnan(f, *a) && !f_isnan(f, *b))
+                *c = g_tie_partner(f, ref_round_op(fi, OP_MUL, *a, *b, 0, 0, RN, &inv));
+            break;
+        default: *c = g_near(f, t < 0 ? 0 : t, g_spread(f)); break;
+        }
+        return;
+    }
+    long anchor = g_anchor(f);
+    *a = (tg_next(&fp_rng) & 15) ? g_near(f, anchor, 0) : g_special(f);
+    switch (tg_next(&fp_rng) & 7) {
+    case 0: *b = gen == GEN_CMP ? *a : g_tie_partner(f, *a); break;
+    case 1: *b = gen == GEN_CMP ? (*a + (uint64_t)rnd_range(-1, 1)) & f_mask(f) : g_tie_partner(f, *a); break;
+    case 2: *b = ((*a ^ f_sign(f)) + (uint64_t)rnd_range(-1, 1)) & f_mask(f); break; /* cancellation */
+    case 3: *b = g_special(f); break;
+    default: *b = g_near(f, anchor, g_spread(f)); break;
+    }
+}
+
+
+/* ================================================================ the simulator's instructions */
+
+enum { K_R, K_UR, K_C, K_IMM };
+enum { HS_H1_H0, HS_H0_H0, HS_H1_H1 };
+enum { LOP_AND, LOP_OR, LOP_XOR };
+enum { PT = 7 };
+
+static const char *const LOP_NAME[3] = {"AND", "OR", "XOR"};
+static const char *const HSEL_NAME[3] = {"H1_H0", "H0_H0", "H1_H1"};
+
 typedef struct opnd {
     int kind;     /* K_R (idx 255 = RZ), K_UR (63 = URZ), K_C (idx = byte offset in bank 0), K_IMM */
     unsigned idx;
@@ -197,26 +600,17 @@ typedef struct insn {
     char text[192];
 } insn;
 
-static inline opnd o_r(unsigned idx, int mods)
+/* Operands: a register, a uniform register, c[0x0][off] (mods: 1 = -x,
+ * 2 = |x|, 3 = -|x|) or immediate bits. */
+static inline opnd o_make(int kind, unsigned idx, uint64_t imm, int mods)
 {
-    opnd o = {K_R, idx, 0, mods & 1, (mods >> 1) & 1, HS_H1_H0};
+    opnd o = {kind, idx, imm, mods & 1, (mods >> 1) & 1, HS_H1_H0};
     return o;
 }
-static inline opnd o_ur(unsigned idx, int mods)
-{
-    opnd o = {K_UR, idx, 0, mods & 1, (mods >> 1) & 1, HS_H1_H0};
-    return o;
-}
-static inline opnd o_c(unsigned off, int mods)
-{
-    opnd o = {K_C, off, 0, mods & 1, (mods >> 1) & 1, HS_H1_H0};
-    return o;
-}
-static inline opnd o_imm(uint64_t bits)
-{
-    opnd o = {K_IMM, 0, bits, 0, 0, HS_H1_H0};
-    return o;
-}
+static inline opnd o_r(unsigned idx, int mods) { return o_make(K_R, idx, 0, mods); }
+static inline opnd o_ur(unsigned idx, int mods) { return o_make(K_UR, idx, 0, mods); }
+static inline opnd o_c(unsigned off, int mods) { return o_make(K_C, off, 0, mods); }
+static inline opnd o_imm(uint64_t bits) { return o_make(K_IMM, 0, bits, 0); }
 
 static inline insn insn_new(int op, int fmt)
 {
@@ -246,21 +640,16 @@ static inline void put_opnd(char **p, const insn *in, const opnd *o)
     char name[48];
     switch (o->kind) {
     case K_R:
-        if (o->idx == 255)
-            snprintf(name, sizeof name, "RZ");
+    case K_UR: {
+        const char *r = o->kind == K_R ? "R" : "UR";
+        if (o->idx == (o->kind == K_R ? 255u : 63u))
+            snprintf(name, sizeof name, "%sZ", r);
         else if (w)
-            snprintf(name, sizeof name, "R[%u:%u]", o->idx, o->idx + 1);
+            snprintf(name, sizeof name, "%s[%u:%u]", r, o->idx, o->idx + 1);
         else
-            snprintf(name, sizeof name, "R%u", o->idx);
+            snprintf(name, sizeof name, "%s%u", r, o->idx);
         break;
-    case K_UR:
-        if (o->idx == 63)
-            snprintf(name, sizeof name, "URZ");
-        else if (w)
-            snprintf(name, sizeof name, "UR[%u:%u]", o->idx, o->idx + 1);
-        else
-            snprintf(name, sizeof name, "UR%u", o->idx);
-        break;
+    }
     case K_C: snprintf(name, sizeof name, "c[0x0][0x%x]", o->idx); break;
     default:
         if (w)
@@ -328,80 +717,6 @@ static inline const char *insn_text(insn *in)
             p += sprintf(p, ", %sP%d", in->pp_not ? "!" : "", in->pp);
     }
     return in->text;
-}
-
-/* ================================================================ reference */
-
-static mpfr_t ref_a[4], ref_b[4], ref_c[4], ref_r[4]; /* per format, at its precision */
-
-static inline void ref_init(void)
-{
-    for (int i = 0; i < 4; i++)
-        mpfr_inits2(FMT[i].mbits + 1, ref_a[i], ref_b[i], ref_c[i], ref_r[i], (mpfr_ptr)0);
-}
-
-static inline void ref_free(void)
-{
-    for (int i = 0; i < 4; i++)
-        mpfr_clears(ref_a[i], ref_b[i], ref_c[i], ref_r[i], (mpfr_ptr)0);
-    mpfr_free_cache();
-    for (int i = 0; i < 2; i++) {
-        free(f16_table[i]);
-        f16_table[i] = NULL;
-    }
-}
-
-/* a + b, a * 2^k * b or a * b + c (non-NaN inputs) rounded once to the
- * format in mode rnd. *invalid is set (and the canonical NaN returned) for
- * inf - inf, 0 * inf. */
-static inline uint64_t ref_round_op(int fi, int op, uint64_t a, uint64_t b, uint64_t c, int k, int rnd, int *invalid)
-{
-    const fpf *f = &FMT[fi];
-    mpfr_rnd_t r = RND_MPFR[rnd];
-    int t;
-    mpfr_set_d(ref_a[fi], f_to_double(f, a), MPFR_RNDN);
-    mpfr_set_d(ref_b[fi], f_to_double(f, b), MPFR_RNDN);
-    if (op == OP_ADD) {
-        t = mpfr_add(ref_r[fi], ref_a[fi], ref_b[fi], r);
-    } else if (op == OP_MUL) {
-        mpfr_mul_2si(ref_a[fi], ref_a[fi], k, MPFR_RNDN); /* exact: wide exponent range */
-        t = mpfr_mul(ref_r[fi], ref_a[fi], ref_b[fi], r);
-    } else {
-        mpfr_set_d(ref_c[fi], f_to_double(f, c), MPFR_RNDN);
-        t = mpfr_fma(ref_r[fi], ref_a[fi], ref_b[fi], ref_c[fi], r);
-    }
-    *invalid = mpfr_nan_p(ref_r[fi]) != 0;
-    if (*invalid)
-        return f_canon(f);
-    /* a result well inside the normal range needs neither step below */
-    if (mpfr_regular_p(ref_r[fi]) && mpfr_get_exp(ref_r[fi]) > f->emin + f->mbits + 2 &&
-        mpfr_get_exp(ref_r[fi]) < f->emax)
-        return f_from_double(f, mpfr_get_d(ref_r[fi], MPFR_RNDN));
-    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
-    mpfr_set_emin(f->emin);
-    mpfr_set_emax(f->emax);
-    t = mpfr_check_range(ref_r[fi], t, r);
-    mpfr_subnormalize(ref_r[fi], t, r);
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
-    return f_from_double(f, mpfr_get_d(ref_r[fi], MPFR_RNDN));
-}
-
-static inline int ref_compare(const fpf *f, int cmp, uint64_t a, uint64_t b)
-{
-    const fcmp *c = &FCMP[cmp];
-    if (f_isnan(f, a) || f_isnan(f, b))
-        return c->un;
-    double x = f_to_double(f, a), y = f_to_double(f, b);
-    return x < y ? c->lt : x > y ? c->gt : c->eq;
-}
-
-/* min (want_min) or max of two non-NaN values; -0 < +0 */
-static inline uint64_t ref_minmax(const fpf *f, uint64_t a, uint64_t b, int want_min)
-{
-    double x = f_to_double(f, a), y = f_to_double(f, b);
-    int a_less = x < y || (x == y && (a & f_sign(f)) && !(b & f_sign(f)));
-    return want_min ? (a_less ? a : b) : (a_less ? b : a);
 }
 
 static inline int ref_lop(int lop, int t, int p) { return lop == LOP_AND ? t && p : lop == LOP_OR ? t || p : t != p; }
@@ -540,202 +855,8 @@ static inline result ref_insn(const insn *in, const lane_view *v)
     return res;
 }
 
-/* ================================================================ inputs */
+/* ================================================================ batches */
 
-static uint64_t fp_rng = 0x243F6A8885A308D3u;
-static inline uint64_t rnd64(void) /* splitmix64, fixed seed */
-{
-    uint64_t z = (fp_rng += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
-static inline long rnd_range(long lo, long hi) { return lo + (long)(rnd64() % (uint64_t)(hi - lo + 1)); }
-
-static inline uint64_t f_mk(const fpf *f, int neg, long be, uint64_t frac)
-{
-    be = be < 0 ? 0 : be > f_maxbe(f) ? f_maxbe(f) : be;
-    return (neg ? f_sign(f) : 0) | (uint64_t)be << f->mbits | (frac & f_frac(f));
-}
-
-enum { MAX_SPECIALS = 64 };
-
-/* Signed special values: zeros, subnormal and normal boundaries, values
- * around 1, half the last place of 1, square roots of the underflow and
- * overflow thresholds, the largest values, infinities, quiet and
- * signalling NaNs with payloads. `small`: the subset for FMA triples. */
-static inline int f_specials_make(const fpf *f, uint64_t *out, int small)
-{
-    const int m = f->mbits;
-    const long b = f->bias;
-    const uint64_t one = f_one(f), inf = f_inf(f), fm = f_frac(f), h = f_qbit(f);
-    const uint64_t all[] = {
-        0, 1, 2, h, fm,                                          /* zero; subnormals */
-        fm + 1, fm + 2,                                          /* the smallest normals */
-        (uint64_t)(b - 1) << m, one - 1, one, one + 1,           /* 0.5, 1 - ulp, 1, 1 + ulp */
-        one | h, (uint64_t)(b + 1) << m, ((uint64_t)(b + 1) << m) | h, /* 1.5, 2, 3 */
-        (uint64_t)(b - m - 1) << m,                              /* half the last place of 1 */
-        (uint64_t)(b + (1 - b - m) / 2) << m,                    /* about sqrt(smallest subnormal) */
-        (uint64_t)(b + (b + 1) / 2) << m,                        /* about sqrt(overflow threshold) */
-        (uint64_t)(2 * b) << m, inf - 2, inf - 1,                /* largest power of 2; largest values */
-        inf, inf | h, inf | h | 1,                               /* infinity; quiet NaNs */
-        inf | 1, inf | (fm >> 1), inf | fm};                     /* signalling NaNs; all-ones NaN */
-    const uint64_t few[] = {0, 1, fm, fm + 1, (uint64_t)(b - m - 1) << m, one, one + 1, one | h, inf - 1, inf};
-    int n = 0;
-    const uint64_t *src = small ? few : all;
-    int ns = small ? (int)(sizeof few / sizeof *few) : (int)(sizeof all / sizeof *all);
-    for (int s = 0; s < 2; s++)
-        for (int i = 0; i < ns; i++)
-            out[n++] = src[i] | (s ? f_sign(f) : 0);
-    if (small) {
-        out[n++] = inf | h;                /* +qNaN */
-        out[n++] = f_sign(f) | inf | 1;    /* -sNaN */
-    }
-    return n;
-}
-
-static inline int f_specials(const fpf *f, uint64_t *out, int small)
-{
-    static uint64_t cache[4][2][MAX_SPECIALS];
-    static int count[4][2];
-    int fi = (int)(f - FMT);
-    if (!count[fi][small])
-        count[fi][small] = f_specials_make(f, cache[fi][small], small);
-    memcpy(out, cache[fi][small], (size_t)count[fi][small] * sizeof *out);
-    return count[fi][small];
-}
-
-static inline uint64_t g_bits(const fpf *f) { return rnd64() & f_mask(f); }
-
-static inline uint64_t g_special(const fpf *f)
-{
-    static uint64_t s[4][MAX_SPECIALS];
-    static int n[4];
-    int fi = (int)(f - FMT);
-    if (!n[fi])
-        n[fi] = f_specials(f, s[fi], 0);
-    return s[fi][rnd64() % (uint64_t)n[fi]];
-}
-
-/* a biased exponent, often at the subnormal or overflow end, or near 1 */
-static inline long g_anchor(const fpf *f)
-{
-    switch (rnd64() & 3) {
-    case 0: return rnd_range(0, 2);
-    case 1: return rnd_range(f_maxbe(f) - 2, f_maxbe(f));
-    case 2: return rnd_range(f->bias - 3, f->bias + 3);
-    default: return rnd_range(0, f_maxbe(f));
-    }
-}
-
-static inline long g_spread(const fpf *f)
-{
-    const long c[8] = {0, 1, 2, f->mbits / 2, f->mbits + 2, 2 * f->mbits + 4, 30, f_maxbe(f)};
-    return c[rnd64() & 7];
-}
-
-/* a finite value with a biased exponent within `spread` of `anchor` and
- * a random number of trailing zero bits (ties, exact products) */
-static inline uint64_t g_near(const fpf *f, long anchor, long spread)
-{
-    long be = anchor + rnd_range(-spread, spread);
-    uint64_t frac = rnd64() & f_frac(f);
-    int tz = (int)rnd_range(0, f->mbits);
-    return f_mk(f, (int)(rnd64() & 1), be, tz >= 64 ? 0 : frac & ~((1ull << tz) - 1));
-}
-
-/* b such that a + b is a tie (half the last place of a, or of the binade
- * below) or just off one */
-static inline uint64_t g_tie_partner(const fpf *f, uint64_t a)
-{
-    const int m = f->mbits;
-    long be = (long)((a >> m) & ((1u << f->ebits) - 1));
-    if (be > f_maxbe(f))
-        return g_bits(f);
-    long hb = (be ? be : 1) - m - 1 - (long)(rnd64() & 1);
-    uint64_t extra = (rnd64() & 3) ? 0 : (rnd64() & f_frac(f)) >> rnd_range(0, m);
-    int neg = (int)(rnd64() & 1);
-    if (hb >= 1)
-        return f_mk(f, neg, hb, extra);
-    long sh = hb - 1 + m;
-    if (sh < 0)
-        return g_bits(f);
-    return (neg ? f_sign(f) : 0) | (1ull << sh) | (extra & ((1ull << sh) - 1));
-}
-
-/* a product's biased exponent target: underflow, overflow, anywhere */
-static inline long g_target(const fpf *f)
-{
-    switch (rnd64() & 3) {
-    case 0: return rnd_range(-f->mbits - 3, 3);
-    case 1: return rnd_range(f_maxbe(f) - 3, f_maxbe(f) + 2);
-    default: return rnd_range(-f->mbits - 3, f_maxbe(f) + 2);
-    }
-}
-
-static inline void g_product(const fpf *f, long target, uint64_t *a, uint64_t *b)
-{
-    long ea = rnd_range(0, f_maxbe(f));
-    *a = g_near(f, ea, 0);
-    *b = g_near(f, target + f->bias - ea, 1);
-}
-
-/* a mixture for registers that are not the main operands */
-static inline uint64_t g_mixed(const fpf *f)
-{
-    switch (rnd64() & 3) {
-    case 0: return g_special(f);
-    case 1: return g_bits(f);
-    default: return g_near(f, g_anchor(f), 2);
-    }
-}
-
-enum { GEN_ADD, GEN_MUL, GEN_FMA, GEN_CMP };
-
-/* One random input tuple for operations like `gen` (k: FMUL's scale). */
-static inline void gen_tuple(int fi, int gen, int k, uint64_t *a, uint64_t *b, uint64_t *c)
-{
-    const fpf *f = &FMT[fi];
-    *c = g_mixed(f);
-    if ((rnd64() & 7) == 0) { /* raw bit patterns */
-        *a = g_bits(f);
-        *b = g_bits(f);
-        return;
-    }
-    if (gen == GEN_MUL) {
-        g_product(f, g_target(f) - k, a, b);
-        return;
-    }
-    if (gen == GEN_FMA) {
-        long t = g_target(f);
-        int inv;
-        g_product(f, t, a, b);
-        switch (rnd64() & 7) {
-        case 0: *c = g_special(f); break;
-        case 1: /* cancels the rounded product: the result is the rounding error */
-            if (!f_isnan(f, *a) && !f_isnan(f, *b))
-                *c = ref_round_op(fi, OP_MUL, *a, *b, 0, 0, (int)(rnd64() & 3), &inv) ^ f_sign(f);
-            break;
-        case 2:
-            if (!f_isnan(f, *a) && !f_isnan(f, *b))
-                *c = g_tie_partner(f, ref_round_op(fi, OP_MUL, *a, *b, 0, 0, RN, &inv));
-            break;
-        default: *c = g_near(f, t < 0 ? 0 : t, g_spread(f)); break;
-        }
-        return;
-    }
-    long anchor = g_anchor(f);
-    *a = (rnd64() & 15) ? g_near(f, anchor, 0) : g_special(f);
-    switch (rnd64() & 7) {
-    case 0: *b = gen == GEN_CMP ? *a : g_tie_partner(f, *a); break;
-    case 1: *b = gen == GEN_CMP ? (*a + (uint64_t)rnd_range(-1, 1)) & f_mask(f) : g_tie_partner(f, *a); break;
-    case 2: *b = ((*a ^ f_sign(f)) + (uint64_t)rnd_range(-1, 1)) & f_mask(f); break; /* cancellation */
-    case 3: *b = g_special(f); break;
-    default: *b = g_near(f, anchor, g_spread(f)); break;
-    }
-}
-
-/* Per-lane inputs of one batch run (see the file comment for the layout). */
 typedef struct batch {
     int fmt;
     unsigned warps, n;
@@ -778,7 +899,7 @@ static inline void batch_make(batch *b, int fi, int gen, int k, int cross, unsig
     const fpf *f = &FMT[fi];
     uint64_t sp[MAX_SPECIALS];
     int fma = gen == GEN_FMA;
-    int ns = f_specials(f, sp, fma);
+    int ns = f_specials(f, sp, fma ? SP_FEW : SP_ALL);
     unsigned ncross = !cross ? 0 : fma ? (unsigned)(ns * ns * ns) : (unsigned)(ns * ns);
     memset(b, 0, sizeof *b);
     b->fmt = fi;
@@ -808,7 +929,7 @@ static inline void batch_make(batch *b, int fi, int gen, int k, int cross, unsig
                 put_value(b, L, j, h, g_mixed(f));
         }
         for (int i = 0; i < 7; i++)
-            b->p[i][L] = (uint8_t)(rnd64() & 1);
+            b->p[i][L] = (uint8_t)(tg_next(&fp_rng) & 1);
     }
     for (unsigned w = 0; w < b->warps; w++)
         for (int u = 0; u < NUR; u += 2) {
@@ -835,14 +956,6 @@ static inline void batch_make(batch *b, int fi, int gen, int k, int cross, unsig
 
 /* ================================================================ driver */
 
-typedef struct op_stat {
-    char name[12];
-    long long compared, failed;
-} op_stat;
-
-static op_stat fp_stats[40];
-static int fp_nstats, fp_shown;
-static long long fp_total;
 enum { MAX_SHOWN_PER_RUN = 3 };
 
 /* distinct failing instructions, for the summary */
@@ -853,28 +966,9 @@ typedef struct fail_rec {
 } fail_rec;
 static fail_rec fp_fails[2000];
 static int fp_nfails;
-static int fp_max_shown = 30; /* GISA_FP_VERBOSE=1: no caps */
 
 static gisa_sim *fp_sim;
 static unsigned fp_sim_warps;
-
-static inline op_stat *stat_for(const char *name)
-{
-    for (int i = 0; i < fp_nstats; i++)
-        if (!strcmp(fp_stats[i].name, name))
-            return &fp_stats[i];
-    op_stat *s = &fp_stats[fp_nstats++];
-    snprintf(s->name, sizeof s->name, "%s", name);
-    return s;
-}
-
-static inline void fp_setup(void)
-{
-    const char *v = getenv("GISA_FP_VERBOSE");
-    if (v && *v && *v != '0')
-        fp_max_shown = 1 << 30;
-    ref_init();
-}
 
 static inline void fp_teardown(void)
 {
@@ -902,15 +996,16 @@ static inline gisa_word *assemble_insns(insn *ins, int nins, size_t *nwords)
     return st == GISA_OK ? w : NULL;
 }
 
-static inline void show_inputs(const insn *in, const lane_view *v)
+/* The inputs one lane gave an instruction, for a mismatch report. */
+static inline const char *show_inputs(const insn *in, const lane_view *v, char *buf, size_t cap)
 {
-    fprintf(stderr, "    Ra=%#llx", (unsigned long long)fetch(in, &in->a, v));
-    fprintf(stderr, " SrcB=%#llx", (unsigned long long)fetch(in, &in->b, v));
+    int n = snprintf(buf, cap, "Ra=%#llx SrcB=%#llx", (unsigned long long)fetch(in, &in->a, v),
+                     (unsigned long long)fetch(in, &in->b, v));
     if (in->op == OP_FMA)
-        fprintf(stderr, " SrcC=%#llx", (unsigned long long)fetch(in, &in->c, v));
+        n += snprintf(buf + n, cap - (size_t)n, " SrcC=%#llx", (unsigned long long)fetch(in, &in->c, v));
     if ((in->op == OP_MNMX || in->op == OP_SETP || in->op == OP_SET || in->op == OP_SEL) && in->pp != PT)
-        fprintf(stderr, " P%d=%d (pp=%d)", in->pp, v->p[in->pp], v->p[in->pp] ^ in->pp_not);
-    fputc('\n', stderr);
+        snprintf(buf + n, cap - (size_t)n, " P%d=%d (pp=%d)", in->pp, v->p[in->pp], v->p[in->pp] ^ in->pp_not);
+    return buf;
 }
 
 /* Runs the instructions on the batch's inputs and compares every output of
@@ -958,9 +1053,9 @@ static inline long fp_run(insn *ins, int nins, const batch *b)
            st == GISA_ERR_SIM ? fault.warp : 0, st == GISA_ERR_SIM ? fault.lane : 0);
     if (st != GISA_OK) { /* every lane of every instruction counts as a mismatch */
         for (int i = 0; i < nins; i++) {
-            op_stat *os = stat_for(mnemonic(ins[i].op, ins[i].fmt));
-            os->compared += b->n;
-            os->failed += b->n;
+            fp_tally *t = fp_tally_for(mnemonic(ins[i].op, ins[i].fmt));
+            for (unsigned L = 0; L < b->n; L++)
+                fp_count(t, 1, 0);
             if (fp_nfails < (int)(sizeof fp_fails / sizeof *fp_fails)) {
                 fail_rec *f = &fp_fails[fp_nfails++];
                 snprintf(f->text, sizeof f->text, "%s", insn_text(&ins[i]));
@@ -972,9 +1067,9 @@ static inline long fp_run(insn *ins, int nins, const batch *b)
         return (long)b->n * nins;
     }
 
-    op_stat *stats[64];
+    fp_tally *tallies[64];
     for (int i = 0; i < nins; i++)
-        stats[i] = stat_for(mnemonic(ins[i].op, ins[i].fmt));
+        tallies[i] = fp_tally_for(mnemonic(ins[i].op, ins[i].fmt));
     long fails = 0, per[64] = {0};
     int shown_here = 0;
     lane_view v;
@@ -1012,27 +1107,21 @@ static inline long fp_run(insn *ins, int nins, const batch *b)
                 ok = got.rd == want.rd;
                 ncmp = 1;
             }
-            stats[i]->compared += ncmp;
-            fp_total += ncmp;
-            if (ok) {
-                test_passed += ncmp;
+            if (fp_count(tallies[i], ncmp, ok))
                 continue;
-            }
-            test_failed++;
-            stats[i]->failed++;
             fails++;
             per[i]++;
-            if (fp_shown < fp_max_shown && (shown_here < MAX_SHOWN_PER_RUN || fp_max_shown > 30)) {
-                fp_shown++;
-                shown_here++;
-                fprintf(stderr, "MISMATCH %s   (warp %u lane %u)\n", insn_text(in), w, l);
-                show_inputs(in, &v);
-                if (in->op == OP_SETP || in->op == OP_CHK)
-                    fprintf(stderr, "    expected pu=%d pv=%d, got pu=%d pv=%d\n", want.pu, want.pv, got.pu, got.pv);
-                else
-                    fprintf(stderr, "    expected %#llx, got %#llx\n", (unsigned long long)want.rd,
-                            (unsigned long long)got.rd);
-            }
+            if (shown_here >= MAX_SHOWN_PER_RUN && fp_max_shown <= 30)
+                continue;
+            char inputs[160], outputs[96];
+            if (in->op == OP_SETP || in->op == OP_CHK)
+                snprintf(outputs, sizeof outputs, "expected pu=%d pv=%d, got pu=%d pv=%d", want.pu, want.pv, got.pu,
+                         got.pv);
+            else
+                snprintf(outputs, sizeof outputs, "expected %#llx, got %#llx", (unsigned long long)want.rd,
+                         (unsigned long long)got.rd);
+            shown_here += fp_show("MISMATCH %s   (warp %u lane %u)\n    %s\n    %s", insn_text(in), w, l,
+                                  show_inputs(in, &v, inputs, sizeof inputs), outputs);
         }
     }
     for (int i = 0; i < nins; i++)
@@ -1048,13 +1137,9 @@ static inline long fp_run(insn *ins, int nins, const batch *b)
 
 static inline void fp_report(const char *what, clock_t t0)
 {
-    printf("%s: %lld comparisons with the MPFR reference in %.2f s\n", what, fp_total,
-           (double)(clock() - t0) / CLOCKS_PER_SEC);
-    for (int i = 0; i < fp_nstats; i++)
-        printf("  %-8s %10lld compared, %lld mismatched\n", fp_stats[i].name, fp_stats[i].compared,
-               fp_stats[i].failed);
-    if (fp_shown >= fp_max_shown)
-        fprintf(stderr, "(only the first %d mismatches are shown; GISA_FP_VERBOSE=1 shows all)\n", fp_max_shown);
+    char title[96];
+    snprintf(title, sizeof title, "%s against the MPFR reference", what);
+    fp_print_tallies(title, (double)(clock() - t0) / CLOCKS_PER_SEC);
     if (fp_nfails)
         fprintf(stderr, "instructions with mismatches (lanes of lanes):\n");
     for (int i = 0; i < fp_nfails && i < fp_max_shown; i++)
@@ -1129,6 +1214,44 @@ static inline void expect_reg(const char *text, const uint32_t *r, int n, unsign
     CHECKF(lr.sim && got == want, "%s with R0..=%#x,%#x,%#x..: want %#llx got %#llx", text, r[0], n > 1 ? r[1] : 0,
            n > 2 ? r[2] : 0, (unsigned long long)want, (unsigned long long)got);
     gisa_sim_free(lr.sim);
+}
+
+
+/* text must not assemble; the error mentions `word` (any case) unless NULL. */
+static inline void expect_asm_error(const char *text, const char *word)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_word *w = NULL;
+    size_t n = 0;
+    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
+    CHECKF(st == GISA_ERR_INPUT && gisa_diags_errors(d) > 0, "%s: expected an assembly error, got %s", text,
+           gisa_status_str(st));
+    int mentioned = !word;
+    for (size_t i = 0; i < gisa_diags_count(d) && !mentioned; i++) {
+        char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
+        for (char *c = s; c && *c; c++)
+            *c = (char)tolower((unsigned char)*c);
+        mentioned = s && strstr(s, word);
+        free(s);
+    }
+    CHECKF(mentioned, "%s: the error does not mention \"%s\"", text, word);
+    if (!mentioned)
+        test_dump_diags(d);
+    free(w);
+    gisa_diags_free(d);
+}
+
+static inline void expect_asm_ok(const char *text)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_word *w = NULL;
+    size_t n = 0;
+    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
+    CHECKF(st == GISA_OK, "%s does not assemble", text);
+    if (st != GISA_OK)
+        test_dump_diags(d);
+    free(w);
+    gisa_diags_free(d);
 }
 
 /* ================================================================ common test shapes */
@@ -1219,6 +1342,21 @@ static inline void run_compare(const insn *setp, int nset, unsigned g0, unsigned
     run_mixed(p, counts, nset ? 2 : 1, GEN_CMP, g0, 16, nrandom);
 }
 
+/* run_compare for every comparison and boolean op of format fi, without
+ * and (nftz = 2) with .FTZ; the modifier rotation advances by gstep. */
+static inline void run_compares(int fi, int nftz, int nset, unsigned gstep, unsigned nrandom)
+{
+    unsigned g = 0;
+    for (int ftz = 0; ftz < nftz; ftz++)
+        for (int cmp = 0; cmp < NCMP; cmp++)
+            for (int lop = 0; lop < 3; lop++) {
+                insn p = insn_new(OP_SETP, fi);
+                p.ftz = ftz, p.cmp = cmp, p.lop = lop;
+                run_compare(&p, nset, g, nrandom);
+                g += gstep;
+            }
+}
+
 /* Runs `n` instructions in programs of as many as fit. */
 static inline void run_chunked(insn *ins, int n, const batch *b)
 {
@@ -1243,7 +1381,7 @@ static inline void test_sources(const insn *proto, int gen)
     batch b;
     batch_make(&b, fi, gen, proto->scale, 0, 2048);
     uint64_t sp[MAX_SPECIALS];
-    int ns = f_specials(f, sp, 0);
+    int ns = f_specials(f, sp, SP_ALL);
     for (int i = 0; i < 16; i++) { /* UR */
         insn in = *proto;
         opnd u = o_ur((unsigned)(wide ? 2 * (i % 8) : i % 16), i % 4);
@@ -1292,6 +1430,37 @@ static inline void test_sources(const insn *proto, int gen)
     }
     run_chunked(ins, n, &b);
     batch_free(&b);
+}
+
+/* ------------------------------------------------------------------ examples */
+
+/* An __Examples line assembled as written (`text`) and described for the
+ * reference by the fields; a and b are Ra and SrcB. */
+static inline insn insn_example(int op, int fi, const char *text, unsigned rd, opnd a, opnd b)
+{
+    insn in = insn_new(op, fi);
+    in.literal = text;
+    in.rd = rd;
+    in.a = a;
+    in.b = b;
+    return in;
+}
+
+/* Runs each example alone on special and random inputs (FCHK: exponents
+ * anywhere in R1..R7, so that its thresholds are crossed). */
+static inline void run_examples(const insn *e, int n)
+{
+    for (int i = 0; i < n; i++) {
+        batch b;
+        insn in = e[i];
+        batch_make(&b, in.fmt, in.op == OP_FMA ? GEN_FMA : in.op == OP_MUL ? GEN_MUL : GEN_ADD, in.scale, 1, 2048);
+        if (in.op == OP_CHK)
+            for (unsigned L = 0; L < b.n; L++)
+                for (int r = 1; r < NR_IN; r++)
+                    b.r[r][L] = (b.r[r][L] & 0x807FFFFFu) | (uint32_t)rnd_range(0, 255) << 23;
+        fp_run(&in, 1, &b);
+        batch_free(&b);
+    }
 }
 
 #endif

@@ -16,13 +16,12 @@ typedef struct err_case {
     const char *why;
 } err_case;
 
-/* Known failures at the time of writing (reported, not fixed here): on
- * mnemonics whose forms have optional operand groups (IADD, IMAD, FSETP,
- * DSETP, HSET2, ...) a misaligned c[][], an inexact F64Imm or an out-of-range
- * F16/SImm32 literal gets a "SrcB cannot be ..." kind message, because
- * asm_encode prefers a same-depth kind mismatch of another candidate opcode
- * over the real error; HADD2.RP repeats "can be written)" once per
- * candidate (strncat on the shared best message); |-R2| encodes as -|R2|. */
+/* Regressions guarded here (all fixed): on mnemonics whose forms have
+ * optional operand groups (IADD, IMAD, FSETP, DSETP, HSET2, ...) a
+ * misaligned c[][], an inexact F64Imm or an out-of-range F16/SImm32 literal
+ * got a "SrcB cannot be ..." message of another candidate opcode (the last
+ * group of cases); HADD2.RP repeated "can be written)" once per candidate
+ * (check_case rejects a repeated message); |-R2| encoded as -|R2| (main). */
 static const err_case cases[] = {
     {"FADD R0, R1, P0", 14, 2, {"<input>:1:14: error: FADD: SrcB cannot be a predicate; expected ", "R, UR", "c[][]", "a float immediate"}, "kind list"},
     {"FFMA.RX R0, R1, R2, R3", 5, 3, {"<input>:1:5: error: unknown modifier .RX for FFMA; did you mean .R"}, "suggestion"},

@@ -40,11 +40,9 @@ int main(void)
         check_value(b, FP_F16, &bad);
         check_value(b, FP_BF16, &bad);
     }
-    uint64_t x = 88172645463325252u;
+    tg_rng r = {88172645463325252u};
     for (int i = 0; i < 300000; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        uint64_t x = tg_next(&r);
         check_value(x & 0xffffffffu, FP_F32, &bad);
         check_value((x >> 32) << 32, FP_F64, &bad); /* F64Imm: high 32 bits */
     }

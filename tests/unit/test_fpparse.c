@@ -30,15 +30,7 @@ static const format formats[] = {
     {"F32 high 20 bits", 8, 11, -1}, {"F64 high 20 bits", 11, 8, -1},
 };
 
-static uint64_t rng = UINT64_C(0x243F6A8885A308D3);
-
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static tg_rng rng = {UINT64_C(0x243F6A8885A308D3)};
 
 /* The reference bits of text in the format, and whether it overflowed. */
 static uint64_t reference(const format *f, const char *text, int *overflow)
@@ -87,14 +79,14 @@ static void check(const format *f, const char *text)
 /* A random decimal: 1 to 22 digits, maybe a point, maybe an exponent. */
 static void random_decimal(char *buf, int exp_range)
 {
-    int nd = 1 + (int)(next() % 22), dot = (int)(next() % (uint64_t)(nd + 2)) - 1, k = 0;
+    int nd = 1 + (int)tg_below(&rng, 22), dot = (int)tg_below(&rng, (uint64_t)(nd + 2)) - 1, k = 0;
     for (int i = 0; i < nd; i++) {
         if (i == dot)
             buf[k++] = '.';
-        buf[k++] = (char)('0' + next() % 10);
+        buf[k++] = (char)('0' + tg_below(&rng, 10));
     }
-    if (next() & 1)
-        k += sprintf(buf + k, "e%d", (int)(next() % (uint64_t)(2 * exp_range + 1)) - exp_range);
+    if (tg_next(&rng) & 1)
+        k += sprintf(buf + k, "e%d", (int)tg_range(&rng, -exp_range, exp_range));
     buf[k] = 0;
 }
 
@@ -103,8 +95,8 @@ static void random_decimal(char *buf, int exp_range)
  * a little larger or smaller than the midpoint. */
 static void midpoint(const format *f, char *buf, size_t cap)
 {
-    int e = (int)(next() % 40) - 20;
-    uint64_t q = (UINT64_C(1) << f->mb) | (next() & ((UINT64_C(1) << f->mb) - 1));
+    int e = (int)tg_range(&rng, -20, 19);
+    uint64_t q = (UINT64_C(1) << f->mb) | (tg_next(&rng) & ((UINT64_C(1) << f->mb) - 1));
     mpfr_t x;
     mpfr_init2(x, 80);
     mpfr_set_ui(x, (unsigned long)(2 * q + 1), MPFR_RNDN); /* exact: mb <= 52 */
@@ -115,7 +107,7 @@ static void midpoint(const format *f, char *buf, size_t cap)
     while (n > 1 && digits[n - 1] == '0')
         n--;
     digits[n] = 0;
-    switch (next() % 3) {
+    switch (tg_below(&rng, 3)) {
     case 0: /* the midpoint itself */
         snprintf(buf, cap, "0.%se%ld", digits, (long)ex);
         break;
@@ -145,13 +137,13 @@ static int bias_of(const format *f) { return (1 << (f->eb - 1)) - 1; }
 static void format_point(const format *f, int mid, mpfr_t x)
 {
     int bias = bias_of(f), expmax = (1 << f->eb) - 1;
-    uint64_t mask = (UINT64_C(1) << f->mb) - 1, m = next() & mask;
-    int be = (int)(next() % (uint64_t)expmax); /* biased exponent 0 .. expmax - 1 */
-    switch (next() % 8) {
+    uint64_t mask = (UINT64_C(1) << f->mb) - 1, m = tg_next(&rng) & mask;
+    int be = (int)tg_below(&rng, (uint64_t)expmax); /* biased exponent 0 .. expmax - 1 */
+    switch (tg_below(&rng, 8)) {
     case 0: be = 0; break;               /* subnormal */
-    case 1: be = next() & 1 ? 1 : 0; m = next() & 1 ? 0 : mask; break; /* the normal/subnormal edge */
+    case 1: be = tg_next(&rng) & 1 ? 1 : 0; m = tg_next(&rng) & 1 ? 0 : mask; break; /* the normal/subnormal edge */
     case 2: be = expmax - 1; break;      /* the largest binade */
-    case 3: m = next() & 1 ? 0 : mask; break;
+    case 3: m = tg_next(&rng) & 1 ? 0 : mask; break;
     default: break;
     }
     uint64_t q = be ? m | (mask + 1) : m;
@@ -164,7 +156,7 @@ static void format_point(const format *f, int mid, mpfr_t x)
 static void spell(const char *digits, long ex, char *buf, size_t cap)
 {
     long n = (long)strlen(digits);
-    switch (next() % 4) {
+    switch (tg_below(&rng, 4)) {
     case 0: snprintf(buf, cap, "%c.%se%ld", digits[0], digits + 1, ex - 1); break;
     case 1: snprintf(buf, cap, "0.%sE%+ld", digits, ex); break;
     case 2: snprintf(buf, cap, "%se%ld", digits, ex - n); break;
@@ -187,12 +179,12 @@ static void near_point(const format *f, char *buf, size_t cap)
     static const mpfr_rnd_t modes[] = {MPFR_RNDN, MPFR_RNDD, MPFR_RNDU};
     mpfr_t x;
     mpfr_init2(x, 64);
-    format_point(f, (int)(next() & 1), x);
+    format_point(f, (int)(tg_next(&rng) & 1), x);
     if (mpfr_zero_p(x)) {
         snprintf(buf, cap, "0");
     } else {
         mpfr_exp_t ex;
-        char *digits = mpfr_get_str(NULL, &ex, 10, 1 + next() % 19, x, modes[next() % 3]);
+        char *digits = mpfr_get_str(NULL, &ex, 10, 1 + tg_below(&rng, 19), x, modes[tg_below(&rng, 3)]);
         spell(digits, (long)ex, buf, cap);
         mpfr_free_str(digits);
     }
@@ -232,13 +224,13 @@ static int short_midpoint(const format *f, char *buf, size_t cap)
     for (int tries = 0; !digits && tries < 100; tries++) {
         uint64_t q;
         int e;
-        if (-emin <= 27 && next() % 4 == 0) { /* a subnormal midpoint, from a short q */
-            q = next() & ((UINT64_C(1) << (next() % (uint64_t)(f->mb + 1))) - 1);
+        if (-emin <= 27 && tg_below(&rng, 4) == 0) { /* a subnormal midpoint, from a short q */
+            q = tg_next(&rng) & ((UINT64_C(1) << tg_below(&rng, (uint64_t)(f->mb + 1))) - 1);
             e = emin - 1;
         } else {
-            q = (UINT64_C(1) << (f->mb + 1)) | (next() & ((UINT64_C(1) << (f->mb + 1)) - 1)) | 1; /* mb + 2 bits, odd */
-            e = lo + (int)(next() % (uint64_t)(hi - lo + 1));
-            if (next() % 16 == 0) { /* the overflow threshold */
+            q = (UINT64_C(1) << (f->mb + 1)) | (tg_next(&rng) & ((UINT64_C(1) << (f->mb + 1)) - 1)) | 1; /* mb + 2 bits, odd */
+            e = (int)tg_range(&rng, lo, hi);
+            if (tg_below(&rng, 16) == 0) { /* the overflow threshold */
                 q = (UINT64_C(1) << bits) - 1;
                 e = bias - bits + 1;
             }
@@ -255,7 +247,7 @@ static int short_midpoint(const format *f, char *buf, size_t cap)
     char d19[24];
     size_t n = strlen(digits);
     snprintf(d19, sizeof d19, "%s%.*s", digits, (int)(19 - n), "0000000000000000000");
-    switch (next() % 3) {
+    switch (tg_below(&rng, 3)) {
     case 0: /* the midpoint itself */
         spell(digits, (long)ex, buf, cap);
         break;
@@ -289,11 +281,11 @@ static void short_decimal(const format *f, char *buf, size_t cap)
 {
     int bias = bias_of(f);
     int lo = (int)((1 - bias - f->mb - 1) * 0.30103) - 3, hi = (int)((bias + 1) * 0.30103) + 2;
-    long ex = lo + (long)(next() % (uint64_t)(hi - lo + 1)); /* the value is below 10^ex */
-    int nd = 1 + (int)(next() % 19);
+    long ex = (long)tg_range(&rng, lo, hi); /* the value is below 10^ex */
+    int nd = 1 + (int)tg_below(&rng, 19);
     char digits[20];
     for (int i = 0; i < nd; i++)
-        digits[i] = (char)('0' + next() % 10);
+        digits[i] = (char)('0' + tg_below(&rng, 10));
     if (digits[0] == '0')
         digits[0] = '1';
     digits[nd] = 0;
@@ -371,10 +363,10 @@ int main(void)
     }
     for (int q = POW10_MIN - 3; q <= POW10_MAX + 2; q++) { /* every table entry, in every format */
         for (int i = 0; i < 30; i++) {
-            int nd = 1 + (int)(next() % 19);
+            int nd = 1 + (int)tg_below(&rng, 19);
             uint64_t w = 0;
             for (int k = 0; k < nd; k++)
-                w = w * 10 + next() % 10;
+                w = w * 10 + tg_below(&rng, 10);
             snprintf(buf, sizeof buf, "%llue%d", (unsigned long long)w, q);
             for (size_t fi = 0; fi < sizeof formats / sizeof *formats; fi++, n++)
                 check(&formats[fi], buf);

@@ -2,10 +2,10 @@
  * the correctly rounded value bit for bit.
  *
  * Reference: the MPFR function at the format's precision (24 bits for F32;
- * 21 for the F64 high word G: 1 sign, 11 exponent, 20 fraction bits) with
- * the format's exponent range (emin/emax), then mpfr_subnormalize: one
- * rounding to nearest-even with gradual underflow and overflow to
- * infinity.  NaN results are 0x7FFFFFFF.  One rule differs from MPFR:
+ * 21 for F64H, the F64 high word: 1 sign, 11 exponent, 20 fraction bits),
+ * then fpref.h's ref_finish in the format's exponent range: one rounding
+ * to nearest-even with gradual underflow and overflow to infinity.  NaN
+ * results are 0x7FFFFFFF.  One rule differs from MPFR:
  * rsq(-0) is -inf (IEEE 754's rSqrt; mpfr_rec_sqrt gives +inf).  .FTZ is
  * derived from the same reference call: a subnormal input counts as a
  * signed zero, a subnormal result becomes a signed zero.
@@ -28,78 +28,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <mpfr.h>
 
+#include "fpref.h"
 #include "sim/mufu.h"
 #include "sim/softfp.h"
-#include "testlib.h"
 
-#if MPFR_VERSION_MAJOR < 4
-#error "test_mufu needs MPFR >= 4"
-#endif
-
-enum { MAX_PRINTED = 8 };
 enum { NOPS = 8 };
 
 static const char *const OP_NAME[NOPS] = {"COS", "SIN", "EX2", "LG2", "RCP", "RSQ", "RCP64H", "RSQ64H"};
 
 static int is_wide(mufu_op op) { return op == MUFU_RCP64H || op == MUFU_RSQ64H; }
 
-/* ------------------------------------------------------------------ formats */
-
-static double value_of(mufu_op op, uint32_t x)
-{
-    if (is_wide(op)) {
-        uint64_t b = (uint64_t)x << 32;
-        double d;
-        memcpy(&d, &b, sizeof d);
-        return d;
-    }
-    float f;
-    memcpy(&f, &x, sizeof f);
-    return f;
-}
-
-/* exact: every reference result is a value of the format */
-static uint32_t bits_of(mufu_op op, double d)
-{
-    if (is_wide(op)) {
-        uint64_t b;
-        memcpy(&b, &d, sizeof b);
-        if ((uint32_t)b != 0) {
-            fprintf(stderr, "test_mufu: %a is not a G value\n", d);
-            abort();
-        }
-        return (uint32_t)(b >> 32);
-    }
-    float f = (float)d;
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static uint32_t exp_mask(mufu_op op) { return is_wide(op) ? 0x7ff00000u : 0x7f800000u; }
-static int is_subnormal(mufu_op op, uint32_t x) { return !(x & exp_mask(op)) && (x & 0x7fffffffu); }
-static uint32_t flush(mufu_op op, uint32_t x) { return is_subnormal(op, x) ? x & 0x80000000u : x; }
+/* F64H for RCP64H and RSQ64H, else F32 */
+static int fmt_of(mufu_op op) { return is_wide(op) ? F64H : F32; }
 
 /* ------------------------------------------------------------------ reference */
 
-static mpfr_t in, out;
-
 static uint32_t reference(mufu_op op, uint32_t x)
 {
-    double xd = value_of(op, x);
-    if (isnan(xd))
-        return 0x7fffffffu;
-    int wide = is_wide(op);
-    if ((op == MUFU_RSQ || op == MUFU_RSQ64H) && xd == 0 && signbit(xd))
-        return 0x80000000u | exp_mask(op);
-    mpfr_set_emin(wide ? -1041 : -148); /* smallest subnormal 2^(emin-1) */
-    mpfr_set_emax(wide ? 1024 : 128);
-    mpfr_set_prec(out, wide ? 21 : 24);
-    mpfr_set_d(in, xd, MPFR_RNDN);
+    int fi = fmt_of(op);
+    const fpf *f = &FMT[fi];
+    if (f_isnan(f, x))
+        return (uint32_t)f_canon(f);
+    if ((op == MUFU_RSQ || op == MUFU_RSQ64H) && x == f_sign(f)) /* rsq(-0) */
+        return (uint32_t)(f_sign(f) | f_inf(f));
+    mpfr_ptr in = ref_a[fi], out = ref_r[fi];
+    mpfr_set_d(in, f_to_double(f, x), MPFR_RNDN);
     int t;
     switch (op) {
     case MUFU_COS: t = mpfr_cos(out, in, MPFR_RNDN); break;
@@ -110,34 +66,19 @@ static uint32_t reference(mufu_op op, uint32_t x)
     case MUFU_RCP64H: t = mpfr_ui_div(out, 1, in, MPFR_RNDN); break;
     default: t = mpfr_rec_sqrt(out, in, MPFR_RNDN); break;
     }
-    mpfr_subnormalize(out, t, MPFR_RNDN);
-    if (mpfr_nan_p(out))
-        return 0x7fffffffu;
-    return bits_of(op, mpfr_get_d(out, MPFR_RNDN));
+    return (uint32_t)ref_finish(fi, out, t, RN);
 }
 
 /* ------------------------------------------------------------------ checking */
 
-typedef struct tally {
-    long inputs, compared, bad;
-    double seconds;
-} tally;
-
-static tally tallies[NOPS];
+static long inputs[NOPS];
+static fp_tally *tally[NOPS];
 static uint32_t ref_zero[NOPS][2]; /* reference at +0 and -0: .FTZ of a subnormal */
-
-static void mismatch(mufu_op op, uint32_t x, const char *how, uint32_t want, uint32_t got)
-{
-    if (tallies[op].bad++ < MAX_PRINTED)
-        fprintf(stderr, "%s%s x=0x%08x (%a): want 0x%08x got 0x%08x\n", OP_NAME[op], how, x, value_of(op, x), want,
-                got);
-}
 
 static void compare(mufu_op op, uint32_t x, const char *how, uint32_t want, uint32_t got)
 {
-    tallies[op].compared++;
-    if (want != got)
-        mismatch(op, x, how, want, got);
+    FP_CHECK(tally[op], want == got, "%s%s x=0x%08x (%a): want 0x%08x got 0x%08x", OP_NAME[op], how, x,
+             f_to_double(&FMT[fmt_of(op)], x), want, got);
 }
 
 /* x with and without .FTZ; also through the accurate path alone when
@@ -145,8 +86,9 @@ static void compare(mufu_op op, uint32_t x, const char *how, uint32_t want, uint
 static void check(mufu_op op, uint32_t x, int accurate)
 {
     uint32_t want = reference(op, x);
-    uint32_t want_ftz = is_subnormal(op, x) ? ref_zero[op][x >> 31] : flush(op, want);
-    tallies[op].inputs++;
+    const fpf *f = &FMT[fmt_of(op)];
+    uint32_t want_ftz = f_issub(f, x) ? ref_zero[op][x >> 31] : (uint32_t)f_flush(f, want);
+    inputs[op]++;
     compare(op, x, "", want, mufu_eval(op, x, 0));
     compare(op, x, ".FTZ", want_ftz, mufu_eval(op, x, 1));
     if (accurate && op <= MUFU_LG2) {
@@ -156,16 +98,6 @@ static void check(mufu_op op, uint32_t x, int accurate)
 }
 
 /* ------------------------------------------------------------------ inputs */
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-
-static uint64_t rng(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 static uint32_t f32_bits(float f)
 {
@@ -204,14 +136,14 @@ static void around(mufu_op op, uint32_t x, int radius)
 static void random_patterns(mufu_op op, long n)
 {
     for (long i = 0; i < n; i++)
-        check_family(op, (uint32_t)rng());
+        check_family(op, (uint32_t)tg_next(&fp_rng));
 }
 
 /* uniform in [-limit, limit) */
 static void random_uniform(mufu_op op, long n, double limit)
 {
     for (long i = 0; i < n; i++)
-        check_family(op, f32_bits((float)((double)(rng() >> 11) * 0x1p-53 * 2 * limit - limit)));
+        check_family(op, f32_bits((float)((double)(tg_next(&fp_rng) >> 11) * 0x1p-53 * 2 * limit - limit)));
 }
 
 /* 2^e <= |x| < 2^(e+1) with e uniform in [lo, hi] (subnormal below
@@ -219,8 +151,8 @@ static void random_uniform(mufu_op op, long n, double limit)
 static void random_exponents(mufu_op op, long n, int lo, int hi)
 {
     for (long i = 0; i < n; i++) {
-        uint64_t r = rng();
-        int e = lo + (int)(r % (uint64_t)(hi - lo + 1));
+        uint64_t r = tg_next(&fp_rng);
+        int e = (int)rnd_range(lo, hi);
         uint32_t frac = (uint32_t)(r >> 32) >> 9, b;
         if (e >= -126)
             b = (uint32_t)(e + 127) << 23 | frac;
@@ -323,12 +255,12 @@ static void test_sincos(mufu_op op)
     for (int k = 1; k <= 4000; k++)
         around(op, f32_bits((float)(k * 1.5707963267948966)), 16);
     for (int i = 0; i < 2000; i++) {
-        double k = floor(ldexp((double)(rng() >> 11), -53) * ldexp(1.0, (int)(rng() % 100)));
+        double k = floor(ldexp((double)(tg_next(&fp_rng) >> 11), -53) * ldexp(1.0, (int)tg_below(&fp_rng, 100)));
         around(op, f32_bits((float)(k * 1.5707963267948966)), 8);
     }
     /* the floats nearest k pi/2 for k up to 2^24: reduction stress */
     for (int i = 0; i < 200000; i++) {
-        double k = (double)(rng() % (1u << 24));
+        double k = (double)tg_below(&fp_rng, 1u << 24);
         check_family(op, f32_bits((float)(k * 1.5707963267948966)));
     }
 }
@@ -360,7 +292,7 @@ static void test_lg2(void)
     random_patterns(op, 200000);
     random_exponents(op, 600000, -126, 127);
     for (int i = 0; i < 400000; i++) /* positive, near 1 */
-        check_family(op, 0x3f800000u + (uint32_t)((int)(rng() % 0x400000u) - 0x200000));
+        check_family(op, 0x3f800000u + (uint32_t)rnd_range(-0x200000, 0x1fffff));
     for (int d = 1; d <= 100000; d++) { /* densely next to 1 */
         check_family(op, 0x3f800000u + (uint32_t)d);
         check_family(op, 0x3f800000u - (uint32_t)d);
@@ -414,7 +346,7 @@ static void test_wide(mufu_op op)
     every_fraction(op, 0x00000000u, 20); /* every F64 subnormal */
     every_fraction(op, 0x00100000u, 20); /* the smallest normal binade */
     for (int i = 0; i < 100000; i++)
-        check(op, (uint32_t)rng(), 0);
+        check(op, (uint32_t)tg_next(&fp_rng), 0);
 }
 
 /* mufu_eval must not depend on the rounding mode softfp last selected */
@@ -422,7 +354,7 @@ static void test_after_mode_switch(mufu_op op)
 {
     for (int r = FP_RM; r <= FP_RZ; r++)
         for (int i = 0; i < 3000; i++) {
-            uint32_t x = (uint32_t)rng();
+            uint32_t x = (uint32_t)tg_next(&fp_rng);
             if (op == MUFU_EX2 || op == MUFU_LG2 || op == MUFU_SIN || op == MUFU_COS)
                 x = (x & 0x807fffffu) | (uint32_t)(120 + i % 15) << 23; /* through the Ziv paths */
             uint32_t want = reference(op, x);
@@ -436,16 +368,9 @@ static void test_after_mode_switch(mufu_op op)
 
 /* ------------------------------------------------------------------ main */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
 static void run(mufu_op op)
 {
-    double t0 = now();
+    double t0 = fp_seconds();
     family_count = 0;
     switch (op) {
     case MUFU_COS:
@@ -457,19 +382,17 @@ static void run(mufu_op op)
     default: test_wide(op); break;
     }
     test_after_mode_switch(op);
-    tally *t = &tallies[op];
-    t->seconds = now() - t0;
-    printf("%-7s %9ld inputs %10ld comparisons %6.1f s: %s\n", OP_NAME[op], t->inputs, t->compared, t->seconds,
-           t->bad ? "MISMATCHES" : "all equal");
-    CHECKF(t->bad == 0, "%s: %ld of %ld results differ from MPFR", OP_NAME[op], t->bad, t->compared);
+    const fp_tally *t = tally[op];
+    printf("%-7s %9ld inputs %10lld comparisons %6.1f s: %s\n", OP_NAME[op], inputs[op], t->compared,
+           fp_seconds() - t0, t->failed ? "MISMATCHES" : "all equal");
 }
 
 int main(void)
 {
-    double t0 = now();
-    mpfr_init2(in, 64);
-    mpfr_init2(out, 24);
+    double t0 = fp_seconds();
+    fp_setup();
     for (int op = 0; op < NOPS; op++) {
+        tally[op] = fp_tally_for(OP_NAME[op]);
         ref_zero[op][0] = reference((mufu_op)op, 0);
         ref_zero[op][1] = reference((mufu_op)op, 0x80000000u);
     }
@@ -479,13 +402,9 @@ int main(void)
     CHECK(ref_zero[MUFU_RCP][1] == 0xff800000u && ref_zero[MUFU_RSQ][1] == 0xff800000u);
     CHECK(ref_zero[MUFU_RSQ64H][1] == 0xfff00000u && ref_zero[MUFU_RCP64H][0] == 0x7ff00000u);
     CHECK(mufu_eval((mufu_op)NOPS, 0x3f800000u, 0) == 0x7fffffffu);
-    long total = 0;
-    for (int op = 0; op < NOPS; op++) {
+    for (int op = 0; op < NOPS; op++)
         run((mufu_op)op);
-        total += tallies[op].compared;
-    }
-    mpfr_clears(in, out, (mpfr_ptr)0);
-    mpfr_free_cache();
-    printf("test_mufu: %ld comparisons with MPFR in %.1f s\n", total, now() - t0);
+    fp_teardown();
+    fp_print_tallies("MUFU against the MPFR reference", fp_seconds() - t0);
     return test_summary();
 }

@@ -159,10 +159,7 @@ static void run_target(const gisa_isa *isa)
 
 int main(void)
 {
-    /* the model sizes pin the description files: a lost opcode fails here */
-    CHECK(test_isa_target("gisa128")->nopcodes == 187);
-    CHECK(test_isa_target("fermi")->nopcodes == 32);
-    CHECK(gisa_target_count() == 2);
+    /* every target; test_loader pins how many opcodes each has */
     for (size_t t = 0; t < gisa_target_count(); t++)
         run_target(test_isa_target(gisa_target_name(t)));
     return test_summary();

@@ -4,45 +4,35 @@
  * FFMA/DFMA's c[][]-as-SrcC form) must give, bit for bit on every lane, what
  * the equivalent gisa128 instruction gives (those are checked against GNU
  * MPFR in test_sim_fp32/fp64). FCMP, which gisa128 lacks, is checked against
- * a reference written here from its definition; MUFU's wiring (function
- * selection, -/|x| on Ra, .FTZ and its alias .SAT) against mufu_eval, whose
- * results test_mufu checks against MPFR. Inputs: special values and
- * random bits, different in every lane and round. */
+ * fpref.h's comparison reference; MUFU's wiring (function selection, -/|x|
+ * on Ra, .FTZ and its alias .SAT) against mufu_eval, whose results
+ * test_mufu checks against MPFR. Inputs: fpref.h's mixture of special
+ * values, values near each other and random bits, different in every lane
+ * and round. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <mpfr.h>
+
+#include "fpref.h"
 #include "sim/mufu.h"
-#include "testlib.h"
 
 enum { ROUNDS = 12, NCONST = 4 };
 
 static const gisa_isa *fermi, *g128;
-static uint64_t rng = 0x9E3779B97F4A7C15u;
-static long compared, programs;
+static long programs;
 
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+/* An F32 (f64: F64) operand. */
+static uint64_t operand_value(int f64) { return g_mixed(&FMT[f64 ? F64 : F32]); }
 
-/* Special values or random bits, F32 or F64. */
-static uint64_t operand_value(int f64)
+/* The tally of an instruction: its mnemonic. */
+static fp_tally *tally_of(const char *text)
 {
-    static const uint32_t s32[] = {0, 0x80000000u, 0x3f800000u, 0xbf800000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
-                                   0x7fa00000u, 0x00000001u, 0x807fffffu, 0x00800000u, 0x7f7fffffu, 0x3fc00000u, 0x3effffffu};
-    static const uint64_t s64[] = {0, 1ull << 63, 0x3ff0000000000000u, 0xbff0000000000000u, 0x7ff0000000000000u,
-                                   0xfff0000000000000u, 0x7ff8000000000000u, 0x7ff4000000000000u, 1, 0x800fffffffffffffu,
-                                   0x0010000000000000u, 0x7fefffffffffffffu, 0x3ff8000000000000u};
-    uint64_t r = next();
-    if (r % 4 == 0)
-        return f64 ? s64[(r >> 8) % (sizeof s64 / sizeof *s64)] : s32[(r >> 8) % (sizeof s32 / sizeof *s32)];
-    if (r % 4 == 1) /* near 1.0: sums and products that round */
-        return f64 ? 0x3fe0000000000000u + (next() >> 11) % (1ull << 53) : 0x3f000000u + (uint32_t)(next() >> 40) % (1u << 24);
-    return f64 ? next() : next() >> 32;
+    char name[16];
+    size_t n = strcspn(text, ". ");
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), text);
+    return fp_tally_for(name);
 }
 
 static const struct {
@@ -99,7 +89,7 @@ static void same(const char *ftext, const char *gtext, int f64)
                 regs[(r + 1) * 32 + l] = (uint32_t)(v >> 32);
             }
         for (int i = 0; i < 7 * 32; i++)
-            preds[i] = next() & 1;
+            preds[i] = tg_next(&fp_rng) & 1;
         for (int k = 0; k < NCONST; k++)
             cvals[k] = f64 ? operand_value(1) : operand_value(0);
         gisa_sim *a = make_sim(fermi, ftext, regs, preds, cvals), *b = make_sim(g128, gtext, regs, preds, cvals);
@@ -109,19 +99,16 @@ static void same(const char *ftext, const char *gtext, int f64)
             gisa_sim_free(b);
             return;
         }
-        int bad = 0;
-        for (unsigned l = 0; l < 32 && !bad; l++)
-            for (int k = 0; k < 4 && !bad; k++) {
+        fp_tally *t = tally_of(ftext);
+        for (unsigned l = 0; l < 32; l++)
+            for (int k = 0; k < 4; k++) {
                 uint32_t va = 0, vb = 0;
                 gisa_regfile rf = k < 2 ? GISA_RF_R : GISA_RF_P;
                 gisa_sim_get(a, 0, rf, (unsigned)k % 2, l, &va);
                 gisa_sim_get(b, 0, rf, (unsigned)k % 2, l, &vb);
-                compared++;
-                if (va != vb) {
-                    bad = 1;
-                    CHECKF(0, "'%s' vs '%s' lane %u %s%d: %08x vs %08x (inputs R2 %08x %08x, R4 %08x %08x)", ftext, gtext, l, k < 2 ? "R" : "P",
-                           k % 2, va, vb, regs[2 * 32 + l], regs[3 * 32 + l], regs[4 * 32 + l], regs[5 * 32 + l]);
-                }
+                FP_CHECK(t, va == vb, "'%s' vs '%s' lane %u %s%d: %08x vs %08x (inputs R2 %08x %08x, R4 %08x %08x)", ftext,
+                         gtext, l, k < 2 ? "R" : "P", k % 2, va, vb, regs[2 * 32 + l], regs[3 * 32 + l], regs[4 * 32 + l],
+                         regs[5 * 32 + l]);
             }
         gisa_sim_free(a);
         gisa_sim_free(b);
@@ -139,7 +126,7 @@ static void srcb(int kind, int deco, int f64, char *fs, char *gs, size_t cap)
         snprintf(fs, cap, "%sR4%s", DECO_PRE[deco], DECO_POST[deco]);
         snprintf(gs, cap, "%s", fs);
     } else if (kind == 1) {
-        int k = (int)(next() % NCONST);
+        int k = (int)tg_below(&fp_rng, NCONST);
         snprintf(fs, cap, "%sc[0x%x][0x%x]%s", DECO_PRE[deco], consts[k].bank, consts[k].offset, DECO_POST[deco]);
         snprintf(gs, cap, "%s", fs);
     } else {
@@ -156,49 +143,54 @@ static void srcb(int kind, int deco, int f64, char *fs, char *gs, size_t cap)
     }
 }
 
-static void test_add_mul(void)
+/* The Fermi and gisa128 spellings of an instruction that differ in SrcB
+ * only: head, SrcB (fs or gs), tail. */
+static void same_but_srcb(const char *head, const char *fs, const char *gs, const char *tail, int f64)
 {
-    char fs[64], gs[64], ft[160], gt[160];
-    for (int f64 = 0; f64 < 2; f64++)
-        for (int rnd = 0; rnd < 4; rnd++)
-            for (int mods = 0; mods < (f64 ? 1 : 4); mods++)
-                for (int kind = 0; kind < 3; kind++)
-                    for (int da = 0; da < 4; da++)
-                        for (int db = 0; db < 4; db++) {
-                            const char *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
-                            /* ADD: both operands decorated; MUL: only -SrcB */
-                            srcb(kind, db, f64, fs, gs, sizeof fs);
-                            snprintf(ft, sizeof ft, "%s%s%s%s R0, %sR2%s, %s", f64 ? "DADD" : "FADD", ftz, RND[rnd], sat, DECO_PRE[da], DECO_POST[da], fs);
-                            snprintf(gt, sizeof gt, "%s%s%s%s R0, %sR2%s, %s", f64 ? "DADD" : "FADD", ftz, RND[rnd], sat, DECO_PRE[da], DECO_POST[da], gs);
-                            same(ft, gt, f64);
-                            if (da || db > 1)
-                                continue;
-                            snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %s", f64 ? "DMUL" : "FMUL", ftz, RND[rnd], sat, fs);
-                            snprintf(gt, sizeof gt, "%s%s%s%s R0, R2, %s", f64 ? "DMUL" : "FMUL", ftz, RND[rnd], sat, gs);
-                            same(ft, gt, f64);
-                        }
+    char ft[256], gt[256];
+    snprintf(ft, sizeof ft, "%s%s%s", head, fs, tail);
+    snprintf(gt, sizeof gt, "%s%s%s", head, gs, tail);
+    same(ft, gt, f64);
 }
 
-static void test_fma(void)
+/* ADD, MUL and FMA with the instruction modifiers m (.FTZ, rounding, .SAT) */
+static void arith(int f64, const char *m)
 {
-    char fs[64], gs[64], ft[160], gt[160];
+    char fs[64], gs[64], head[160];
+    for (int kind = 0; kind < 3; kind++)
+        for (int da = 0; da < 4; da++)
+            for (int db = 0; db < 4; db++) { /* ADD: both operands decorated; MUL: only -SrcB */
+                srcb(kind, db, f64, fs, gs, sizeof fs);
+                snprintf(head, sizeof head, "%s%s R0, %sR2%s, ", f64 ? "DADD" : "FADD", m, DECO_PRE[da], DECO_POST[da]);
+                same_but_srcb(head, fs, gs, "", f64);
+                if (da || db > 1)
+                    continue;
+                snprintf(head, sizeof head, "%s%s R0, R2, ", f64 ? "DMUL" : "FMUL", m);
+                same_but_srcb(head, fs, gs, "", f64);
+            }
+    const char *op = f64 ? "DFMA" : "FFMA";
+    for (int nb = 0; nb < 2; nb++)
+        for (int nc = 0; nc < 2; nc++) {
+            for (int kind = 0; kind < 3; kind++) {
+                srcb(kind, nb, f64, fs, gs, sizeof fs);
+                snprintf(head, sizeof head, "%s%s R0, R2, ", op, m);
+                same_but_srcb(head, fs, gs, nc ? ", -R6" : ", R6", f64);
+            }
+            /* c[][] as SrcC: the form with bits 46..47 = 2 */
+            snprintf(head, sizeof head, "%s%s R0, R2, %sR4, %sc[0x11][0x8]", op, m, nb ? "-" : "", nc ? "-" : "");
+            same(head, head, f64);
+        }
+}
+
+static void test_arith(void)
+{
+    char m[32];
     for (int f64 = 0; f64 < 2; f64++)
         for (int rnd = 0; rnd < 4; rnd++)
-            for (int mods = 0; mods < (f64 ? 1 : 4); mods++)
-                for (int kind = 0; kind < 4; kind++)
-                    for (int nb = 0; nb < 2; nb++)
-                        for (int nc = 0; nc < 2; nc++) {
-                            const char *op = f64 ? "DFMA" : "FFMA", *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
-                            if (kind < 3) {
-                                srcb(kind, nb, f64, fs, gs, sizeof fs);
-                                snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %s, %sR6", op, ftz, RND[rnd], sat, fs, nc ? "-" : "");
-                                snprintf(gt, sizeof gt, "%s%s%s%s R0, R2, %s, %sR6", op, ftz, RND[rnd], sat, gs, nc ? "-" : "");
-                            } else { /* c[][] as SrcC: the form with bits 46..47 = 2 */
-                                snprintf(ft, sizeof ft, "%s%s%s%s R0, R2, %sR4, %sc[0x11][0x8]", op, ftz, RND[rnd], sat, nb ? "-" : "", nc ? "-" : "");
-                                snprintf(gt, sizeof gt, "%s", ft);
-                            }
-                            same(ft, gt, f64);
-                        }
+            for (int mods = 0; mods < (f64 ? 1 : 4); mods++) {
+                snprintf(m, sizeof m, "%s%s%s", mods & 1 ? ".FTZ" : "", RND[rnd], mods & 2 ? ".SAT" : "");
+                arith(f64, m);
+            }
 }
 
 static void test_imm32(void)
@@ -206,11 +198,11 @@ static void test_imm32(void)
     char ft[160], gt[160];
     for (int i = 0; i < 64; i++) {
         uint32_t v = (uint32_t)operand_value(0);
-        int mods = i & 3, deco = i >> 2 & 3;
-        snprintf(ft, sizeof ft, "FADD32I%s R0, %sR2%s, 0x%x", mods & 1 ? ".FTZ" : "", DECO_PRE[deco], DECO_POST[deco], v);
-        snprintf(gt, sizeof gt, "FADD%s R0, %sR2%s, 0f%08X", mods & 1 ? ".FTZ" : "", DECO_PRE[deco], DECO_POST[deco], v);
+        int deco = i >> 2 & 3;
+        const char *ftz = i & 1 ? ".FTZ" : "", *sat = i & 2 ? ".SAT" : "";
+        snprintf(ft, sizeof ft, "FADD32I%s R0, %sR2%s, 0x%x", ftz, DECO_PRE[deco], DECO_POST[deco], v);
+        snprintf(gt, sizeof gt, "FADD%s R0, %sR2%s, 0f%08X", ftz, DECO_PRE[deco], DECO_POST[deco], v);
         same(ft, gt, 0);
-        const char *ftz = mods & 1 ? ".FTZ" : "", *sat = mods & 2 ? ".SAT" : "";
         snprintf(ft, sizeof ft, "FMUL32I%s%s R0, R2, 0x%x", ftz, sat, v);
         snprintf(gt, sizeof gt, "FMUL%s%s R0, R2, 0f%08X", ftz, sat, v);
         same(ft, gt, 0);
@@ -219,58 +211,50 @@ static void test_imm32(void)
 
 static void test_setp(void)
 {
-    static const char *const CMP[] = {"LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
-    static const char *const LOP[] = {"AND", "OR", "XOR"};
-    char fs[64], gs[64], ft[160], gt[160];
+    char fs[64], gs[64], head[160], tail[16];
     for (int f64 = 0; f64 < 2; f64++)
-        for (int c = 0; c < 14; c++)
+        for (int c = 0; c < NCMP; c++)
             for (int lop = 0; lop < 3; lop++) {
                 int kind = (c + lop) % 3, da = c % 4, db = (c + lop + f64) % 4;
                 srcb(kind, db, f64, fs, gs, sizeof fs);
-                const char *pp = lop == 1 ? "!P2" : "P2";
-                snprintf(ft, sizeof ft, "%s.%s.%s P0, P1, %sR2%s, %s, %s", f64 ? "DSETP" : "FSETP", CMP[c], LOP[lop], DECO_PRE[da], DECO_POST[da], fs, pp);
-                snprintf(gt, sizeof gt, "%s.%s.%s P0, P1, %sR2%s, %s, %s", f64 ? "DSETP" : "FSETP", CMP[c], LOP[lop], DECO_PRE[da], DECO_POST[da], gs, pp);
-                same(ft, gt, f64);
+                snprintf(head, sizeof head, "%s.%s.%s P0, P1, %sR2%s, ", f64 ? "DSETP" : "FSETP", FCMP[c].name,
+                         LOP_NAME[lop], DECO_PRE[da], DECO_POST[da]);
+                snprintf(tail, sizeof tail, ", %s", lop == 1 ? "!P2" : "P2");
+                same_but_srcb(head, fs, gs, tail, f64);
             }
 }
 
-/* FCMP.cmp.ftz Rd, Ra, SrcB, Rc = (Rc cmp 0) ? Ra : SrcB, from C comparisons */
-static int c_compare(float x, int cmp)
+/* Runs the Fermi text on one warp whose R0..R15 hold values of format fi,
+ * different in every lane (no predicates, no constants). */
+static gisa_sim *run_fermi(const char *text, int fi, uint32_t regs[16 * 32])
 {
-    if (isnan(x))
-        return cmp == 7 ? 0 : cmp >= 8; /* NUM false; NAN and the U forms true */
-    int lt = x < 0, eq = x == 0, gt = x > 0;
-    int base = cmp >= 8 ? cmp - 8 : cmp;
-    return (base & 1 && lt) || (base & 2 && eq) || (base & 4 && gt);
+    uint32_t preds[7 * 32] = {0};
+    uint64_t cv[NCONST] = {0};
+    for (int i = 0; i < 16 * 32; i++)
+        regs[i] = (uint32_t)g_mixed(&FMT[fi]);
+    programs++;
+    return make_sim(fermi, text, regs, preds, cv);
 }
 
+/* FCMP.cmp.ftz Rd, Ra, SrcB, Rc = (Rc cmp 0) ? Ra : SrcB */
 static void test_fcmp(void)
 {
-    static const char *const CMP[] = {"LT", "EQ", "LE", "GT", "NE", "GE", "NUM", "NAN", "LTU", "EQU", "LEU", "GTU", "NEU", "GEU"};
-    static const int CODE[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14};
+    const fpf *f = &FMT[F32];
     char text[96];
-    for (int c = 0; c < 14; c++)
+    for (int c = 0; c < NCMP; c++)
         for (int ftz = 0; ftz < 2; ftz++)
             for (int round = 0; round < ROUNDS; round++) {
-                uint32_t regs[16 * 32] = {0}, preds[7 * 32] = {0};
-                uint64_t cv[NCONST] = {0};
-                for (int i = 0; i < 16 * 32; i++)
-                    regs[i] = (uint32_t)operand_value(0);
-                snprintf(text, sizeof text, "FCMP.%s%s R0, R2, R4, R6", CMP[c], ftz ? ".FTZ" : "");
-                gisa_sim *s = make_sim(fermi, text, regs, preds, cv);
+                uint32_t regs[16 * 32];
+                snprintf(text, sizeof text, "FCMP.%s%s R0, R2, R4, R6", FCMP[c].name, ftz ? ".FTZ" : "");
+                gisa_sim *s = run_fermi(text, F32, regs);
                 if (!s)
                     return;
-                programs++;
                 for (unsigned l = 0; l < 32; l++) {
-                    uint32_t cbits = regs[6 * 32 + l], got;
-                    if (ftz && !(cbits & 0x7f800000u))
-                        cbits &= 0x80000000u;
-                    float x;
-                    memcpy(&x, &cbits, sizeof x);
-                    uint32_t want = c_compare(x, CODE[c]) ? regs[2 * 32 + l] : regs[4 * 32 + l];
+                    uint32_t rc = regs[6 * 32 + l], got = 0;
+                    uint32_t want = ref_compare(f, c, ftz ? f_flush(f, rc) : rc, 0) ? regs[2 * 32 + l] : regs[4 * 32 + l];
                     gisa_sim_get(s, 0, GISA_RF_R, 0, l, &got);
-                    compared++;
-                    CHECKF(got == want, "%s lane %u: Rc %08x gives %08x, want %08x", text, l, regs[6 * 32 + l], got, want);
+                    FP_CHECK(tally_of(text), got == want, "%s lane %u: Rc %08x gives %08x, want %08x", text, l, rc, got,
+                             want);
                 }
                 gisa_sim_free(s);
             }
@@ -283,24 +267,19 @@ static void test_mufu(void)
     for (int op = 0; op < 8; op++)
         for (int ftz = 0; ftz < 3; ftz++)
             for (int deco = 0; deco < 4; deco++) {
-                uint32_t regs[16 * 32] = {0}, preds[7 * 32] = {0};
-                uint64_t cv[NCONST] = {0};
-                for (int i = 0; i < 16 * 32; i++)
-                    regs[i] = (uint32_t)(op >= 6 ? operand_value(1) >> 32 : operand_value(0));
-                snprintf(text, sizeof text, "MUFU.%s%s R0, %sR2%s", OP[op], ftz == 1 ? ".FTZ" : ftz == 2 ? ".SAT" : "", DECO_PRE[deco],
-                         DECO_POST[deco]);
-                gisa_sim *s = make_sim(fermi, text, regs, preds, cv);
+                int fi = op >= MUFU_RCP64H ? F64H : F32;
+                uint32_t regs[16 * 32];
+                snprintf(text, sizeof text, "MUFU.%s%s R0, %sR2%s", OP[op], ftz == 1 ? ".FTZ" : ftz == 2 ? ".SAT" : "",
+                         DECO_PRE[deco], DECO_POST[deco]);
+                gisa_sim *s = run_fermi(text, fi, regs);
                 if (!s)
                     return;
-                programs++;
                 for (unsigned l = 0; l < 32; l++) {
-                    uint32_t in = regs[2 * 32 + l], got;
-                    in = deco >= 2 ? in & 0x7fffffffu : in;
-                    in ^= deco & 1 ? 0x80000000u : 0;
+                    uint32_t in = (uint32_t)f_decorate(&FMT[fi], regs[2 * 32 + l], deco >= 2, deco & 1), got = 0;
                     uint32_t want = mufu_eval((mufu_op)op, in, ftz != 0);
                     gisa_sim_get(s, 0, GISA_RF_R, 0, l, &got);
-                    compared++;
-                    CHECKF(got == want, "%s lane %u: Ra %08x gives %08x, want %08x", text, l, regs[2 * 32 + l], got, want);
+                    FP_CHECK(tally_of(text), got == want, "%s lane %u: Ra %08x gives %08x, want %08x", text, l,
+                             regs[2 * 32 + l], got, want);
                 }
                 gisa_sim_free(s);
             }
@@ -308,17 +287,18 @@ static void test_mufu(void)
 
 int main(void)
 {
+    double t0 = fp_seconds();
     fermi = test_isa_target("fermi");
     g128 = test_isa_target("gisa128");
     CHECK(gisa_sim_max_regs(fermi) == 63 && gisa_sim_max_regs(g128) == 255);
     gisa_sim *s;
     CHECK(gisa_sim_new(fermi, 64, 1, &s) == GISA_ERR_USAGE); /* R63 is RZ */
-    test_add_mul();
-    test_fma();
+    test_arith();
     test_imm32();
     test_setp();
     test_fcmp();
     test_mufu();
-    printf("fermi vs gisa128: %ld programs, %ld lane results compared\n", programs, compared);
+    printf("fermi vs gisa128: %ld programs\n", programs);
+    fp_print_tallies("fermi vs gisa128 (FCMP: fpref's reference, MUFU: mufu_eval)", fp_seconds() - t0);
     return test_summary();
 }

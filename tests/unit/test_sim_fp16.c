@@ -8,7 +8,6 @@
  * HSETP2 lane 0 -> pu and lane 1 -> pv, HSET2 lane values, the .hsel2
  * forms, BF16 immediates, and the assembly errors for .RP/.RM/.RZ (HALU
  * has no rounding field), BF16 with .FTZ/.SAT, .SAT with .RELU, .F32. */
-#include <ctype.h>
 #include <mpfr.h>
 
 #include "fpref.h"
@@ -50,19 +49,7 @@ static void test_minmax(int fi)
         }
 }
 
-static void test_compare(int fi)
-{
-    int nftz = fi == F16 ? 2 : 1;
-    unsigned g = 0;
-    for (int ftz = 0; ftz < nftz; ftz++)
-        for (int cmp = 0; cmp < NCMP; cmp++)
-            for (int lop = 0; lop < 3; lop++) {
-                insn p = insn_new(OP_SETP, fi);
-                p.ftz = ftz, p.cmp = cmp, p.lop = lop;
-                run_compare(&p, 4, g, NRANDOM);
-                g += 7;
-            }
-}
+static void test_compare(int fi) { run_compares(fi, fi == F16 ? 2 : 1, 4, 7, NRANDOM); }
 
 static void test_operand_sources(int fi)
 {
@@ -87,16 +74,6 @@ static void test_operand_sources(int fi)
 
 /* ------------------------------------------------------------------ examples */
 
-static insn ex(int op, int fi, const char *text, unsigned rd, opnd a, opnd b)
-{
-    insn in = insn_new(op, fi);
-    in.literal = text;
-    in.rd = rd;
-    in.a = a;
-    in.b = b;
-    return in;
-}
-
 static opnd hs(opnd o, int hsel)
 {
     o.hsel = hsel;
@@ -109,47 +86,42 @@ static void test_examples(void)
 {
     insn e[24];
     int n = 0;
-    e[n++] = ex(OP_ADD, F16, "HADD2        R0, R1.H0_H0,    R2 ;", 0, hs(o_r(1, 0), HS_H0_H0), o_r(2, 0));
-    e[n] = ex(OP_ADD, F16, "HADD2.SAT    R3,       R6,   -R7 ;", 3, o_r(6, 0), o_r(7, 1));
+    e[n++] = insn_example(OP_ADD, F16, "HADD2        R0, R1.H0_H0,    R2 ;", 0, hs(o_r(1, 0), HS_H0_H0), o_r(2, 0));
+    e[n] = insn_example(OP_ADD, F16, "HADD2.SAT    R3,       R6,   -R7 ;", 3, o_r(6, 0), o_r(7, 1));
     e[n++].sat = 1;
-    e[n] = ex(OP_ADD, F16, "HADD2.RN.FTZ R1,    -|R4|, -1, 1 ;", 1, o_r(4, 3), o_imm(0xBC003C00u));
+    e[n] = insn_example(OP_ADD, F16, "HADD2.RN.FTZ R1,    -|R4|, -1, 1 ;", 1, o_r(4, 3), o_imm(0xBC003C00u));
     e[n++].ftz = 1;
-    e[n++] = ex(OP_MUL, F16, "HMUL2        R0,    R1,        R2 ;", 0, o_r(1, 0), o_r(2, 0));
-    e[n] = ex(OP_MUL, F16, "HMUL2.SAT    R3,    R6, -R7.H0_H0 ;", 3, o_r(6, 0), hs(o_r(7, 1), HS_H0_H0));
+    e[n++] = insn_example(OP_MUL, F16, "HMUL2        R0,    R1,        R2 ;", 0, o_r(1, 0), o_r(2, 0));
+    e[n] = insn_example(OP_MUL, F16, "HMUL2.SAT    R3,    R6, -R7.H0_H0 ;", 3, o_r(6, 0), hs(o_r(7, 1), HS_H0_H0));
     e[n++].sat = 1;
-    e[n] = ex(OP_MUL, F16, "HMUL2.RN.FTZ R1, -|R4|,     0, -1 ;", 1, o_r(4, 3), o_imm(0x0000BC00u));
+    e[n] = insn_example(OP_MUL, F16, "HMUL2.RN.FTZ R1, -|R4|,     0, -1 ;", 1, o_r(4, 3), o_imm(0x0000BC00u));
     e[n++].ftz = 1;
-    e[n] = ex(OP_FMA, F16, "HFMA2 R0, R1, R2.H1_H1, RZ;", 0, o_r(1, 0), hs(o_r(2, 0), HS_H1_H1));
+    e[n] = insn_example(OP_FMA, F16, "HFMA2 R0, R1, R2.H1_H1, RZ;", 0, o_r(1, 0), hs(o_r(2, 0), HS_H1_H1));
     e[n++].c = o_r(255, 0);
-    e[n] = ex(OP_MNMX, F16, "HMNMX2 R0, -|R1|,    -|R2|, !PT ;", 0, o_r(1, 3), o_r(2, 3));
+    e[n] = insn_example(OP_MNMX, F16, "HMNMX2 R0, -|R1|,    -|R2|, !PT ;", 0, o_r(1, 3), o_r(2, 3));
     e[n++].pp_not = 1;
-    e[n] = ex(OP_MNMX, F16, "HMNMX2 R0,    R1,     1,-4,  P0 ;", 0, o_r(1, 0), o_imm(0x3C00C400u));
+    e[n] = insn_example(OP_MNMX, F16, "HMNMX2 R0,    R1,     1,-4,  P0 ;", 0, o_r(1, 0), o_imm(0x3C00C400u));
     e[n++].pp = 0;
-    e[n] = ex(OP_MNMX, F16, "HMNMX2 R0,    R1, 0.125,-2, !P1 ;", 0, o_r(1, 0), o_imm(0x3000C000u));
+    e[n] = insn_example(OP_MNMX, F16, "HMNMX2 R0,    R1, 0.125,-2, !P1 ;", 0, o_r(1, 0), o_imm(0x3000C000u));
     e[n].pp = 1, e[n++].pp_not = 1;
-    e[n] = ex(OP_SETP, F16, "HSETP2.LE.AND     P0, P1,    R4,     R6,  PT;", 0, o_r(4, 0), o_r(6, 0));
+    e[n] = insn_example(OP_SETP, F16, "HSETP2.LE.AND     P0, P1,    R4,     R6,  PT;", 0, o_r(4, 0), o_r(6, 0));
     e[n].cmp = find_cmp("LE"), e[n].pu = 0, e[n++].pv = 1;
-    e[n] = ex(OP_SETP, F16, "HSETP2.FTZ.GTU.OR P0, P1, -|R5|,  -1, 0, !PT;", 0, o_r(5, 3), o_imm(0xBC000000u));
+    e[n] = insn_example(OP_SETP, F16, "HSETP2.FTZ.GTU.OR P0, P1, -|R5|,  -1, 0, !PT;", 0, o_r(5, 3), o_imm(0xBC000000u));
     e[n].ftz = 1, e[n].cmp = find_cmp("GTU"), e[n].lop = LOP_OR, e[n].pu = 0, e[n].pv = 1, e[n++].pp_not = 1;
-    e[n] = ex(OP_SET, F16, "HSET2.LE.AND        R1,    R4,     R6,  PT;", 1, o_r(4, 0), o_r(6, 0));
+    e[n] = insn_example(OP_SET, F16, "HSET2.LE.AND        R1,    R4,     R6,  PT;", 1, o_r(4, 0), o_r(6, 0));
     e[n++].cmp = find_cmp("LE");
-    e[n] = ex(OP_SET, F16, "HSET2.FTZ.GTU.OR.BF R0, -|R5|,  -1, 0, !PT;", 0, o_r(5, 3), o_imm(0xBC000000u));
+    e[n] = insn_example(OP_SET, F16, "HSET2.FTZ.GTU.OR.BF R0, -|R5|,  -1, 0, !PT;", 0, o_r(5, 3), o_imm(0xBC000000u));
     e[n].ftz = 1, e[n].cmp = find_cmp("GTU"), e[n].lop = LOP_OR, e[n].bf = 1, e[n++].pp_not = 1;
     /* BF16 forms with decimal immediates (high half first) */
-    e[n++] = ex(OP_ADD, BF16, "HADD2.BF16_V2 R0, R1, -1, 1", 0, o_r(1, 0), o_imm(0xBF803F80u));
-    e[n++] = ex(OP_MUL, BF16, "HMUL2.BF16_V2 R0, -|R4|, 0.5, -3", 0, o_r(4, 3), o_imm(0x3F00C040u));
-    e[n] = ex(OP_FMA, BF16, "HFMA2.BF16_V2.RELU R0, R1, -2.5, 1, R2.H1_H1", 0, o_r(1, 0), o_imm(0xC0203F80u));
+    e[n++] = insn_example(OP_ADD, BF16, "HADD2.BF16_V2 R0, R1, -1, 1", 0, o_r(1, 0), o_imm(0xBF803F80u));
+    e[n++] = insn_example(OP_MUL, BF16, "HMUL2.BF16_V2 R0, -|R4|, 0.5, -3", 0, o_r(4, 3), o_imm(0x3F00C040u));
+    e[n] = insn_example(OP_FMA, BF16, "HFMA2.BF16_V2.RELU R0, R1, -2.5, 1, R2.H1_H1", 0, o_r(1, 0), o_imm(0xC0203F80u));
     e[n].relu = 1, e[n++].c = hs(o_r(2, 0), HS_H1_H1);
-    e[n] = ex(OP_MNMX, BF16, "HMNMX2.BF16_V2 R0, R1, 1, -4, P0", 0, o_r(1, 0), o_imm(0x3F80C080u));
+    e[n] = insn_example(OP_MNMX, BF16, "HMNMX2.BF16_V2 R0, R1, 1, -4, P0", 0, o_r(1, 0), o_imm(0x3F80C080u));
     e[n++].pp = 0;
-    e[n] = ex(OP_SET, BF16, "HSET2.BF16_V2.GTU.OR.BF R0, -|R5|, -1, 0, !PT", 0, o_r(5, 3), o_imm(0xBF800000u));
+    e[n] = insn_example(OP_SET, BF16, "HSET2.BF16_V2.GTU.OR.BF R0, -|R5|, -1, 0, !PT", 0, o_r(5, 3), o_imm(0xBF800000u));
     e[n].cmp = find_cmp("GTU"), e[n].lop = LOP_OR, e[n].bf = 1, e[n++].pp_not = 1;
-    for (int i = 0; i < n; i++) {
-        batch b;
-        batch_make(&b, e[i].fmt, e[i].op == OP_FMA ? GEN_FMA : e[i].op == OP_MUL ? GEN_MUL : GEN_ADD, 0, 1, 2048);
-        fp_run(&e[i], 1, &b);
-        batch_free(&b);
-    }
+    run_examples(e, n);
 }
 
 /* ------------------------------------------------------------------ directed, literal expectations */
@@ -250,50 +222,6 @@ static void test_hsel(void)
 
 /* ------------------------------------------------------------------ assembly errors */
 
-static int diags_mention(const gisa_diags *d, const char *word)
-{
-    for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
-        for (char *c = s; c && *c; c++)
-            *c = (char)tolower((unsigned char)*c);
-        int hit = s && strstr(s, word);
-        free(s);
-        if (hit)
-            return 1;
-    }
-    return 0;
-}
-
-static void expect_error(const char *text, const char *word)
-{
-    gisa_diags *d = gisa_diags_new();
-    gisa_word *w = NULL;
-    size_t n = 0;
-    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
-    CHECKF(st == GISA_ERR_INPUT && gisa_diags_errors(d) > 0, "%s: expected an assembly error, got %s", text,
-           gisa_status_str(st));
-    if (word) {
-        CHECKF(diags_mention(d, word), "%s: the error does not mention \"%s\"", text, word);
-        if (!diags_mention(d, word))
-            test_dump_diags(d);
-    }
-    free(w);
-    gisa_diags_free(d);
-}
-
-static void expect_ok(const char *text)
-{
-    gisa_diags *d = gisa_diags_new();
-    gisa_word *w = NULL;
-    size_t n = 0;
-    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
-    CHECKF(st == GISA_OK, "%s does not assemble", text);
-    if (st != GISA_OK)
-        test_dump_diags(d);
-    free(w);
-    gisa_diags_free(d);
-}
-
 static void test_asm_errors(void)
 {
     static const char *const bad_rnd[] = {
@@ -309,16 +237,16 @@ static void test_asm_errors(void)
         "HADD2.BF16_V2.RZ R0, R1, -1, 1",
     };
     for (size_t i = 0; i < sizeof bad_rnd / sizeof *bad_rnd; i++)
-        expect_error(bad_rnd[i], ".rnd");
-    expect_ok("HADD2.RN R0, R1, R2");
-    expect_ok("HMUL2.RN R0, R1, R2");
-    expect_ok("HFMA2.RN R0, R1, R2, R3");
-    expect_ok("HFMA2.BF16_V2.RELU.RN R0, R1, R2, R3");
-    expect_error("HADD2.BF16_V2.FTZ R0, R1, R2", NULL);
-    expect_error("HMUL2.BF16_V2.SAT R0, R1, R2", NULL);
-    expect_error("HFMA2.BF16_V2.FTZ R0, R1, R2, R3", NULL);
-    expect_error("HFMA2.RELU.SAT R0, R1, R2, R3", NULL);
-    expect_error("HADD2.F32 R0, R1, R2", NULL);
+        expect_asm_error(bad_rnd[i], ".rnd");
+    expect_asm_ok("HADD2.RN R0, R1, R2");
+    expect_asm_ok("HMUL2.RN R0, R1, R2");
+    expect_asm_ok("HFMA2.RN R0, R1, R2, R3");
+    expect_asm_ok("HFMA2.BF16_V2.RELU.RN R0, R1, R2, R3");
+    expect_asm_error("HADD2.BF16_V2.FTZ R0, R1, R2", NULL);
+    expect_asm_error("HMUL2.BF16_V2.SAT R0, R1, R2", NULL);
+    expect_asm_error("HFMA2.BF16_V2.FTZ R0, R1, R2, R3", NULL);
+    expect_asm_error("HFMA2.RELU.SAT R0, R1, R2, R3", NULL);
+    expect_asm_error("HADD2.F32 R0, R1, R2", NULL);
 }
 
 int main(void)

@@ -48,15 +48,7 @@ static void test_select(void)
 
 static void test_compare(void)
 {
-    unsigned g = 0;
-    for (int ftz = 0; ftz < 2; ftz++)
-        for (int cmp = 0; cmp < NCMP; cmp++)
-            for (int lop = 0; lop < 3; lop++) {
-                insn p = insn_new(OP_SETP, F32);
-                p.ftz = ftz, p.cmp = cmp, p.lop = lop;
-                run_compare(&p, 4, g, NRANDOM);
-                g += 7;
-            }
+    run_compares(F32, 2, 4, 7, NRANDOM);
     /* pv and pp omitted: pv is PT (dropped), pp is PT */
     insn in[3];
     for (int i = 0; i < 3; i++) {
@@ -133,26 +125,7 @@ static void test_operand_sources(void)
 
 /* ------------------------------------------------------------------ examples */
 
-static insn ex(int op, const char *text, unsigned rd, opnd a, opnd b)
-{
-    insn in = insn_new(op, F32);
-    in.literal = text;
-    in.rd = rd;
-    in.a = a;
-    in.b = b;
-    return in;
-}
-
-static void expect_rejected(const char *text)
-{
-    gisa_diags *d = gisa_diags_new();
-    gisa_word *w = NULL;
-    size_t n = 0;
-    gisa_status st = gisa_assemble(test_isa(), "ex.s", text, strlen(text), &w, &n, d);
-    CHECKF(st == GISA_ERR_INPUT && gisa_diags_errors(d) > 0, "%s: expected an assembly error", text);
-    free(w);
-    gisa_diags_free(d);
-}
+static insn ex(int op, const char *text, unsigned rd, opnd a, opnd b) { return insn_example(op, F32, text, rd, a, b); }
 
 /* Every __Examples line of falu.isa.txt, assembled as written and run on
  * special and random inputs. The two errata of docs/semantics.md are
@@ -195,19 +168,9 @@ static void test_examples(void)
     e[n++].pu = 0;
     e[n] = ex(OP_CHK, "FCHK P0, -|R4|,  R1 ;", 0, o_r(4, 3), o_r(1, 0));
     e[n++].pu = 0;
-    for (int i = 0; i < n; i++) {
-        batch b;
-        batch_make(&b, F32, e[i].op == OP_FMA ? GEN_FMA : e[i].op == OP_MUL ? GEN_MUL : GEN_ADD, e[i].scale, 1,
-                   2048);
-        if (e[i].op == OP_CHK) /* exponents near the FCHK thresholds in R1..R7 */
-            for (unsigned L = 0; L < b.n; L++)
-                for (int r = 1; r < NR_IN; r++)
-                    b.r[r][L] = (b.r[r][L] & 0x807FFFFFu) | (uint32_t)rnd_range(0, 255) << 23;
-        fp_run(&e[i], 1, &b);
-        batch_free(&b);
-    }
-    expect_rejected("FFMA.FTZ.SAT.RZ R0, |R1|, 0f405A7EFA, |c[0x0][0x100]|;");
-    expect_rejected("FSET.LE.AND       R0,  R4,  R6     ;");
+    run_examples(e, n);
+    expect_asm_error("FFMA.FTZ.SAT.RZ R0, |R1|, 0f405A7EFA, |c[0x0][0x100]|;", NULL);
+    expect_asm_error("FSET.LE.AND       R0,  R4,  R6     ;", NULL);
 }
 
 /* Directed cases with literal expectations (independent of fpref's

@@ -35,14 +35,7 @@ static void test_minmax(void)
 
 static void test_compare(void)
 {
-    unsigned g = 0;
-    for (int cmp = 0; cmp < NCMP; cmp++)
-        for (int lop = 0; lop < 3; lop++) {
-            insn p = insn_new(OP_SETP, F64);
-            p.cmp = cmp, p.lop = lop;
-            run_compare(&p, 0, g, NRANDOM);
-            g += 3;
-        }
+    run_compares(F64, 1, 0, 3, NRANDOM);
     /* .lop, pv and pp omitted: .AND, PT (dropped), PT */
     insn in[3];
     for (int i = 0; i < 3; i++) {
@@ -85,15 +78,7 @@ static void test_operand_sources(void)
 
 /* ------------------------------------------------------------------ examples */
 
-static insn ex(int op, const char *text, unsigned rd, opnd a, opnd b)
-{
-    insn in = insn_new(op, F64);
-    in.literal = text;
-    in.rd = rd;
-    in.a = a;
-    in.b = b;
-    return in;
-}
+static insn ex(int op, const char *text, unsigned rd, opnd a, opnd b) { return insn_example(op, F64, text, rd, a, b); }
 
 /* Every __Examples line of dalu.isa.txt, assembled as written and run on
  * special and random inputs (R[0:1]..R[6:7] hold F64 values). */
@@ -119,12 +104,7 @@ static void test_examples(void)
     e[n].cmp = find_cmp("LE"), e[n].pu = 0, e[n++].pv = PT;
     e[n] = ex(OP_SETP, "DSETP.GTU.OR P0, P1, -|R[6:7]|,     -1, !PT ;", 0, o_r(6, 3), o_imm(0xBFF0000000000000u));
     e[n].cmp = find_cmp("GTU"), e[n].lop = LOP_OR, e[n].pu = 0, e[n].pv = 1, e[n++].pp_not = 1;
-    for (int i = 0; i < n; i++) {
-        batch b;
-        batch_make(&b, F64, e[i].op == OP_FMA ? GEN_FMA : e[i].op == OP_MUL ? GEN_MUL : GEN_ADD, 0, 1, 2048);
-        fp_run(&e[i], 1, &b);
-        batch_free(&b);
-    }
+    run_examples(e, n);
 }
 
 /* Directed NaN cases with literal expectations (independent of fpref). */

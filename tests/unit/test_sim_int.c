@@ -4,7 +4,7 @@
  * arithmetic from the ISA documents (ialu.isa.txt) and SPEC-RULINGS.md
  * ("Integer"), never by calling simulator code. Many inputs are run at once:
  * each lane of each warp gets its own inputs (edge-heavy random values from a
- * fixed-seed splitmix64), so one gisa_sim_run checks thousands of cases.
+ * fixed-seed tg_rng, testlib.h), so one gisa_sim_run checks thousands of cases.
  *
  * Parts:
  *  1. the multi-instruction idioms of the rulings (>= 100,000 inputs each);
@@ -25,15 +25,7 @@ static gisa_isa *isa;
 
 /* ------------------------------------------------------------------ random */
 
-static uint64_t rng = 0x6A09E667F3BCC908u;
-
-static uint64_t next64(void)
-{
-    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
+static tg_rng rng = {0x6A09E667F3BCC908u};
 
 static const uint32_t edges[] = {
     0,          1,          2,          3,          4,          7,          8,          15,         16,
@@ -47,7 +39,7 @@ static const uint32_t edges[] = {
 /* edge-heavy 32-bit value: 3/8 an edge, 1/8 an edge +- a little, 1/8 zero or small, 3/8 uniform */
 static uint32_t r32(void)
 {
-    uint64_t x = next64();
+    uint64_t x = tg_next(&rng);
     uint32_t hi = (uint32_t)(x >> 32);
     switch (x & 7) {
     case 0:
@@ -61,7 +53,7 @@ static uint32_t r32(void)
 
 static uint32_t rbit(void)
 {
-    return (uint32_t)(next64() >> 40) & 1;
+    return (uint32_t)(tg_next(&rng) >> 40) & 1;
 }
 
 /* ------------------------------------------------------------------ helpers */
@@ -253,7 +245,7 @@ static void run_job(const job *j)
         for (unsigned w = 0; w < warps; w++) {
             act[w] = UINT32_MAX;
             if (j->rand_active) {
-                uint64_t x = next64();
+                uint64_t x = tg_next(&rng);
                 act[w] = w == 0 ? 0 : w == 1 ? UINT32_MAX : (x & 3) == 0 ? 1u << (x >> 8 & 31) : (uint32_t)(x >> 32);
                 CHECK(gisa_sim_set_active(s, w, act[w]) == GISA_OK);
             }
@@ -362,7 +354,7 @@ typedef struct opnd {
 /* Immediate text: hex, or (sometimes, for values with the top bit set) a negative decimal. */
 static void imm_text(uint32_t v, char *buf, size_t n)
 {
-    if ((v & 0x80000000u) && (next64() & 1))
+    if ((v & 0x80000000u) && (tg_next(&rng) & 1))
         snprintf(buf, n, "-%u", 0u - v);
     else
         snprintf(buf, n, "0x%x", v);
@@ -561,7 +553,7 @@ static void ref_cmp64(const void *cv, const uint32_t *in, uint32_t *out)
 static void gen_cmp64(const void *c, uint32_t *in)
 {
     (void)c;
-    uint64_t x = next64();
+    uint64_t x = tg_next(&rng);
     if ((x & 3) == 0)
         in[3] = in[1];
     if ((x & 12) == 0)
@@ -749,11 +741,11 @@ static void run_directed(const char *prog, const char *ins, const char *outs, re
 
 static int coin(void)
 {
-    return (int)(next64() >> 33 & 1);
+    return (int)(tg_next(&rng) >> 33 & 1);
 }
 static unsigned pick(unsigned n)
 {
-    return (unsigned)((next64() >> 16) % n);
+    return (unsigned)((tg_next(&rng) >> 16) % n);
 }
 
 /* ---- IADD ---- in: R2 B P1; out: R0 P0 */
@@ -1264,7 +1256,7 @@ static void ref_setp(const void *cv, const uint32_t *in, uint32_t *out)
 static void gen_setp(const void *cv, uint32_t *in)
 {
     (void)cv;
-    uint64_t x = next64();
+    uint64_t x = tg_next(&rng);
     if ((x & 3) == 0)
         in[0] = in[1];
     else if ((x & 15) == 1)
@@ -1421,7 +1413,7 @@ static void ref_plop3(const void *cv, const uint32_t *in, uint32_t *out)
 static void gen_lop3(const void *cv, uint32_t *in)
 {
     (void)cv;
-    if ((next64() & 7) == 0)
+    if ((tg_next(&rng) & 7) == 0)
         in[0] = in[1] = in[2] = 0;
 }
 
@@ -1509,7 +1501,7 @@ static const uint32_t shift_amounts[] = {0,   1,     2,          7,          31,
 static void gen_shf(const void *cv, uint32_t *in)
 {
     (void)cv;
-    uint64_t x = next64();
+    uint64_t x = tg_next(&rng);
     if (x & 1)
         in[1] = shift_amounts[(x >> 8) % NSHIFTS];
     else if (x & 2)
@@ -1597,7 +1589,7 @@ static void test_prmt(void)
         for (size_t cb = 0; cb < NCOMBOS; cb++)
             for (int rep = 0; rep < 2; rep++) {
                 prmtctx c = {m};
-                opnd b = src32(combos[cb].kb, 0, r32()), cc = src32(combos[cb].kc, 1, (uint32_t)next64());
+                opnd b = src32(combos[cb].kb, 0, r32()), cc = src32(combos[cb].kc, 1, (uint32_t)tg_next(&rng));
                 char prog[200], ins[128];
                 const char *mt = m == 0 && rep ? "" : prmt_mode[m];
                 snprintf(prog, sizeof prog, "PRMT%s%s R0, R2, %s, %s", *mt ? "." : "", mt, b.text, cc.text);
@@ -1614,7 +1606,7 @@ static void test_prmt(void)
     for (int m = 1; m < 7; m++)
         for (uint32_t sel = 0; sel < 4; sel++) {
             prmtctx c = {m};
-            uint32_t imm = sel | ((uint32_t)next64() & 0xFFFFFFFCu);
+            uint32_t imm = sel | ((uint32_t)tg_next(&rng) & 0xFFFFFFFCu);
             char prog[200], ins[128];
             snprintf(prog, sizeof prog, "PRMT.%s R0, R2, R3, 0x%x", prmt_mode[m], imm);
             snprintf(ins, sizeof ins, "R2 R3 #0x%x", imm);
@@ -1687,7 +1679,7 @@ static void ref_i2ip(const void *cv, const uint32_t *in, uint32_t *out)
 static void gen_i2ip(const void *cv, uint32_t *in)
 {
     (void)cv;
-    uint64_t x = next64();
+    uint64_t x = tg_next(&rng);
     if (x & 1)
         in[0] = (uint32_t)((int32_t)(x >> 8 & 63) - 32);
     if (x & 2)
@@ -2005,17 +1997,17 @@ static void test_r2ur(void)
             continue;
         uint32_t act[W], p1[W], r2[W][32];
         for (unsigned w = 0; w < W; w++) {
-            uint64_t x = next64();
+            uint64_t x = tg_next(&rng);
             act[w] = w == 0    ? 0
                      : w == 1  ? UINT32_MAX
                      : w == 2  ? 0x80000000u
                      : (x & 3) ? (uint32_t)(x >> 32) << (x >> 8 & 31)
                                : 1u << (x >> 16 & 31);
-            p1[w] = w == 3 ? 0 : w == 4 ? UINT32_MAX : (uint32_t)next64();
+            p1[w] = w == 3 ? 0 : w == 4 ? UINT32_MAX : (uint32_t)tg_next(&rng);
             gisa_sim_set_active(s, w, act[w]);
             gisa_sim_set(s, w, GISA_RF_UR, 5, 0, 0xDEAD0000u + w);
             for (unsigned l = 0; l < 32; l++) {
-                r2[w][l] = (uint32_t)next64();
+                r2[w][l] = (uint32_t)tg_next(&rng);
                 gisa_sim_set(s, w, GISA_RF_R, 2, (int)l, r2[w][l]);
                 gisa_sim_set(s, w, GISA_RF_P, 1, (int)l, p1[w] >> l & 1);
             }
@@ -2069,7 +2061,7 @@ static void test_gpr_index(void)
                 gisa_sim_set(s, w, GISA_RF_UR, 2, 0, (uint32_t)((int)idx[w] - imm));
                 for (unsigned r = 0; r < N; r++)
                     for (unsigned l = 0; l < 32; l++) {
-                        before[w][r][l] = (uint32_t)next64();
+                        before[w][r][l] = (uint32_t)tg_next(&rng);
                         gisa_sim_set(s, w, GISA_RF_R, r, (int)l, before[w][r][l]);
                     }
             }

@@ -15,14 +15,7 @@
 
 static gisa_isa *isa;
 
-static uint64_t rng = 0x3C6EF372FE94F82Bu;
-static uint64_t next64(void)
-{
-    uint64_t z = (rng += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
-}
+static tg_rng rng = {0x3C6EF372FE94F82Bu};
 
 static gisa_sim *new_sim(unsigned regs, unsigned warps)
 {
@@ -108,35 +101,35 @@ static void randomize(gisa_sim *s, unsigned nconst, unsigned *banks, unsigned *o
 {
     unsigned regs = gisa_sim_regs(s), warps = gisa_sim_warps(s);
     for (unsigned w = 0; w < warps; w++) {
-        uint64_t x = next64();
+        uint64_t x = tg_next(&rng);
         gisa_sim_set_active(s, w, (x & 3) == 0 ? UINT32_MAX : (x & 3) == 1 ? 0 : (uint32_t)(x >> 32));
         for (unsigned r = 0; r < regs; r++) {
-            int kind = (int)(next64() % 4); /* 0: all zero, 1: broadcast, 2: per lane, 3: one lane set */
-            uint32_t v = (uint32_t)next64();
-            unsigned one = (unsigned)(next64() % 32);
+            int kind = (int)tg_below(&rng, 4); /* 0: all zero, 1: broadcast, 2: per lane, 3: one lane set */
+            uint32_t v = (uint32_t)tg_next(&rng);
+            unsigned one = (unsigned)tg_below(&rng, 32);
             for (unsigned l = 0; l < 32; l++) {
-                uint32_t val = kind == 0 ? 0 : kind == 1 ? v : kind == 2 ? (uint32_t)next64() : l == one ? v : 0;
+                uint32_t val = kind == 0 ? 0 : kind == 1 ? v : kind == 2 ? (uint32_t)tg_next(&rng) : l == one ? v : 0;
                 CHECK(gisa_sim_set(s, w, GISA_RF_R, r, (int)l, val) == GISA_OK);
             }
         }
         for (unsigned p = 0; p < 7; p++) {
-            uint32_t m = (next64() & 1) ? 0 : (uint32_t)next64();
+            uint32_t m = (tg_next(&rng) & 1) ? 0 : (uint32_t)tg_next(&rng);
             for (unsigned l = 0; l < 32; l++)
                 gisa_sim_set(s, w, GISA_RF_P, p, (int)l, m >> l & 1);
         }
         for (unsigned u = 0; u < 63; u++)
-            gisa_sim_set(s, w, GISA_RF_UR, u, 0, (next64() & 1) ? 0 : (uint32_t)next64());
+            gisa_sim_set(s, w, GISA_RF_UR, u, 0, (tg_next(&rng) & 1) ? 0 : (uint32_t)tg_next(&rng));
         for (unsigned u = 0; u < 7; u++)
-            gisa_sim_set(s, w, GISA_RF_UP, u, 0, (uint32_t)(next64() & 1));
+            gisa_sim_set(s, w, GISA_RF_UP, u, 0, (uint32_t)(tg_next(&rng) & 1));
     }
     for (unsigned i = 0; i < nconst; i++) {
-        banks[i] = (unsigned)(next64() % 64);
-        offs[i] = (unsigned)(next64() % 16384) * 4;
+        banks[i] = (unsigned)tg_below(&rng, 64);
+        offs[i] = (unsigned)tg_below(&rng, 16384) * 4;
         if (i == 0) {
             banks[i] = 63;
             offs[i] = 0xFFFC;
         }
-        CHECK(gisa_sim_set_const(s, banks[i], offs[i], (uint32_t)next64() | 1) == GISA_OK);
+        CHECK(gisa_sim_set_const(s, banks[i], offs[i], (uint32_t)tg_next(&rng) | 1) == GISA_OK);
     }
 }
 

@@ -1,13 +1,15 @@
 /* Random VALID instruction words generated straight from the instruction
- * model (spec/model.h), shared by test_roundtrip, test_placement and
- * test_examples. Header-only (static functions): every test_*.c is its own
- * executable and only testlib.c is linked in.
+ * model (spec/model.h), shared by test_roundtrip, test_placement,
+ * test_asm_inplace, test_random_words and test_inst. Header-only (static
+ * functions): every test_*.c is its own executable and only testlib.c is
+ * linked in.
  *
  * A word is built the way the documents define one: every field starts at
  * its "absent" value (fixed / default, else the zero register), then each
  * modifier slot, optional operand group, operand, decoration, guard and
- * scheduling control the syntax form offers gets a random LEGAL value. The
- * generator never looks at the assembler or disassembler. */
+ * scheduling control the syntax form offers gets a random LEGAL value (from
+ * testlib.h's tg_rng). The generator never looks at the assembler or
+ * disassembler. */
 #ifndef GISA_TESTGEN_H
 #define GISA_TESTGEN_H
 #include <stdint.h>
@@ -15,25 +17,10 @@
 #include <string.h>
 
 #include "spec/model.h"
+#include "testlib.h"
 
 #define TG_MAXF 64
 #define TG_MAXMODS 32
-
-typedef struct tg_rng {
-    uint64_t s;
-} tg_rng;
-
-static inline uint64_t tg_next(tg_rng *r)
-{
-    uint64_t x = r->s ? r->s : 0x9E3779B97F4A7C15u; /* xorshift64* */
-    x ^= x >> 12;
-    x ^= x << 25;
-    x ^= x >> 27;
-    r->s = x;
-    return x * 0x2545F4914F6CDD1Du;
-}
-
-static inline uint64_t tg_below(tg_rng *r, uint64_t n) { return n ? tg_next(r) % n : 0; }
 
 static inline uint64_t tg_mask(int w) { return w >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << w) - 1; }
 

@@ -1,8 +1,10 @@
 /* Minimal test harness shared by the unit tests: CHECK records a failure
  * with its location and goes on; test_summary() prints "N passed, N failed"
- * and gives the exit status. */
+ * and gives the exit status. tg_rng is the one random generator of all
+ * tests. */
 #ifndef GISA_TESTLIB_H
 #define GISA_TESTLIB_H
+#include <stdint.h>
 #include <stdio.h>
 
 #include "gisa.h"
@@ -30,6 +32,32 @@ extern int test_passed, test_failed;
             fputc('\n', stderr);                                                                    \
         }                                                                                           \
     } while (0)
+
+/* The random generator of every test: xorshift64*, from a fixed seed per
+ * test, so that every run sees the same inputs (a zero state stands for a
+ * fixed nonzero one). */
+typedef struct tg_rng {
+    uint64_t s;
+} tg_rng;
+
+static inline uint64_t tg_next(tg_rng *r)
+{
+    uint64_t x = r->s ? r->s : 0x9E3779B97F4A7C15u; /* xorshift64* */
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->s = x;
+    return x * 0x2545F4914F6CDD1Du;
+}
+
+/* Uniform in [0, n), 0 when n is 0. */
+static inline uint64_t tg_below(tg_rng *r, uint64_t n) { return n ? tg_next(r) % n : 0; }
+
+/* Uniform in [lo, hi]. */
+static inline int64_t tg_range(tg_rng *r, int64_t lo, int64_t hi)
+{
+    return lo + (int64_t)tg_below(r, (uint64_t)(hi - lo) + 1);
+}
 
 int test_summary(void);
 /* Loads the embedded default ISA or aborts the test program. */
