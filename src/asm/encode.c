@@ -375,7 +375,7 @@ static inline int match_reg(ctx *c, const asm_slot *a, const src_opnd *o, int de
     uint64_t v;
     if (o->kind == SRC_NAME && asm_reg_value(t, o->name, o->name_len, o->reg, &v) == 0) {
         /* a 64-bit pair written as its first register: even, with a partner */
-        if (pair_flag && v != t->zero_value && ((v & 1) || v + 1 >= t->zero_value) && slot_is_pair(c, s, pair_flag))
+        if (pair_flag && reg_pair_bad(t, v) && slot_is_pair(c, s, pair_flag)) /* the decoder's rule */
             return reg_mismatch(c, s, 1, o, depth, si);
     } else if (o->kind == SRC_PAIR && o->name_len == (size_t)t->prefix_len && strmap_same(o->name, t->prefix, o->name_len) &&
                slot_is_pair(c, s, pair_flag) && !(o->pair_lo & 1) && o->pair_hi == o->pair_lo + 1 && o->pair_hi < t->zero_value) {
@@ -595,7 +595,7 @@ static int match_cmem(ctx *c, const asm_slot *a, const src_opnd *o, int depth, i
     int pair_flag = a->pair;
     if (o->kind != SRC_CMEM)
         FAIL(o->col, o->len, s->name, si, "kind");
-    uint64_t align = (uint64_t)t->align * (slot_is_pair(c, s, pair_flag) ? 2 : 1);
+    uint64_t align = cmem_align(t, slot_is_pair(c, s, pair_flag)); /* the decoder's rule */
     if (o->bank >> t->bank_bits)
         FAIL(o->col, o->len, NULL, si, "constant bank out of range: 0x%llx (0..0x%llx)", (unsigned long long)o->bank,
              (unsigned long long)((UINT64_C(1) << t->bank_bits) - 1));
