@@ -114,27 +114,8 @@ static int build_group(builder *b, const isa_opcode *op, const syntax_form *F, i
     uint64_t *absent = alloc(b, 6 * (size_t)F->nops, sizeof *absent);
     if (!field || !absent)
         return -1;
-    int n = 0, last = -1;
-    for (int k = 0; k < F->nops; k++) {
-        const opnd_slot *s = &F->ops[k];
-        if (s->group != g)
-            continue;
-        last = k;
-        const int fl[5] = {s->field, s->neg_field, s->abs_field, s->not_field, s->index_field};
-        for (int i = 0; i < 5; i++)
-            if (fl[i] >= 0) {
-                field[n] = (uint8_t)fl[i];
-                absent[n++] = op->absent[fl[i]];
-            }
-        const mod_slot *m = s->sfx_slot >= 0 ? &F->mods[s->sfx_slot] : NULL;
-        if (m && m->field >= 0) {
-            field[n] = (uint8_t)m->field;
-            absent[n++] = m->absent;
-        }
-    }
-    *d = (dis_group){field, absent, n, 0};
-    if (last + 1 < F->nops && F->ops[last + 1].group && F->ops[last + 1].group != g)
-        d->next = F->ops[last + 1].group;
+    int next, n = group_fields(op, F, g, field, absent, &next);
+    *d = (dis_group){field, absent, n, next};
     return 0;
 }
 

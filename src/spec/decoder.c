@@ -93,6 +93,30 @@ int decoder_run(const gisa_isa *isa, const gisa_word *w, int *opcode, uint64_t *
     return -1;
 }
 
+int group_fields(const isa_opcode *op, const syntax_form *F, int g, uint8_t *field, uint64_t *absent, int *next)
+{
+    int n = 0, last = -1;
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *s = &F->ops[k];
+        if (s->group != g)
+            continue;
+        last = k;
+        const int fl[5] = {s->field, s->neg_field, s->abs_field, s->not_field, s->index_field};
+        for (int i = 0; i < 5; i++)
+            if (fl[i] >= 0) {
+                field[n] = (uint8_t)fl[i];
+                absent[n++] = op->absent[fl[i]];
+            }
+        const mod_slot *m = s->sfx_slot >= 0 ? &F->mods[s->sfx_slot] : NULL;
+        if (m && m->field >= 0) {
+            field[n] = (uint8_t)m->field;
+            absent[n++] = m->absent;
+        }
+    }
+    *next = last + 1 < F->nops && F->ops[last + 1].group && F->ops[last + 1].group != g ? F->ops[last + 1].group : 0;
+    return n;
+}
+
 /* ------------------------------------------------------------ reasons */
 
 /* Why the form cannot express these values (its pinned bits match), in

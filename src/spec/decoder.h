@@ -113,6 +113,14 @@ static inline unsigned deco_of(const deco_fields *d, const uint64_t *vals)
            (vals[d->not_] != 0) * GISA_DECO_NOT;
 }
 
+/* An optional {...} operand group g of a form is in the text when one of
+ * its fields (operands, decorations, suffixes) differs from its omitted
+ * value, or when the group that directly follows it (no required operand
+ * between) is: otherwise "{, pp}{, pq}" would read back pq as pp. Fills
+ * field[]/absent[] (room for 6 per operand of the form) and returns their
+ * number; *next is that following group, or 0. */
+int group_fields(const isa_opcode *op, const syntax_form *F, int g, uint8_t *field, uint64_t *absent, int *next);
+
 /* Decodes w: the opcode, the first form that expresses the word (its
  * index is returned) and every field's value in vals[SPEC_NVALS]. Returns
  * -1 when the word is no instruction; *opcode is then the opcode whose

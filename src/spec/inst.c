@@ -145,23 +145,15 @@ static int in_outlist(const isa_opcode *op, int field)
  * shows a group when a later adjacent one is shown). */
 static int group_shown(const isa_opcode *op, const syntax_form *F, int g, const gisa_inst *inst)
 {
+    uint8_t field[6 * 32];
+    uint64_t absent[6 * 32];
+    if (F->nops > 32)
+        return 1;
     while (g) {
-        int last = -1;
-        for (int k = 0; k < F->nops; k++) {
-            const opnd_slot *s = &F->ops[k];
-            if (s->group != g)
-                continue;
-            last = k;
-            const int fl[5] = {s->field, s->neg_field, s->abs_field, s->not_field, s->index_field};
-            for (int i = 0; i < 5; i++)
-                if (fl[i] >= 0 && inst->field[fl[i]] != op->absent[fl[i]])
-                    return 1;
-            const mod_slot *m = s->sfx_slot >= 0 ? &F->mods[s->sfx_slot] : NULL;
-            if (m && m->field >= 0 && inst->field[m->field] != m->absent)
+        int n = group_fields(op, F, g, field, absent, &g);
+        for (int i = 0; i < n; i++)
+            if (inst->field[field[i]] != absent[i])
                 return 1;
-        }
-        int next = last >= 0 && last + 1 < F->nops ? F->ops[last + 1].group : 0;
-        g = next != g ? next : 0;
     }
     return 0;
 }
