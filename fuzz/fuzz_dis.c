@@ -2,16 +2,62 @@
  * target, byte 1 how the rest becomes words: a binary image or hex text
  * (both through gisa_words_parse), or raw words. Properties: a word printed
  * as valid assembles back to exactly its bits; any other prints `.invalid`;
+ * gisa_decode/encode/print and the accessors agree with that (check_inst);
  * a short buffer receives a NUL-terminated prefix of the text; a rejected
  * image has at least one error. */
 #include <string.h>
 
 #include "fuzz_target.h"
 
+/* The decoded-instruction API agrees with the text: decode fails exactly
+ * for `.invalid` words, with the reason the text gives; otherwise encode
+ * gives the word back, print gives the text, the accessors walk every
+ * operand and modifier, and a field changed to `noise` either encodes to a
+ * word that decodes or is refused. */
+static void check_inst(const gisa_isa *isa, gisa_word w, gisa_status st, const char *text, uint64_t noise)
+{
+    gisa_inst in;
+    gisa_status ds = gisa_decode(isa, w, &in);
+    if ((ds == GISA_OK) != (st == GISA_OK))
+        abort();
+    if (ds != GISA_OK) {
+        const char *why = strstr(text, " // ");
+        if (!why || strcmp(why + 4, in.why))
+            abort(); /* decode's reason is the one `.invalid` prints */
+        return;
+    }
+    char printed[1024];
+    gisa_word back;
+    gisa_inst e = in;
+    if (gisa_encode(isa, &e, &back) != GISA_OK || memcmp(&back, &w, sizeof w) ||
+        gisa_print(isa, &in, printed, sizeof printed) != GISA_OK || strcmp(printed, text))
+        abort();
+    gisa_operand o;
+    gisa_modifier m;
+    for (size_t i = 0; i < gisa_inst_operand_count(isa, &in); i++)
+        if (gisa_inst_operand(isa, &in, i, &o) != GISA_OK || !o.name)
+            abort();
+    for (size_t i = 0; i < gisa_inst_modifier_count(isa, &in); i++)
+        if (gisa_inst_modifier(isa, &in, i, &m) != GISA_OK || !m.name)
+            abort();
+    size_t nf = gisa_inst_field_count(isa, &in);
+    if (nf) {
+        e = in;
+        e.field[noise % nf] = noise >> 8;
+        gisa_status es = gisa_encode(isa, &e, &back);
+        gisa_inst again;
+        if (es == GISA_OK && gisa_decode(isa, back, &again) != GISA_OK)
+            abort(); /* encode accepted what decode refuses */
+        if (es != GISA_OK && !e.why[0])
+            abort(); /* a refusal always says why */
+    }
+}
+
 static void check_word(const gisa_isa *isa, gisa_word w, size_t small_cap, gisa_diags *d)
 {
     char text[1024], small[64];
     gisa_status st = gisa_disassemble(isa, w, text, sizeof text);
+    check_inst(isa, w, st, text, w.w[0] ^ w.w[1] >> 7);
     if (st == GISA_OK) {
         gisa_word again;
         gisa_diags_clear(d);
