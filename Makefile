@@ -11,6 +11,10 @@
 #   make fuzz       clang + libFuzzer build in build-fuzz/, run each harness
 #                   for FUZZ_SECONDS (default 60)
 #   make bench      build, run every benchmark
+#   make install    build, install into PREFIX (default /usr/local; DESTDIR
+#                   honoured): bin/gisa, lib/libgisa.so* and libgisa.a,
+#                   include/gisa.h, lib/pkgconfig/gisa.pc, lib/cmake/gisa/,
+#                   share/man/man1/gisa.1
 #   make clean      remove all build directories
 
 SHELL := /bin/bash
@@ -23,6 +27,7 @@ BUILD_TYPE   ?= Release
 CLANG        ?= clang
 GCC          ?= gcc
 FUZZ_SECONDS ?= 60
+PREFIX       ?= /usr/local
 
 BUILD_DIRS := build build-asan build-clang build-gcc build-fuzz
 
@@ -46,7 +51,7 @@ define ctest
 	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
 endef
 
-.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench clean
+.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench install clean
 
 all: build
 
@@ -115,6 +120,12 @@ bench: build
 	  echo "== bench $$b"; \
 	  ./build/bench/$$b; \
 	done
+
+# Installs what build/ holds (a Release build unless BUILD_TYPE says otherwise
+# when build/ is first configured); `cmake --install` reads DESTDIR from the
+# environment for staged installs.
+install: build
+	$(CMAKE) --install build --prefix "$(PREFIX)"
 
 clean:
 	rm -rf $(BUILD_DIRS)

@@ -27,7 +27,7 @@ extern "C" {
  *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json;
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
- *   GISA_ERR_IO                   gisa_isa_load_dir;
+ *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir;
  *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_assemble, gisa_words_*,
  *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
  *                                 gisa_sim_state_read_json;
@@ -51,6 +51,13 @@ typedef enum gisa_status {
 } gisa_status;
 
 const char *gisa_status_str(gisa_status s);
+
+/* The library's version, for bindings and programs that load it at run
+ * time: gisa_version() is "MAJOR.MINOR.PATCH" (CMake's project VERSION),
+ * gisa_version_number() is MAJOR*10000 + MINOR*100 + PATCH. The shared
+ * library's soname changes with MAJOR. */
+const char *gisa_version(void);
+unsigned gisa_version_number(void);
 
 /* Releases memory the library returned (see above); NULL is ignored. */
 void gisa_free(void *p);
@@ -98,9 +105,28 @@ const char *gisa_target_name(size_t i);
  * (NULL = default target). */
 gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
 
-/* Loads every *.isa / *.isa.txt file of `dir`. The project's `types` and
- * `rulings` files are taken from `dir` when present there, otherwise from
- * `overlay_dir` when given, otherwise from the embedded copies of `target`. */
+/* Loads the ISA described by `paths` (n >= 1 entries), files and
+ * directories mixed, in the order given:
+ *  - a file is read as it is; a directory gives its regular files, in name
+ *    order, except hidden ones (".x") and backups (x~, .orig, .rej, .swp,
+ *    .swo, .bak); subdirectories are not entered; a file reached twice is
+ *    read once;
+ *  - a file named *.isa or *.isa.txt is always a description; any other is
+ *    one when it has no NUL byte and a line starting with a __DefXxx
+ *    keyword outside ``` blocks: the others are skipped, with a GISA_NOTE
+ *    "skipped: not an ISA description (REASON)" naming the file (and no
+ *    line);
+ *  - the project's `types.isa` and `rulings.isa` (recognised by those
+ *    names) are taken from the files when one of them is there, otherwise
+ *    from `overlay_dir` when given, otherwise from the embedded copies of
+ *    `target` (NULL = default target).
+ * GISA_ERR_IO when a path does not exist or cannot be read (the message
+ * names it); GISA_ERR_INPUT for errors in the descriptions, and when they
+ * define no opcode ("no instruction (opcode) defined in ..."). */
+gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+                                gisa_isa **out, gisa_diags *diags);
+
+/* gisa_isa_load_paths of the one path `dir` (a directory or a file). */
 gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
                               gisa_isa **out, gisa_diags *diags);
 

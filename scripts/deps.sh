@@ -31,9 +31,10 @@ GISA_TOOLS=(
 
 # CI only: clang with its sanitizer and libFuzzer runtimes (make clang, make
 # asan, make fuzz), valgrind (make valgrind), GNU time (the memory figure of
-# tests/cli/robustness.sh).
-GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time)
-GISA_CI_TOOLS=(clang valgrind)
+# tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
+# skipped without it).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base)
+GISA_CI_TOOLS=(clang valgrind groff)
 if [[ "${1:-}" == --ci ]]; then
     GISA_DEB_PACKAGES+=("${GISA_CI_PACKAGES[@]}")
     GISA_TOOLS+=("${GISA_CI_TOOLS[@]}")

@@ -84,8 +84,11 @@ int cli_parse_count(const char *s, size_t *out)
 
 /* The options every subcommand takes besides its own. */
 static const cli_opt global_opts[] = {
-    {"isa", 0, "DIR", "load the *.isa/*.isa.txt files of DIR (default: $GISA_ISA, else the built-in ISA)"},
-    {"isa-overlay", 0, "DIR", "take types.isa/rulings.isa from DIR when the --isa directory has none"},
+    {"isa", 0, "PATH",
+     "load the ISA from PATH: a description file, a directory\n"
+     "                           of them, or a ':'-separated list; repeatable (default:\n"
+     "                           $GISA_ISA, same form, else the built-in ISA)"},
+    {"isa-overlay", 0, "DIR", "take types.isa/rulings.isa from DIR when the --isa files have none"},
     {"target", 0, "NAME", "target to load (default gisa128)"},
     {"help", 'h', NULL, "show this help and exit"},
     {"version", 0, NULL, "show the version and exit"},
@@ -212,11 +215,15 @@ static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args
         return CLI_CONTINUE;
     }
     switch (glob) {
-    case G_ISA: a->isa_dir = val; break;
+    case G_ISA:
+        if (a->nisa == CLI_MAX_ISA)
+            return cli_usage_error(cmd, "more than %d --isa options", CLI_MAX_ISA);
+        a->isa[a->nisa++] = val;
+        break;
     case G_OVERLAY: a->overlay_dir = val; break;
     case G_TARGET: a->target = val; break;
     case G_HELP: cli_print_help(cmd, stdout); return EXIT_OK;
-    default: printf("gisa %s\n", GISA_CLI_VERSION); return EXIT_OK;
+    default: printf("gisa %s\n", gisa_version()); return EXIT_OK;
     }
     return CLI_CONTINUE;
 }
@@ -255,7 +262,7 @@ static int target_known(const char *name)
 
 int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t *warnings)
 {
-    static char label[96];
+    static char label[1024];
     const cli_cmd *cmd = a->cmd;
     const char *target = a->target ? a->target : "gisa128";
     *isa = NULL;
@@ -266,30 +273,67 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
         fputs(")\n", stderr);
         return EXIT_USAGE;
     }
-    const char *dir = a->isa_dir;
-    if (!dir) {
-        const char *env = getenv("GISA_ISA");
-        dir = env && *env ? env : NULL;
+    const char *env = getenv("GISA_ISA");
+    const char *const *vals = a->isa;
+    size_t nvals = a->nisa;
+    if (!nvals && env && *env) {
+        vals = &env;
+        nvals = 1;
     }
-    if (dir && !*dir)
-        return cli_usage_error(cmd, "--isa needs a directory");
-    gisa_diags *d = gisa_diags_new();
-    if (!d) {
+    /* each value is a list: "a.txt:b.txt:dir" (like PATH); empty items are ignored */
+    size_t total = 0, npaths = 0;
+    for (size_t i = 0; i < nvals; i++)
+        total += strlen(vals[i]) + 1;
+    char *buf = nvals ? malloc(total) : NULL;
+    const char **paths = nvals ? malloc(total * sizeof *paths) : NULL;
+    if (nvals && (!buf || !paths)) {
+        free(buf);
+        free(paths);
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    gisa_status st = dir ? gisa_isa_load_dir(dir, a->overlay_dir, target, isa, d)
-                         : gisa_isa_load_embedded(target, isa, d);
+    char *w = buf;
+    for (size_t i = 0; i < nvals; i++) {
+        strcpy(w, vals[i]);
+        for (char *s = strtok(w, ":"); s; s = strtok(NULL, ":"))
+            paths[npaths++] = s;
+        w += strlen(vals[i]) + 1;
+    }
+    if (nvals && !npaths) {
+        free(buf);
+        free(paths);
+        return cli_usage_error(cmd, "--isa needs a file or directory");
+    }
+    gisa_diags *d = gisa_diags_new();
+    if (!d) {
+        free(buf);
+        free(paths);
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    gisa_status st = npaths ? gisa_isa_load_paths(paths, npaths, a->overlay_dir, target, isa, d)
+                            : gisa_isa_load_embedded(target, isa, d);
     cli_print_diags(stderr, d, 1, NULL);
     if (warnings)
         *warnings = gisa_diags_warnings(d);
     size_t errors = gisa_diags_errors(d);
     gisa_diags_free(d);
-    snprintf(label, sizeof label, "embedded %s", target);
-    *source = dir ? dir : label;
+    if (npaths) {
+        label[0] = 0; /* the paths, as given (cut to the label's size) */
+        for (size_t i = 0; i < npaths; i++) {
+            if (i)
+                strncat(label, ", ", sizeof label - strlen(label) - 1);
+            strncat(label, paths[i], sizeof label - strlen(label) - 1);
+        }
+    } else {
+        snprintf(label, sizeof label, "embedded %s", target);
+    }
+    free(buf);
+    free(paths);
+    *source = label;
     if (st == GISA_OK)
         return CLI_CONTINUE;
-    if (st == GISA_ERR_IO) /* a directory or file that cannot be read */
+    if (st == GISA_ERR_IO) /* a file or directory that cannot be read */
         return EXIT_USAGE;
     cli_error(cmd, "cannot load the ISA from %s: %s", *source,
               errors ? "the description has errors" : gisa_status_str(st));

@@ -8,7 +8,6 @@
 
 #include "gisa.h"
 
-#define GISA_CLI_VERSION "0.1.0"
 
 /* Exit statuses, the same for every subcommand (listed in `gisa --help`). */
 enum {
@@ -24,6 +23,7 @@ enum {
 
 #define CLI_MAX_OPTS 16
 #define CLI_MAX_POS 8
+#define CLI_MAX_ISA 64 /* --isa options on one command line */
 
 /* One subcommand-specific option; `arg` names its argument (NULL: a flag). */
 typedef struct cli_opt {
@@ -39,7 +39,9 @@ typedef struct cli_cmd cli_cmd;
 typedef struct cli_args {
     const cli_cmd *cmd;
     const char *val[CLI_MAX_OPTS]; /* option i's value ("" for a flag), NULL when absent */
-    const char *isa_dir, *overlay_dir, *target;
+    const char *isa[CLI_MAX_ISA]; /* the --isa values, in order (each a ':'-separated list) */
+    size_t nisa;
+    const char *overlay_dir, *target;
     const char *pos[CLI_MAX_POS];
     size_t npos;
 } cli_args;
@@ -74,7 +76,7 @@ int cli_global_option_kind(const char *arg);
 
 /* Loads the ISA the options select (--isa, $GISA_ISA, else embedded) and
  * prints its diagnostics to stderr. Returns CLI_CONTINUE or an exit status.
- * *source describes it ("embedded gisa128" or the directory). */
+ * *source describes it ("embedded gisa128", or the paths, ", "-separated). */
 int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t *warnings);
 
 /* Prints each diagnostic on its own line; those naming "<input>" (the library's

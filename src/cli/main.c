@@ -88,7 +88,7 @@ static int dispatch(int argc, char **argv)
             return EXIT_OK;
         }
         if (!strcmp(a, "--version")) {
-            printf("gisa %s\n", GISA_CLI_VERSION);
+            printf("gisa %s\n", gisa_version());
             return EXIT_OK;
         }
         int kind = cli_global_option_kind(a);

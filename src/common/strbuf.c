@@ -74,3 +74,15 @@ char *sb_take(strbuf *b)
     sb_init(b);
     return s;
 }
+
+void str_join_list(char *buf, size_t cap, const char *const *items, size_t n)
+{
+    size_t used = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < n && used < cap; i++) {
+        int w = snprintf(buf + used, cap - used, "%s%s", i ? ", " : "", items[i]);
+        used = w < 0 ? cap : used + (size_t)w;
+    }
+    if (used >= cap)
+        memcpy(buf + cap - 4, "...", 4);
+}

@@ -17,6 +17,9 @@ void sb_puts(strbuf *b, const char *s);
 void sb_putc(strbuf *b, char c);
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+/* items[0..n) joined by ", " into buf[cap] (cap >= 4), ending in "..." when
+ * cut: a list of paths for a message. */
+void str_join_list(char *buf, size_t cap, const char *const *items, size_t n);
 /* Hands the string to the caller (malloc'd, never NULL unless out of memory). */
 char *sb_take(strbuf *b);
 #endif

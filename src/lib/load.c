@@ -35,3 +35,9 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
 {
     return with_tools(spec_load_dir(dir, overlay_dir, target, out, diags), out, diags);
 }
+
+gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+                                gisa_isa **out, gisa_diags *diags)
+{
+    return with_tools(spec_load_paths(paths, n, overlay_dir, target, out, diags), out, diags);
+}

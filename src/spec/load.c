@@ -1,5 +1,6 @@
-/* Loading the model of an ISA: from the embedded copies, from a directory
- * (the project's types/rulings overlay found beside, given, or embedded),
+/* Loading the model of an ISA: from the embedded copies, from files and
+ * directories (the project's types/rulings overlay found among them, given,
+ * or embedded),
  * or from in-memory sources. The model is complete with its decoder; the
  * tools' own tables are built on it by the library's loader (src/lib). */
 #include <dirent.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/strbuf.h"
 #include "spec/decoder.h"
 #include "spec/embedded.h"
 #include "spec/load.h"
@@ -163,83 +165,249 @@ static int has_suffix(const char *s, const char *suf)
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* Lists *.isa and *.isa.txt of dir, sorted. Returns count or -1. */
-static int list_dir(const char *dir, char **names, int cap, gisa_diags *diags)
+/* Named as a description: always read as one. */
+static int named_description(const char *path) { return has_suffix(path, ".isa") || has_suffix(path, ".isa.txt"); }
+
+/* Editor and patch leftovers: never taken from a directory. */
+static int is_backup(const char *name)
+{
+    static const char *const sufs[] = {"~", ".orig", ".rej", ".swp", ".swo", ".bak"};
+    for (size_t k = 0; k < sizeof sufs / sizeof *sufs; k++)
+        if (has_suffix(name, sufs[k]))
+            return 1;
+    return 0;
+}
+
+static int valid_utf8(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t k = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2 : c >= 0xF0 && c <= 0xF4 ? 3 : 0;
+        if (!k || i + k >= n)
+            return 0;
+        unsigned lo = 0x80, hi = 0xBF;
+        if (c == 0xE0)
+            lo = 0xA0;
+        else if (c == 0xED)
+            hi = 0x9F;
+        else if (c == 0xF0)
+            lo = 0x90;
+        else if (c == 0xF4)
+            hi = 0x8F;
+        if (s[i + 1] < lo || s[i + 1] > hi)
+            return 0;
+        for (size_t j = 2; j <= k; j++)
+            if ((s[i + j] & 0xC0) != 0x80)
+                return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+static int ident_char(int c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Why a file whose name does not say so is no ISA description, or NULL when
+ * it looks like one: no NUL byte, and a line starting with a __DefXxx
+ * keyword outside ``` blocks (whatever the encoding of the prose). */
+static const char *not_description(const char *text, size_t len)
+{
+    if (!len)
+        return "empty file";
+    if (memchr(text, 0, len))
+        return "binary file";
+    int fence = 0;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        size_t b = i;
+        if (b == 0 && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
+            b = 3;
+        while (b < e && (text[b] == ' ' || text[b] == '\t'))
+            b++;
+        if (e - b >= 3 && !memcmp(text + b, "```", 3))
+            fence = !fence;
+        else if (!fence && e - b > 5 && !memcmp(text + b, "__Def", 5) && ident_char((unsigned char)text[b + 5]))
+            return NULL;
+        i = e + 1;
+    }
+    return valid_utf8((const unsigned char *)text, len) ? "no __DefXxx definition" : "not UTF-8 text";
+}
+
+/* The files of one --isa path, gathered before they are parsed. */
+typedef struct gather {
+    gisa_source src[MAX_DESC_FILES + 2];
+    char *texts[MAX_DESC_FILES + 2]; /* owned */
+    char *names[MAX_DESC_FILES + 2]; /* owned */
+    dev_t dev[MAX_DESC_FILES];
+    ino_t ino[MAX_DESC_FILES];
+    int n;       /* src entries */
+    int nnames;  /* names entries */
+    int has_overlay, failed, over_limit, full;
+    gisa_diags *diags;
+} gather;
+
+/* Takes one file (path is malloc'd, owned from now on): read, and kept
+ * unless it is no description (a note says so). */
+static void take_file(gather *g, char *path, const struct stat *st)
+{
+    for (int i = 0; i < g->n; i++)
+        if (g->dev[i] == st->st_dev && g->ino[i] == st->st_ino) { /* named twice: read once */
+            free(path);
+            return;
+        }
+    if (g->n >= MAX_DESC_FILES) {
+        if (!g->full)
+            diag_add(g->diags, GISA_ERROR, NULL, "more than %d description files", MAX_DESC_FILES);
+        g->full = g->failed = g->over_limit = 1;
+        free(path);
+        return;
+    }
+    const char *why = NULL;
+    char *text = NULL;
+    size_t len = 0;
+    if (!named_description(path) && st->st_size > (off_t)MAX_DESC_FILE) { /* a PDF beside the documents */
+        why = "larger than the 16 MiB limit of a description file";
+        goto skip;
+    }
+    text = read_file(path, &len, &g->over_limit, g->diags);
+    if (!text) {
+        g->failed = 1;
+        free(path);
+        return;
+    }
+    why = named_description(path) ? NULL : not_description(text, len);
+    if (why) {
+    skip:;
+        srcloc at = {path, 0, 0, 0, NULL, 0};
+        diag_add(g->diags, GISA_NOTE, &at, "skipped: not an ISA description (%s)", why);
+        free(text);
+        free(path);
+        return;
+    }
+    g->has_overlay |= is_overlay(path);
+    g->dev[g->n] = st->st_dev;
+    g->ino[g->n] = st->st_ino;
+    g->texts[g->n] = text;
+    g->names[g->nnames++] = path;
+    g->src[g->n++] = (gisa_source){path, text, len};
+}
+
+static char *join_path(const char *dir, const char *name)
+{
+    size_t len = strlen(dir) + strlen(name) + 2;
+    char *p = malloc(len);
+    if (p)
+        snprintf(p, len, "%s/%s", dir, name);
+    return p;
+}
+
+/* Every regular, non-hidden, non-backup file of dir, in name order. */
+static void take_dir(gather *g, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        diag_add(diags, GISA_ERROR, NULL, "cannot open directory %s: %s", dir, strerror(errno));
-        return -1;
+        diag_add(g->diags, GISA_ERROR, NULL, "cannot open directory %s: %s", dir, strerror(errno));
+        g->failed = 1;
+        return;
     }
-    int n = 0;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
-        if (e->d_name[0] == '.' || !(has_suffix(e->d_name, ".isa") || has_suffix(e->d_name, ".isa.txt")))
+        if (e->d_name[0] == '.' || is_backup(e->d_name))
             continue;
         if (n == cap) {
-            diag_add(diags, GISA_ERROR, NULL, "%s: more than %d description files", dir, cap);
-            break;
+            size_t nc = cap ? cap * 2 : 32;
+            char **p = nc > 65536 ? NULL : realloc(names, nc * sizeof *names);
+            if (!p)
+                break;
+            names = p;
+            cap = nc;
         }
-        size_t len = strlen(dir) + strlen(e->d_name) + 2;
-        names[n] = malloc(len);
-        if (!names[n])
+        if (!(names[n] = join_path(dir, e->d_name)))
             break;
-        snprintf(names[n], len, "%s/%s", dir, e->d_name);
         n++;
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_str);
-    return n;
-}
-
-gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
-                          gisa_diags *diags)
-{
-    if (!dir || !out)
-        return GISA_ERR_USAGE;
-    if (!target)
-        target = default_target();
-    char *names[MAX_DESC_FILES];
-    gisa_source src[MAX_DESC_FILES + 2];
-    char *texts[MAX_DESC_FILES + 2];
-    int n = list_dir(dir, names, MAX_DESC_FILES, diags);
-    if (n < 0)
-        return GISA_ERR_IO;
-    int ns = 0, has_overlay = 0, failed = 0, over_limit = 0;
-    char label[2][160]; /* names of embedded overlay files (copied by the loader) */
-    for (int i = 0; i < n; i++) {
-        size_t len = 0;
-        texts[ns] = read_file(names[i], &len, &over_limit, diags);
-        if (!texts[ns]) {
-            failed = 1;
+    if (n)
+        qsort(names, n, sizeof *names, cmp_str);
+    for (size_t i = 0; i < n; i++) {
+        struct stat st;
+        if (g->full || stat(names[i], &st) || !S_ISREG(st.st_mode)) { /* subdirectories, devices, dangling links */
+            free(names[i]);
             continue;
         }
-        has_overlay |= is_overlay(names[i]);
-        src[ns] = (gisa_source){names[i], texts[ns], len};
-        ns++;
+        take_file(g, names[i], &st);
     }
-    if (!n)
-        diag_add(diags, GISA_WARNING, NULL, "%s holds no *.isa or *.isa.txt file", dir);
-    /* the project's types and rulings, when the directory has none */
-    if (!has_overlay && !failed) {
+    free(names);
+}
+
+gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char *overlay_dir, const char *target,
+                            gisa_isa **out, gisa_diags *diags)
+{
+    if (!out)
+        return GISA_ERR_USAGE;
+    *out = NULL;
+    if (!paths || !npaths)
+        return GISA_ERR_USAGE;
+    for (size_t i = 0; i < npaths; i++)
+        if (!paths[i] || !paths[i][0])
+            return GISA_ERR_USAGE;
+    if (!target)
+        target = default_target();
+    gather *g = calloc(1, sizeof *g);
+    if (!g)
+        return GISA_ERR_NOMEM;
+    g->diags = diags;
+    for (size_t i = 0; i < npaths && !g->full; i++) {
+        struct stat st;
+        if (stat(paths[i], &st)) {
+            diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", paths[i], strerror(errno));
+            g->failed = 1;
+        } else if (S_ISDIR(st.st_mode)) {
+            take_dir(g, paths[i]);
+        } else if (S_ISREG(st.st_mode)) {
+            char *p = malloc(strlen(paths[i]) + 1);
+            if (!p) {
+                g->failed = g->over_limit = 1;
+                break;
+            }
+            strcpy(p, paths[i]);
+            take_file(g, p, &st);
+        } else {
+            diag_add(diags, GISA_ERROR, NULL, "%s is neither a file nor a directory", paths[i]);
+            g->failed = 1;
+        }
+    }
+    int failed = g->failed, ns = g->n, none = !failed && !g->n;
+    char label[2][160]; /* names of embedded overlay files (copied by the loader) */
+    /* the project's types and rulings, when the files have none */
+    if (!g->has_overlay && !failed && !none) {
         for (int k = 0; k < 2; k++) {
             if (overlay_dir) {
-                size_t len = strlen(overlay_dir) + strlen(overlay_names[k]) + 2;
-                char *path = malloc(len);
+                char *path = join_path(overlay_dir, overlay_names[k]);
                 if (!path) {
                     failed = 1;
                     break;
                 }
-                snprintf(path, len, "%s/%s", overlay_dir, overlay_names[k]);
                 size_t tl = 0;
-                texts[ns] = read_file(path, &tl, &over_limit, diags);
-                if (!texts[ns]) {
+                g->texts[ns] = read_file(path, &tl, &g->over_limit, diags);
+                if (!g->texts[ns]) {
                     free(path);
                     failed = 1;
                     continue;
                 }
-                names[n++] = path; /* freed with the others */
-                src[ns] = (gisa_source){path, texts[ns], tl};
+                g->names[g->nnames++] = path; /* freed with the others */
+                g->src[ns] = (gisa_source){path, g->texts[ns], tl};
                 ns++;
             } else {
                 size_t i;
@@ -254,20 +422,40 @@ gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *
                     }
                     continue;
                 }
-
                 snprintf(label[k], sizeof label[k], "<embedded>/%s/%s", target, overlay_names[k]);
-                texts[ns] = NULL;
-                src[ns++] = (gisa_source){label[k], gisa_embedded_files[i].text, gisa_embedded_files[i].len};
+                g->texts[ns] = NULL;
+                g->src[ns++] = (gisa_source){label[k], gisa_embedded_files[i].text, gisa_embedded_files[i].len};
             }
         }
     }
-    gisa_status st = failed ? (over_limit ? GISA_ERR_NOMEM : GISA_ERR_IO)
-                            : spec_load_sources(src, (size_t)ns, out, diags);
+    gisa_status st = failed ? (g->over_limit ? GISA_ERR_NOMEM : GISA_ERR_IO)
+                     : none ? GISA_ERR_INPUT
+                            : spec_load_sources(g->src, (size_t)ns, out, diags);
+    if (none || (st == GISA_OK && !(*out)->nopcodes)) {
+        /* only types and rulings (or nothing at all): no ISA a tool could use */
+        char what[512];
+        str_join_list(what, sizeof what, paths, npaths);
+        diag_add(diags, GISA_ERROR, NULL, "no instruction (opcode) defined in %s%s", what,
+                 g->n ? "" : " (no ISA description file found)");
+        if (!none)
+            gisa_isa_free(*out);
+        *out = NULL;
+        st = GISA_ERR_INPUT;
+    }
     for (int i = 0; i < ns; i++)
-        free(texts[i]);
-    for (int i = 0; i < n; i++)
-        free(names[i]);
+        free(g->texts[i]);
+    for (int i = 0; i < g->nnames; i++)
+        free(g->names[i]);
+    free(g);
     return st;
+}
+
+gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
+                          gisa_diags *diags)
+{
+    if (!dir || !out)
+        return GISA_ERR_USAGE;
+    return spec_load_paths(&dir, 1, overlay_dir, target, out, diags);
 }
 
 void gisa_isa_free(gisa_isa *isa)

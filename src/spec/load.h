@@ -9,4 +9,6 @@ gisa_status spec_load_sources(const gisa_source *files, size_t n, gisa_isa **out
 gisa_status spec_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
 gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
                           gisa_diags *diags);
+gisa_status spec_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+                            gisa_isa **out, gisa_diags *diags);
 #endif

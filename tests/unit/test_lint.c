@@ -359,6 +359,8 @@ static int check_shipped(const char *what, gisa_isa *isa, gisa_diags *d, const c
            count_containing(d, "erratum corrected by ruling"));
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         const gisa_diag *g = gisa_diags_get(d, i);
+        if (g->severity == GISA_NOTE) /* "FILE: note: skipped: not an ISA description" (README.md of seeds/) */
+            continue;
         CHECKF(g->file && g->file[0] && g->line > 0, "%s: diagnostic without a place: %s", what, g->message);
     }
     if (test_failed != fails)

@@ -3,11 +3,13 @@
  * right model, malformed input is reported at the right file:line:col,
  * hostile input never crashes, and the real documents load completely. */
 #ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* fork, waitpid */
+#define _POSIX_C_SOURCE 200809L /* fork, waitpid, mkdtemp */
 #endif
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -661,6 +663,166 @@ static void test_real_documents(void)
     gisa_diags_free(d);
 }
 
+/* ---------------------------------------------------------------- files and directories */
+
+static int write_bytes(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int bad = fwrite(data, 1, len, f) != len;
+    return fclose(f) || bad ? -1 : 0;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *f = fopen(from, "rb");
+    if (!f)
+        return -1;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return n == sizeof buf ? -1 : write_bytes(to, buf, n);
+}
+
+static size_t count_notes(const gisa_diags *d, const char *needle)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        const gisa_diag *g = gisa_diags_get(d, i);
+        n += g->severity == GISA_NOTE && strstr(g->message, "skipped: not an ISA description") &&
+             (!needle || strstr(g->file, needle));
+    }
+    return n;
+}
+
+/* gisa_isa_load_paths: files and directories mixed, description files found
+ * whatever their names, other files skipped with a note, no opcode an error. */
+static void test_load_paths(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    char root[512], p[16][700];
+    snprintf(root, sizeof root, "%s/gisa-loader.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(root)) {
+        CHECKF(0, "mkdtemp %s failed", root);
+        return;
+    }
+    const char *src_dir = test_path("isa/gisa128");
+    char from[600];
+    /* dir/: the overlay under its names, dalu under another, prose, binary, a backup, a subdirectory */
+    snprintf(p[0], sizeof p[0], "%s/dir", root);
+    CHECK(mkdir(p[0], 0700) == 0);
+    static const char *const copies[][2] = {
+        {"types.isa", "dir/types.isa"}, {"rulings.isa", "dir/rulings.isa"}, {"dalu.isa", "dir/x.md"},
+        {"halu.isa", "h.txt"},          {"dalu.isa", "dir/y.isa~"},         {"falu.isa", "f"},
+    };
+    for (size_t i = 0; i < sizeof copies / sizeof *copies; i++) {
+        snprintf(from, sizeof from, "%s/%s", src_dir, copies[i][0]);
+        snprintf(p[1], sizeof p[1], "%s/%s", root, copies[i][1]);
+        CHECKF(copy_file(from, p[1]) == 0, "copy %s to %s", from, p[1]);
+    }
+    snprintf(p[1], sizeof p[1], "%s/dir/README", root);
+    const char *readme = "About these files: __DefOptype is described in the docs.\n";
+    CHECK(write_bytes(p[1], readme, strlen(readme)) == 0);
+    snprintf(p[1], sizeof p[1], "%s/dir/data.bin", root);
+    CHECK(write_bytes(p[1], "\x7f" "ELF\0\0__DefOptype X\n", 19) == 0);
+    snprintf(p[1], sizeof p[1], "%s/dir/.hidden", root);
+    CHECK(write_bytes(p[1], "__DefOptype\n", 12) == 0);
+    snprintf(p[1], sizeof p[1], "%s/dir/sub", root);
+    CHECK(mkdir(p[1], 0700) == 0);
+    snprintf(p[2], sizeof p[2], "%s/dir/sub/z.isa", root);
+    CHECK(write_bytes(p[2], "__DefOptype\n", 12) == 0);
+    snprintf(p[1], sizeof p[1], "%s/f", root);
+    snprintf(p[2], sizeof p[2], "%s/h.txt", root);
+    snprintf(p[3], sizeof p[3], "%s/ialu.isa", src_dir);
+
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL, *emb = test_isa();
+    /* mixed: a directory, files named anyhow, a file of the source tree; f named twice */
+    const char *mixed[] = {p[0], p[1], p[2], p[3], p[1]};
+    gisa_status st = gisa_isa_load_paths(mixed, 5, NULL, NULL, &isa, d);
+    CHECKF(st == GISA_OK, "mixed paths: status %d", st);
+    CHECK(gisa_diags_errors(d) == 0 && gisa_diags_warnings(d) == 0);
+    CHECK(count_notes(d, NULL) == 2);
+    CHECK(count_notes(d, "/dir/README") == 1);
+    CHECK(count_notes(d, "/dir/data.bin") == 1);
+    CHECK(test_diags_contain(d, "(binary file)"));
+    CHECK(test_diags_contain(d, "(no __DefXxx definition)"));
+    CHECKF(isa && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb), "mixed: %zu opcodes, embedded %zu",
+           isa ? gisa_isa_opcode_count(isa) : 0, gisa_isa_opcode_count(emb));
+    CHECK(isa && gisa_isa_optype_count(isa) == gisa_isa_optype_count(emb));
+    if (isa) {
+        size_t missing = 0;
+        for (size_t i = 0; i < gisa_isa_opcode_count(emb); i++)
+            missing += gisa_isa_find_opcode(isa, gisa_isa_opcode_name(emb, i)) == (size_t)-1;
+        CHECKF(missing == 0, "%zu embedded opcodes missing", missing);
+        /* the tools' tables are built too */
+        gisa_word w;
+        CHECK(gisa_assemble_one(isa, "DADD R2, R4, R6", &w, d) == GISA_OK);
+    }
+    gisa_isa_free(isa);
+    isa = NULL;
+    test_dump_diags(d);
+
+    /* one file, through gisa_isa_load_dir: the embedded overlay completes it */
+    gisa_diags_clear(d);
+    st = gisa_isa_load_dir(p[1], NULL, NULL, &isa, d);
+    CHECKF(st == GISA_OK, "one file: status %d", st);
+    CHECK(isa && gisa_isa_find_opcode(isa, "FADD_RR") != (size_t)-1 && gisa_isa_find_opcode(isa, "DADD_RR") == (size_t)-1);
+    gisa_isa_free(isa);
+    isa = NULL;
+
+    /* no opcode: an empty directory, a comment-only file, only prose */
+    snprintf(p[4], sizeof p[4], "%s/empty", root);
+    CHECK(mkdir(p[4], 0700) == 0);
+    snprintf(p[5], sizeof p[5], "%s/comments.isa", root);
+    CHECK(write_bytes(p[5], "// nothing\n\n", 12) == 0);
+    snprintf(p[6], sizeof p[6], "%s/comments.txt", root);
+    CHECK(write_bytes(p[6], "// nothing\n\n", 12) == 0);
+    snprintf(p[7], sizeof p[7], "%s/dir/README", root);
+    snprintf(p[8], sizeof p[8], "%s/dir/types.isa", root);
+    const char *none[][2] = {{p[4], NULL}, {p[5], NULL}, {p[6], NULL}, {p[7], p[8]}};
+    for (size_t k = 0; k < 4; k++) {
+        gisa_diags_clear(d);
+        isa = (gisa_isa *)1;
+        st = gisa_isa_load_paths(none[k], none[k][1] ? 2 : 1, NULL, NULL, &isa, d);
+        CHECKF(st == GISA_ERR_INPUT, "no opcode (%s): status %d", none[k][0], st);
+        CHECK(isa == NULL);
+        CHECKF(test_diags_contain(d, "no instruction (opcode) defined in ") && test_diags_contain(d, none[k][0]),
+               "no opcode (%s): no message", none[k][0]);
+    }
+    CHECK(count_notes(d, "/dir/README") == 1);
+
+    /* a path that does not exist: an I/O error naming it */
+    gisa_diags_clear(d);
+    snprintf(p[9], sizeof p[9], "%s/nowhere.txt", root);
+    const char *missing[] = {p[1], p[9]};
+    isa = (gisa_isa *)1;
+    CHECK(gisa_isa_load_paths(missing, 2, NULL, NULL, &isa, d) == GISA_ERR_IO);
+    CHECK(isa == NULL && test_diags_contain(d, "nowhere.txt"));
+    /* bad arguments */
+    CHECK(gisa_isa_load_paths(missing, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+    CHECK(gisa_isa_load_paths(NULL, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+    CHECK(gisa_isa_load_paths(missing, 1, NULL, NULL, NULL, d) == GISA_ERR_USAGE);
+    const char *empty_path[] = {""};
+    CHECK(gisa_isa_load_paths(empty_path, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+
+    gisa_diags_free(d);
+    /* clean up */
+    static const char *const files[] = {"dir/types.isa", "dir/rulings.isa", "dir/x.md", "dir/y.isa~", "dir/README",
+                                        "dir/data.bin",  "dir/.hidden",     "dir/sub/z.isa", "h.txt", "f",
+                                        "comments.isa",  "comments.txt"};
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        snprintf(from, sizeof from, "%s/%s", root, files[i]);
+        remove(from);
+    }
+    static const char *const dirs[] = {"dir/sub", "dir", "empty", ""};
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        snprintf(from, sizeof from, "%s/%s", root, dirs[i]);
+        remove(from);
+    }
+}
+
 int main(void)
 {
     isolated("constructs", test_constructs);
@@ -671,5 +833,6 @@ int main(void)
     isolated("deep expressions", fuzz_deep_expressions);
     isolated("long flat expression", fuzz_flat_expression);
     isolated("real documents", test_real_documents);
+    isolated("files and directories", test_load_paths);
     return test_summary();
 }
