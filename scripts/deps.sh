@@ -18,6 +18,10 @@ GISA_DEB_PACKAGES=(
     libjansson-dev
     libmpfr-dev
     libgmp-dev
+    # the Python binding's tests (python/, tests/cli/python.sh; skipped without them)
+    python3
+    python3-pytest
+    python3-hypothesis
 )
 
 # Commands that must be on PATH once the packages are installed.
