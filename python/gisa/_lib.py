@@ -1,0 +1,269 @@
+"""Low-level ctypes binding of libgisa (include/gisa.h).
+
+The structures mirror the C declarations field for field; the functions are
+declared with their argument and result types. Use the high-level API of the
+`gisa` package instead of this module where possible.
+"""
+
+import ctypes
+import ctypes.util
+import glob
+import os
+
+VERSION_MAJOR = 0  # the libgisa major version this package speaks to
+
+# ------------------------------------------------------------------ constants
+OK = 0
+ERR_INPUT = 1
+ERR_USAGE = 2
+ERR_IO = 3
+ERR_NOMEM = 4
+ERR_NOTFOUND = 5
+ERR_SIM = 6
+
+NOTE, WARNING, ERROR = 0, 1, 2
+
+INST_MAX_FIELDS = 64
+INST_WHY = 260
+
+OPND_KINDS = ("REG", "PAIR", "UREG", "UPAIR", "PRED", "UPRED", "PR", "IMM",
+              "F32", "F64", "F16X2", "CBANK", "INDEXED")
+
+DECO_NEG = 1
+DECO_ABS = 2
+DECO_INV = 4
+DECO_NOT = 8
+
+SIM_LANES = 32
+SIM_MAX_REGS = 255
+SIM_MAX_WARPS = 65536
+
+RF_R, RF_P, RF_UR, RF_UP = 0, 1, 2, 3
+
+FMT_BIN, FMT_HEX, FMT_C = 0, 1, 2
+
+
+# ------------------------------------------------------------------ structures
+class gisa_diag(ctypes.Structure):
+    _fields_ = [
+        ("severity", ctypes.c_int),
+        ("file", ctypes.c_char_p),
+        ("line", ctypes.c_int),
+        ("col", ctypes.c_int),
+        ("length", ctypes.c_int),
+        ("message", ctypes.c_char_p),
+        ("source_line", ctypes.c_char_p),
+    ]
+
+
+class gisa_source(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("text", ctypes.c_char_p),
+        ("len", ctypes.c_size_t),
+    ]
+
+
+class gisa_word(ctypes.Structure):
+    _fields_ = [("w", ctypes.c_uint64 * 2)]
+
+
+class gisa_inst(ctypes.Structure):
+    _fields_ = [
+        ("word", gisa_word),
+        ("opcode", ctypes.c_int),
+        ("form", ctypes.c_int),
+        ("field", ctypes.c_uint64 * (INST_MAX_FIELDS + 1)),
+        ("why", ctypes.c_char * INST_WHY),
+    ]
+
+
+class gisa_operand(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("name", ctypes.c_char_p),
+        ("reg", ctypes.c_uint),
+        ("is_zero", ctypes.c_int),
+        ("value", ctypes.c_int64),
+        ("bits", ctypes.c_uint64),
+        ("raw_syntax", ctypes.c_int),
+        ("bank", ctypes.c_uint),
+        ("offset", ctypes.c_uint),
+        ("pair", ctypes.c_int),
+        ("bf16", ctypes.c_int),
+        ("deco", ctypes.c_uint),
+        ("suffix", ctypes.c_char_p),
+        ("suffix_default", ctypes.c_int),
+        ("written", ctypes.c_int),
+        ("present", ctypes.c_int),
+    ]
+
+
+class gisa_modifier(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("value", ctypes.c_char_p),
+        ("is_default", ctypes.c_int),
+        ("raw", ctypes.c_uint64),
+    ]
+
+
+class gisa_sim_fault(ctypes.Structure):
+    _fields_ = [
+        ("pc", ctypes.c_size_t),
+        ("warp", ctypes.c_uint),
+        ("lane", ctypes.c_int),
+        ("insn", ctypes.c_char * 160),
+        ("message", ctypes.c_char * 256),
+    ]
+
+
+# ------------------------------------------------------------------ locating the library
+def _candidates():
+    env = os.environ.get("GISA_LIBRARY")
+    if env:
+        yield env
+        return
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("libgisa.so", "libgisa.so.%d" % VERSION_MAJOR):
+        yield os.path.join(here, name)
+    # build directories of the checkout: python/gisa -> repository root
+    root = os.path.dirname(os.path.dirname(here))
+    for d in ["build"] + sorted(glob.glob(os.path.join(root, "build*"))):
+        p = os.path.join(root, d, "libgisa.so")
+        yield p
+    found = ctypes.util.find_library("gisa")
+    if found:
+        yield found
+
+
+def find_library():
+    """The path (or loader name) of the libgisa to use, or None."""
+    env = os.environ.get("GISA_LIBRARY")
+    if env:
+        return env
+    for c in _candidates():
+        if os.sep not in c or os.path.exists(c):
+            return c
+    return None
+
+
+_P = ctypes.POINTER
+c_size = ctypes.c_size_t
+c_int = ctypes.c_int
+c_uint = ctypes.c_uint
+c_char_p = ctypes.c_char_p
+c_void_p = ctypes.c_void_p
+c_u32 = ctypes.c_uint32
+
+TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+
+_PROTOS = {
+    "gisa_status_str": (c_char_p, [c_int]),
+    "gisa_version": (c_char_p, []),
+    "gisa_version_number": (c_uint, []),
+    "gisa_free": (None, [c_void_p]),
+    "gisa_diags_new": (c_void_p, []),
+    "gisa_diags_free": (None, [c_void_p]),
+    "gisa_diags_count": (c_size, [c_void_p]),
+    "gisa_diags_get": (_P(gisa_diag), [c_void_p, c_size]),
+    "gisa_diags_errors": (c_size, [c_void_p]),
+    "gisa_diags_warnings": (c_size, [c_void_p]),
+    "gisa_diags_set_limit": (None, [c_void_p, c_size]),
+    "gisa_diags_dropped": (c_size, [c_void_p]),
+    "gisa_diags_clear": (None, [c_void_p]),
+    "gisa_diag_format": (c_void_p, [_P(gisa_diag), c_int]),
+    "gisa_target_count": (c_size, []),
+    "gisa_target_name": (c_char_p, [c_size]),
+    "gisa_isa_load_embedded": (c_int, [c_char_p, _P(c_void_p), c_void_p]),
+    "gisa_isa_load_paths": (c_int, [_P(c_char_p), c_size, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
+    "gisa_isa_load_dir": (c_int, [c_char_p, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
+    "gisa_isa_load_sources": (c_int, [_P(gisa_source), c_size, _P(c_void_p), c_void_p]),
+    "gisa_isa_free": (None, [c_void_p]),
+    "gisa_isa_word_bits": (c_uint, [c_void_p]),
+    "gisa_isa_opcode_count": (c_size, [c_void_p]),
+    "gisa_isa_opcode_name": (c_char_p, [c_void_p, c_size]),
+    "gisa_isa_optype_count": (c_size, [c_void_p]),
+    "gisa_isa_optype_name": (c_char_p, [c_void_p, c_size]),
+    "gisa_isa_find_opcode": (c_size, [c_void_p, c_char_p]),
+    "gisa_isa_lint": (c_int, [c_void_p, c_void_p]),
+    "gisa_isa_doc": (c_void_p, [c_void_p, c_char_p, _P(c_int)]),
+    "gisa_decode": (c_int, [c_void_p, gisa_word, _P(gisa_inst)]),
+    "gisa_encode": (c_int, [c_void_p, _P(gisa_inst), _P(gisa_word)]),
+    "gisa_print": (c_int, [c_void_p, _P(gisa_inst), ctypes.c_char_p, c_size]),
+    "gisa_inst_opcode_name": (c_char_p, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_optype_name": (c_char_p, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_mnemonic": (c_char_p, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_field_count": (c_size, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_field_name": (c_char_p, [c_void_p, _P(gisa_inst), c_size]),
+    "gisa_inst_operand_count": (c_size, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_operand": (c_int, [c_void_p, _P(gisa_inst), c_size, _P(gisa_operand)]),
+    "gisa_inst_modifier_count": (c_size, [c_void_p, _P(gisa_inst)]),
+    "gisa_inst_modifier": (c_int, [c_void_p, _P(gisa_inst), c_size, _P(gisa_modifier)]),
+    "gisa_inst_guard": (c_int, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_int)]),
+    "gisa_inst_controls": (None, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_uint), _P(c_uint)]),
+    "gisa_assemble": (c_int, [c_void_p, c_char_p, c_char_p, c_size, _P(_P(gisa_word)), _P(c_size), c_void_p]),
+    "gisa_assemble_one": (c_int, [c_void_p, c_char_p, _P(gisa_word), c_void_p]),
+    "gisa_assemble_inst": (c_int, [c_void_p, c_char_p, _P(gisa_inst), c_void_p]),
+    "gisa_words_serialize": (c_int, [c_void_p, _P(gisa_word), c_size, c_int, _P(c_void_p), _P(c_size)]),
+    "gisa_words_parse": (c_int, [c_void_p, c_char_p, c_size, c_int, _P(_P(gisa_word)), _P(c_size), c_void_p]),
+    "gisa_disassemble": (c_int, [c_void_p, gisa_word, ctypes.c_char_p, c_size]),
+    "gisa_decode_opcode": (c_size, [c_void_p, gisa_word]),
+    "gisa_sim_max_regs": (c_uint, [c_void_p]),
+    "gisa_sim_new": (c_int, [c_void_p, c_uint, c_uint, _P(c_void_p)]),
+    "gisa_sim_free": (None, [c_void_p]),
+    "gisa_sim_regs": (c_uint, [c_void_p]),
+    "gisa_sim_warps": (c_uint, [c_void_p]),
+    "gisa_sim_set_threads": (None, [c_void_p, c_uint]),
+    "gisa_sim_set": (c_int, [c_void_p, c_uint, c_int, c_uint, c_int, c_u32]),
+    "gisa_sim_get": (c_int, [c_void_p, c_uint, c_int, c_uint, c_uint, _P(c_u32)]),
+    "gisa_sim_set_active": (c_int, [c_void_p, c_uint, c_u32]),
+    "gisa_sim_get_active": (c_u32, [c_void_p, c_uint]),
+    "gisa_sim_set_const": (c_int, [c_void_p, c_uint, c_uint, c_u32]),
+    "gisa_sim_get_const": (c_int, [c_void_p, c_uint, c_uint, _P(c_u32)]),
+    "gisa_sim_load": (c_int, [c_void_p, _P(gisa_word), c_size]),
+    "gisa_sim_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
+    "gisa_sim_run": (c_int, [c_void_p, _P(gisa_sim_fault)]),
+    "gisa_sim_state_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
+    "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
+}
+
+_lib = None
+_lib_path = None
+
+
+def lib():
+    """The loaded libgisa (ctypes.CDLL), loading it on first use."""
+    global _lib, _lib_path
+    if _lib is not None:
+        return _lib
+    path = find_library()
+    if path is None:
+        raise OSError("gisa: libgisa.so not found; set GISA_LIBRARY to its path "
+                      "(build it with `cmake --build build --target gisa_shared`)")
+    dll = ctypes.CDLL(path)
+    for name, (res, args) in _PROTOS.items():
+        f = getattr(dll, name)
+        f.restype = res
+        f.argtypes = args
+    num = dll.gisa_version_number()
+    if num // 10000 != VERSION_MAJOR:
+        raise OSError("gisa: %s is version %s, this package needs major version %d"
+                      % (path, dll.gisa_version().decode(), VERSION_MAJOR))
+    _lib, _lib_path = dll, path
+    return dll
+
+
+def library_path():
+    lib()
+    return _lib_path
+
+
+def take_string(ptr):
+    """Copies a char* the library returned, then releases it with gisa_free."""
+    if not ptr:
+        return None
+    try:
+        return ctypes.string_at(ptr).decode("utf-8", "replace")
+    finally:
+        lib().gisa_free(ptr)
