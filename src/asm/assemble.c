@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asm/asm.h"
+#include "common/text.h"
 #include "spec/cursor.h"
 
 #define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
@@ -105,6 +106,9 @@ gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char 
     *nwords = 0;
     if (!filename)
         filename = "<input>";
+    size_t bom = text ? utf8_bom_len(text, len) : 0; /* not part of line 1 */
+    text += bom;
+    len -= bom;
     /* the first guess of the number of words comes from the text's size (a
      * line of 48 bytes is a short one), then it doubles: most files need
      * no copy of the words */

@@ -4,11 +4,13 @@
  * Binary: one record per word, little-endian (bit i is bit i%8 of byte i/8),
  * 16 bytes for 128-bit targets, 8 for 64-bit ones.
  * Hex: one word per line, most significant digit (bit 127) first. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/diag.h"
+#include "common/text.h"
 #include "spec/cursor.h"
 #include "common/strbuf.h"
 
@@ -161,7 +163,7 @@ static gisa_status parse_hex(const gisa_isa *isa, const char *data, size_t len, 
     size_t ndigits = word_bytes(isa) * 2, n = 0, cap = 0;
     gisa_word *out = NULL;
     int lineno = 0, errors = 0;
-    for (size_t i = 0; i < len;) {
+    for (size_t i = utf8_bom_len(data, len); i < len;) {
         size_t b = i;
         while (i < len && data[i] != '\n')
             i++;
@@ -191,6 +193,30 @@ static gisa_status parse_hex(const gisa_isa *isa, const char *data, size_t len, 
     return GISA_OK;
 }
 
+/* The start of the data reads as hex text (the format gisa_words_parse
+ * takes with hex set): lines of hex digits with an optional 0x, blank
+ * lines and '//' or '#' comments, at least one digit. */
+static int looks_like_hex(const char *data, size_t len)
+{
+    size_t digits = 0, i = 0;
+    for (int line = 0; line < 64 && i < len; line++) {
+        while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'))
+            i++;
+        int comment = i < len && (data[i] == '#' || (data[i] == '/' && i + 1 < len && data[i + 1] == '/'));
+        for (; i < len && data[i] != '\n'; i++) {
+            unsigned char c = (unsigned char)data[i];
+            if (comment)
+                continue;
+            if (isxdigit(c))
+                digits++;
+            else if (!c || !strchr("xX \t\r", c))
+                return 0;
+        }
+        i++;
+    }
+    return digits > 0;
+}
+
 static gisa_status parse_bin(const gisa_isa *isa, const char *data, size_t len, gisa_word **words, size_t *nwords,
                              gisa_diags *diags)
 {
@@ -198,8 +224,9 @@ static gisa_status parse_bin(const gisa_isa *isa, const char *data, size_t len, 
     if (len % nbytes) {
         srcloc at = {INPUT_NAME, 0, 0, 0, NULL, 0};
         diag_add(diags, GISA_ERROR, &at,
-                 "truncated input: %zu bytes is not a whole number of %zu-byte words (%zu trailing bytes at offset 0x%zx)",
-                 len, nbytes, len % nbytes, len - len % nbytes);
+                 "truncated input: %zu bytes is not a whole number of %zu-byte words (%zu trailing bytes at offset 0x%zx)%s",
+                 len, nbytes, len % nbytes, len - len % nbytes,
+                 looks_like_hex(data, len) ? "; the data looks like hex text: read it as hex words instead" : "");
         return GISA_ERR_INPUT;
     }
     size_t n = len / nbytes;

@@ -7,7 +7,7 @@
 enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write the listing to FILE (default: standard output)"},
-    {"format", 0, "FMT", "input format: bin (default; 16-byte little-endian words) or hex"},
+    {"format", 0, "FMT", "input format: bin (16-byte little-endian words) or hex (default: hex for a *.hex file, else bin)"},
     {"offsets", 0, NULL, "prefix each line with its byte offset, /*0040*/"},
     {"raw", 0, NULL, "append the word in hex, // 0x..."},
     {"strict", 0, NULL, "exit 1 when any word is not a valid instruction"},
@@ -76,7 +76,9 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     const char *fmt = a.val[O_FORMAT];
     if (fmt && strcmp(fmt, "bin") && strcmp(fmt, "hex"))
         return cli_usage_error(cmd, "unknown format '%s' (expected bin or hex)", fmt);
-    hex = fmt && !strcmp(fmt, "hex");
+    /* as `gisa run` does: a file named *.hex is hex text unless --format says otherwise */
+    size_t plen = a.npos && a.pos[0] ? strlen(a.pos[0]) : 0;
+    hex = fmt ? !strcmp(fmt, "hex") : plen > 4 && !strcmp(a.pos[0] + plen - 4, ".hex");
     gisa_isa *isa;
     r = cli_load_for_output(cmd, &a, a.val[O_OUTPUT], &isa);
     if (r != CLI_CONTINUE)

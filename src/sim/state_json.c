@@ -8,6 +8,7 @@
 #include "common/diag.h"
 #include "common/strbuf.h"
 #include "sim/sim.h"
+#include "common/text.h"
 
 typedef enum { V_PLAIN, V_LANEID, V_WARPID } special;
 
@@ -269,7 +270,8 @@ gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *
         return GISA_ERR_USAGE;
     reader r = {s, name ? name : "<state>", d, 0, NULL, 0, 0};
     json_error_t je;
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    size_t bom = text ? utf8_bom_len(text, len) : 0;
+    json_t *root = json_loadb(text + bom, len - bom, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
         srcloc at = {r.name, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0, 1, NULL, 0};
         diag_add(d, GISA_ERROR, &at, "invalid JSON: %s", je.text);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "common/strbuf.h"
+#include "common/text.h"
 #include "spec/decoder.h"
 #include "spec/embedded.h"
 #include "spec/load.h"
@@ -229,8 +230,8 @@ static const char *not_description(const char *text, size_t len)
         while (e < len && text[e] != '\n')
             e++;
         size_t b = i;
-        if (b == 0 && len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3))
-            b = 3;
+        if (b == 0)
+            b = utf8_bom_len(text, len);
         while (b < e && (text[b] == ' ' || text[b] == '\t'))
             b++;
         if (e - b >= 3 && !memcmp(text + b, "```", 3))

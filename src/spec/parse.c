@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/arena.h"
+#include "common/text.h"
 #include "spec/raw.h"
 
 typedef enum section {
@@ -644,10 +645,7 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
     p.diags = diags;
     size_t i = 0;
     int lineno = 0;
-    /* skip a UTF-8 byte-order mark */
-    if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
-        (unsigned char)text[2] == 0xBF)
-        i = 3;
+    i = utf8_bom_len(text, len);
     size_t b, e;
     while (next_line(text, len, &i, &b, &e)) {
         if (e > b && text[e - 1] == '\r')
