@@ -57,7 +57,7 @@ struct cli_cmd {
     int (*run)(const cli_cmd *cmd, int argc, char **argv);
 };
 
-extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run;
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff;
 
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */

@@ -261,4 +261,27 @@ check "undecodable word: pc 1" has err 'pc 1\b'
 check "undecodable word: the state before it" has_line inv.out "  \"R4\": $(lanes 1)"
 check "undecodable word: nothing after it" hasnt inv.out '"R3"'
 
+# ------------------------------------------------------------ gisa trace-diff
+printf 'IADD R1, R1, 0x1\nIADD R2, R1, R1\nMOV R3, 0x3\n' >td.s
+echo '{"R1": "laneid"}' >td.json
+expect 0 "trace A" "$G" run td.s --trace=ta.txt -o /dev/null
+expect 0 "trace B (other inputs)" "$G" run td.s --state td.json --trace=tb.txt -o /dev/null
+expect 0 "trace-diff of a trace with itself" "$G" trace-diff ta.txt ta.txt
+check "agree: the record count" has out '^traces agree: 3 instruction records$'
+expect 1 "trace-diff of different traces" "$G" trace-diff ta.txt tb.txt
+check "names the first register and lane that differ" has out '^first difference at instruction record 1: R1 lane 1: A 0x1, B 0x2:$'
+check "shows A's record" has out '^- ta.txt:2: w0   R1 = 0x00000001 lanes 0xffffffff$'
+check "shows B's record" has out '^\+ tb.txt:3: w0   R1\[1\] = 0x00000002$'
+# lanes grouped another way (as another tool may write them) still agree
+sed 's/^w0   R2 = 0x00000002 lanes 0xffffffff$/w0   R2[0] = 0x00000002\nw0   R2 = 0x00000002 lanes 0xfffffffe/' ta.txt >tc.txt
+check "regrouped trace has 2 R2 lines" test "$(grep -c '^w0   R2' tc.txt)" -eq 2
+expect 0 "trace-diff ignores the grouping" "$G" trace-diff ta.txt tc.txt
+head -4 ta.txt >short.txt
+expect 1 "trace-diff of a shorter trace" "$G" trace-diff ta.txt short.txt
+check "says where it ends" has out '^\+ short.txt: \(ends here\)$'
+expect 0 "json traces" "$G" run td.s --trace=ta.jsonl --trace-format=json -o /dev/null
+expect 0 "trace-diff of a json trace with itself" "$G" trace-diff ta.jsonl ta.jsonl
+expect 2 "trace-diff needs two files" "$G" trace-diff ta.txt
+expect 2 "trace-diff of a missing file" "$G" trace-diff ta.txt nosuch.txt
+
 finish
