@@ -36,9 +36,10 @@ GISA_TOOLS=(
 # CI only: clang with its sanitizer and libFuzzer runtimes (make clang, make
 # asan, make fuzz), valgrind (make valgrind), GNU time (the memory figure of
 # tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
-# skipped without it).
-GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base)
-GISA_CI_TOOLS=(clang valgrind groff)
+# skipped without it), Verilator (tests/cli/cosim.sh: the lockstep example,
+# examples/cosim; skipped without it, except under CI).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base verilator)
+GISA_CI_TOOLS=(clang valgrind groff verilator)
 if [[ "${1:-}" == --ci ]]; then
     GISA_DEB_PACKAGES+=("${GISA_CI_PACKAGES[@]}")
     GISA_TOOLS+=("${GISA_CI_TOOLS[@]}")
