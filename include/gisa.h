@@ -170,7 +170,7 @@ char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
  * errata.html (lint's findings), then optype-NAME.html for every optype
  * and opcode-NAME.html for every opcode, where NAME keeps letters, digits
  * and '_' and writes any other byte as -XX (hex). */
-typedef gisa_status (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len);
+typedef int (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len); /* a gisa_status */
 gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
 
 /* ---------------------------------------------------------------- words */

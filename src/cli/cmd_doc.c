@@ -11,7 +11,7 @@ static const cli_opt opts[] = {
 
 #define MANUAL_MARKER ".gisa-manual"
 
-static gisa_status add_page(void *user, const char *name, const char *data, size_t len)
+static int add_page(void *user, const char *name, const char *data, size_t len)
 {
     return cli_outdir_add(user, name, data, len) == EXIT_OK ? GISA_OK : GISA_ERR_IO;
 }

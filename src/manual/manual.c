@@ -304,7 +304,7 @@ static gisa_status emit(strbuf *sb, gisa_page_fn page, void *user, const char *n
 {
     if (sb->failed)
         return GISA_ERR_NOMEM;
-    gisa_status st = page(user, name, sb->s ? sb->s : "", sb->len);
+    gisa_status st = (gisa_status)page(user, name, sb->s ? sb->s : "", sb->len);
     sb->len = 0;
     if (sb->s)
         sb->s[0] = 0;

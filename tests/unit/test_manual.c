@@ -27,7 +27,7 @@ static int contains(const char *data, size_t len, const char *what)
     return 0;
 }
 
-static gisa_status page(void *user, const char *name, const char *data, size_t len)
+static int page(void *user, const char *name, const char *data, size_t len)
 {
     pages *p = user;
     if (p->n < 6)
