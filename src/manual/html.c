@@ -72,6 +72,18 @@ void html_puts(strbuf *sb, const char *s)
         html_text(sb, s, strlen(s));
 }
 
+void html_table(strbuf *sb, const char *cls, const char *heads)
+{
+    sb_printf(sb, "<table class=\"%s\">\n<thead><tr>%s</tr></thead>\n<tbody>\n", cls, heads);
+}
+
+void html_code(strbuf *sb, const char *s)
+{
+    sb_puts(sb, "<code>");
+    html_puts(sb, s);
+    sb_puts(sb, "</code>");
+}
+
 void html_printf(strbuf *sb, const char *fmt, ...)
 {
     strbuf t;

@@ -12,6 +12,11 @@
  * characters other than tab and newline, and noncharacters become U+FFFD. */
 void html_text(strbuf *sb, const char *s, size_t n);
 void html_puts(strbuf *sb, const char *s); /* html_text of a C string (NULL: nothing) */
+/* <table class="CLS"><thead><tr>HEADS</tr></thead><tbody>, HEADS being
+ * literal markup (<th>...</th>...). */
+void html_table(strbuf *sb, const char *cls, const char *heads);
+/* <code>text</code>, escaped. */
+void html_code(strbuf *sb, const char *s);
 /* printf whose result is escaped as text. */
 void html_printf(strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -171,8 +171,8 @@ static void units(const gisa_isa *isa, strbuf *sb)
             html_puts(sb, unit->description);
             sb_puts(sb, "</small>");
         }
-        sb_puts(sb, "</h3>\n<table class=\"optypes\">\n<thead><tr><th>optype</th><th>opcodes</th><th>description</th>"
-                    "</tr></thead>\n<tbody>\n");
+        sb_puts(sb, "</h3>\n");
+        html_table(sb, "optypes", "<th>optype</th><th>opcodes</th><th>description</th>");
         for (int s = t; s < isa->noptypes; s++)
             if (unit_of(isa, &isa->optypes[s]) == unit)
                 optype_row(isa, &isa->optypes[s], sb);
@@ -200,8 +200,8 @@ static gisa_status index_page(const manual *m, strbuf *sb)
                 "placeholder=\"opcode, mnemonic, modifier or word of a description\" aria-label=\"search\" autofocus> "
                 "<span id=\"search-status\"></span></p>\n<ol id=\"results\"></ol>\n</section>\n");
     units(isa, sb);
-    sb_puts(sb, "<section id=\"opcodes\">\n<h2>Opcodes</h2>\n<table class=\"opcodes\">\n<thead><tr><th>opcode</th>"
-                "<th>optype</th><th>syntax</th></tr></thead>\n<tbody>\n");
+    sb_puts(sb, "<section id=\"opcodes\">\n<h2>Opcodes</h2>\n");
+    html_table(sb, "opcodes", "<th>opcode</th><th>optype</th><th>syntax</th>");
     for (int i = 0; i < isa->nopcodes; i++) {
         const isa_opcode *op = sorted[i];
         sb_puts(sb, "<tr><td>");
@@ -269,7 +269,7 @@ static void errata_page(const manual *m, strbuf *sb)
         html_end(sb);
         return;
     }
-    sb_puts(sb, "<table class=\"notes\">\n<thead><tr><th>where</th><th>about</th><th>finding</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "notes", "<th>where</th><th>about</th><th>finding</th>");
     for (int i = 0; i < m->nnotes; i++) {
         const man_note *n = &m->notes[i];
         sb_printf(sb, "<tr class=\"%s\"><td><code>", n->severity == GISA_ERROR ? "error" : "warning");

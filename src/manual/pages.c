@@ -84,8 +84,8 @@ static void examples(const manual *m, const isa_optype *ot, const isa_opcode *op
         if (!mine)
             continue;
         if (!shown++)
-            sb_puts(sb, "<table class=\"examples\">\n<thead><tr><th>as the document writes it</th><th>word (hex)</th>"
-                        "<th>opcode</th><th>canonical text</th></tr></thead>\n<tbody>\n");
+            html_table(sb, "examples", "<th>as the document writes it</th><th>word (hex)</th>"
+                              "<th>opcode</th><th>canonical text</th>");
         sb_puts(sb, "<tr><td><code>");
         html_puts(sb, e->line->text);
         sb_puts(sb, "</code></td>");
@@ -148,7 +148,7 @@ void man_optype_page(const manual *m, const isa_optype *ot, strbuf *sb)
     sb_puts(sb, " <small>optype</small></h1>\n");
     page_head(m, first, ot, sb);
     heading(sb, "opcodes", "Opcodes");
-    sb_puts(sb, "<table class=\"opcodes\">\n<thead><tr><th>opcode</th><th>syntax</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "opcodes", "<th>opcode</th><th>syntax</th>");
     for (int k = 0; k < ot->nopcodes; k++) {
         const isa_opcode *op = &m->isa->opcodes[ot->opcodes[k]];
         sb_puts(sb, "<tr><td>");
@@ -177,8 +177,8 @@ static void modifiers(const isa_opcode *op, const syntax_form *F, strbuf *sb)
 {
     if (!F->nmods)
         return;
-    sb_puts(sb, "<table class=\"modifiers\">\n<thead><tr><th>modifier</th><th>values (default in bold)</th>"
-                "<th>field</th><th>notes</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "modifiers", "<th>modifier</th><th>values (default in bold)</th>"
+                              "<th>field</th><th>notes</th>");
     for (int i = 0; i < F->nmods; i++) {
         const mod_slot *s = &F->mods[i];
         sb_puts(sb, "<tr><td><code>.");
@@ -192,9 +192,7 @@ static void modifiers(const isa_opcode *op, const syntax_form *F, strbuf *sb)
         }
         sb_puts(sb, "</td><td>");
         if (s->field >= 0) {
-            sb_puts(sb, "<code>");
-            html_puts(sb, op->fields[s->field].name);
-            sb_puts(sb, "</code>");
+            html_code(sb, op->fields[s->field].name);
         } else
             sb_puts(sb, "none");
         sb_puts(sb, "</td><td>");
@@ -247,9 +245,7 @@ static void operand_width(const opnd_slot *o, strbuf *sb)
         strbuf e;
         sb_init(&e);
         expr_print(o->bitwidth, &e);
-        sb_puts(sb, "<code>");
-        html_puts(sb, e.s);
-        sb_puts(sb, "</code>");
+        html_code(sb, e.s);
         sb_free(&e);
     }
 }
@@ -258,8 +254,8 @@ static void operands(const isa_opcode *op, const syntax_form *F, strbuf *sb)
 {
     if (!F->nops)
         return;
-    sb_puts(sb, "<table class=\"operands\">\n<thead><tr><th>operand</th><th>kind</th><th>field</th><th>width</th>"
-                "<th>access</th><th>decorations</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "operands", "<th>operand</th><th>kind</th><th>field</th><th>width</th>"
+                              "<th>access</th><th>decorations</th>");
     for (int i = 0; i < F->nops; i++) {
         const opnd_slot *o = &F->ops[i];
         sb_puts(sb, "<tr><td><code>");
@@ -268,9 +264,7 @@ static void operands(const isa_opcode *op, const syntax_form *F, strbuf *sb)
         html_puts(sb, doc_operand_kind(o));
         sb_puts(sb, "</td><td>");
         if (o->field >= 0) {
-            sb_puts(sb, "<code>");
-            html_puts(sb, op->fields[o->field].name);
-            sb_puts(sb, "</code>");
+            html_code(sb, op->fields[o->field].name);
         }
         sb_puts(sb, "</td><td>");
         operand_width(o, sb);
@@ -306,7 +300,7 @@ static void exceptions(const isa_opcode *op, strbuf *sb)
         sb_puts(sb, "<p>None: every combination of field values the syntax allows is legal.</p>\n");
         return;
     }
-    sb_puts(sb, "<table class=\"exceptions\">\n<thead><tr><th>error</th><th>message</th><th>when</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "exceptions", "<th>error</th><th>message</th><th>when</th>");
     for (int e = 0; e < op->nexceptions; e++) {
         const isa_exception *x = &op->exceptions[e];
         sb_puts(sb, "<tr><td>");

@@ -109,7 +109,7 @@ static void segment(const isa_opcode *op, const doc_span *s, int word_bits, int 
 
 static void field_table(const isa_opcode *op, const doc_span *spans, int n, strbuf *sb)
 {
-    sb_puts(sb, "<table class=\"fields\">\n<thead><tr><th>bits</th><th>field</th><th>type</th><th>value</th></tr></thead>\n<tbody>\n");
+    html_table(sb, "fields", "<th>bits</th><th>field</th><th>type</th><th>value</th>");
     for (int k = 0; k < n; k++) {
         const doc_span *s = &spans[k];
         if (s->hi == s->lo)
