@@ -497,6 +497,60 @@ class Isa:
 
 
 # ------------------------------------------------------------------ the simulator
+_RF_NAMES = ("R", "P", "UR", "UP")
+
+
+class Effect:
+    """One register an instruction wrote (gisa_sim_effect): rf ("R", "P",
+    "UR", "UP"), index, mask (the lanes written; 1 for uniform ones), and
+    old/new: the 32 lanes' values before and after (uniform: lane 0)."""
+
+    __slots__ = ("rf", "index", "mask", "old", "new")
+
+    def __init__(self, e):
+        self.rf = _RF_NAMES[e.rf]
+        self.index = e.index
+        self.mask = e.mask
+        self.old = list(e.old_value)
+        self.new = list(e.value)
+
+    @property
+    def lanes(self):
+        """The lanes written, in order."""
+        return [ln for ln in range(_c.SIM_LANES) if self.mask >> ln & 1]
+
+    def __repr__(self):
+        return "Effect(%s%d, mask=0x%08x)" % (self.rf, self.index, self.mask)
+
+
+class Commit:
+    """What one executed instruction did (gisa_sim_commit): warp, pc, word,
+    text, instruction (an Instruction), active and exec masks (exec 0: the
+    guard skipped it), effects (list of Effect, in write order)."""
+
+    def __init__(self, sim, c):
+        self.warp = c.warp
+        self.pc = c.pc
+        self.word = _int(c.word)
+        self.text = _s(c.text)
+        self.active = c.active
+        self.exec = c.exec
+        self.effects = [Effect(c.effect[i]) for i in range(c.neffects)]
+        self.instruction = Instruction(sim.isa, _c.gisa_inst.from_buffer_copy(c.inst.contents)) if c.inst else None
+        self._raw = c
+
+    def trace(self, json=False):
+        """The trace lines of this record (as gisa run --trace prints them)."""
+        lines = []
+        cb = _c.TRACE_FN(lambda user, line: lines.append(_s(line)))
+        self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw), 1 if json else 0, cb, None)
+        return lines
+
+    def __repr__(self):
+        return "Commit(w%d pc %d exec 0x%08x %s, %d writes)" % (self.warp, self.pc, self.exec, self.text,
+                                                               len(self.effects))
+
+
 class Simulator:
     """A functional SIMT simulator (gisa_sim). Values are 32-bit unsigned
     ints; negative ones are taken as two's complement."""
@@ -537,6 +591,59 @@ class Simulator:
         if st == _c.ERR_SIM:
             raise SimFault(f)
         _check(st, "gisa_sim_run")
+
+    def step(self, warp=0):
+        """Executes the next instruction of `warp` and returns its Commit;
+        raises SimFault when it faults (the warp halts at it), Error when
+        the warp is done."""
+        c = _c.gisa_sim_commit()
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_step(self._h, warp, ctypes.byref(c), ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_step(warp %d)" % warp)
+        commit = Commit(self, c)
+        commit._sim = self
+        return commit
+
+    def commits(self, warp=0):
+        """Steps `warp` to its end, yielding each Commit."""
+        while not self.done(warp):
+            yield self.step(warp)
+
+    def pc(self, warp=0):
+        return self._lib.gisa_sim_pc(self._h, warp)
+
+    def set_pc(self, warp, pc):
+        _check(self._lib.gisa_sim_set_pc(self._h, warp, pc), "gisa_sim_set_pc")
+
+    def done(self, warp=0):
+        return bool(self._lib.gisa_sim_done(self._h, warp))
+
+    def resume(self):
+        """Runs every warp from its own pc to the end (gisa_sim_continue)."""
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_continue(self._h, ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_continue")
+
+    def clone(self):
+        """An independent copy of the whole simulator (a checkpoint)."""
+        h = ctypes.c_void_p()
+        _check(self._lib.gisa_sim_clone(self._h, ctypes.byref(h)), "gisa_sim_clone")
+        other = Simulator.__new__(Simulator)
+        other.isa, other._lib, other._h = self.isa, self._lib, h.value
+        other.warps, other.regs, other._trace_cb = self.warps, self.regs, None
+        return other
+
+    def compare(self, other):
+        """None when both simulators' states are equal, else the first
+        difference as text ("warp 0 R5 lane 3: 0x... != 0x...")."""
+        d = _c.gisa_sim_diff()
+        if self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(d)) == 0:
+            return None
+        return _s(d.text)
 
     def set_trace(self, fn):
         """fn(line) is called per trace line (None: tracing off)."""

@@ -118,6 +118,46 @@ class gisa_sim_fault(ctypes.Structure):
     ]
 
 
+SIM_MAX_EFFECTS = 8
+
+
+class gisa_sim_effect(ctypes.Structure):
+    _fields_ = [
+        ("rf", ctypes.c_int),
+        ("index", ctypes.c_uint),
+        ("mask", ctypes.c_uint32),
+        ("old_value", ctypes.c_uint32 * 32),
+        ("value", ctypes.c_uint32 * 32),
+    ]
+
+
+class gisa_sim_commit(ctypes.Structure):
+    _fields_ = [
+        ("warp", ctypes.c_uint),
+        ("pc", ctypes.c_size_t),
+        ("word", gisa_word),
+        ("inst", ctypes.POINTER(gisa_inst)),
+        ("text", ctypes.c_char_p),
+        ("active", ctypes.c_uint32),
+        ("exec", ctypes.c_uint32),
+        ("neffects", ctypes.c_uint),
+        ("effect", gisa_sim_effect * SIM_MAX_EFFECTS),
+    ]
+
+
+class gisa_sim_diff(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("warp", ctypes.c_uint),
+        ("rf", ctypes.c_int),
+        ("index", ctypes.c_uint),
+        ("lane", ctypes.c_uint),
+        ("a", ctypes.c_uint64),
+        ("b", ctypes.c_uint64),
+        ("text", ctypes.c_char * 160),
+    ]
+
+
 # ------------------------------------------------------------------ locating the library
 def _candidates():
     env = os.environ.get("GISA_LIBRARY")
@@ -232,6 +272,14 @@ _PROTOS = {
     "gisa_sim_load": (c_int, [c_void_p, _P(gisa_word), c_size]),
     "gisa_sim_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
     "gisa_sim_run": (c_int, [c_void_p, _P(gisa_sim_fault)]),
+    "gisa_sim_step": (c_int, [c_void_p, c_uint, _P(gisa_sim_commit), _P(gisa_sim_fault)]),
+    "gisa_sim_continue": (c_int, [c_void_p, _P(gisa_sim_fault)]),
+    "gisa_sim_pc": (c_size, [c_void_p, c_uint]),
+    "gisa_sim_set_pc": (c_int, [c_void_p, c_uint, c_size]),
+    "gisa_sim_done": (c_int, [c_void_p, c_uint]),
+    "gisa_sim_clone": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_sim_compare": (c_int, [c_void_p, c_void_p, _P(gisa_sim_diff)]),
+    "gisa_sim_commit_format": (c_int, [c_void_p, _P(gisa_sim_commit), c_uint, TRACE_FN, c_void_p]),
     "gisa_sim_state_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
     "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
 }
