@@ -80,6 +80,58 @@ int cli_parse_count(const char *s, size_t *out)
     return 0;
 }
 
+int cli_parse_size(const char *s, size_t *out)
+{
+    char num[32];
+    size_t n = strlen(s), shift = 0;
+    const char *units = "KMGT", *u = n ? strchr(units, s[n - 1] & ~0x20) : NULL;
+    if (u && s[n - 1] && (s[n - 1] & ~0x20) == *u) {
+        shift = 10 * (size_t)(u - units + 1);
+        n--;
+    }
+    if (!n || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n);
+    num[n] = 0;
+    size_t v;
+    if (cli_parse_count(num, &v) || (shift && v > ((size_t)-1 >> shift)))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+/* 1.5 GiB, 300 MiB, 12 KiB, 100 bytes */
+static void human_size(char *buf, size_t cap, size_t n)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)n;
+    int i = 0;
+    while (v >= 1024 && i < 6) {
+        v /= 1024;
+        i++;
+    }
+    if (i == 0)
+        snprintf(buf, cap, "%zu bytes", n);
+    else
+        snprintf(buf, cap, v < 10 ? "%.1f %s" : "%.0f %s", v, unit[i]);
+}
+
+int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, size_t need, const char *opt, size_t dflt)
+{
+    size_t limit = dflt;
+    if (opt && cli_parse_size(opt, &limit))
+        return cli_usage_error(cmd, "--max-memory needs a size such as 512M or 8G, not '%s'", opt);
+    if (need <= limit)
+        return CLI_CONTINUE;
+    char n[32], l[32];
+    human_size(n, sizeof n, need);
+    human_size(l, sizeof l, limit);
+    cli_error(cmd, "%s needs about %s of memory (%s), over the limit of %s; nothing was done. "
+                   "Raise the limit with --max-memory SIZE (e.g. --max-memory %zuG)",
+              what, n, detail, l, (need >> 30) + 1);
+    return EXIT_INPUT;
+}
+
 /* ------------------------------------------------------------ options */
 
 /* The options every subcommand takes besides its own. */

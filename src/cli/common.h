@@ -90,6 +90,24 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
+/* The same written as it is produced: cli_output_open returns the stream
+ * to write (a temporary file beside path, the device itself, or stdout),
+ * or NULL after printing the reason; cli_output_close(o, 1) makes the file
+ * whole (EXIT_OK, or EXIT_USAGE after printing why), cli_output_close(o, 0)
+ * removes it. At most two are open at once. */
+typedef struct cli_output cli_output;
+FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **o);
+int cli_output_close(cli_output *o, int ok);
+/* Parses a size: a count of bytes with an optional K, M, G or T suffix
+ * (powers of 1024). Returns 0 on success. */
+int cli_parse_size(const char *s, size_t *out);
+/* When `need` bytes exceed the limit (`opt`, the --max-memory value, else
+ * `dflt`), prints the estimate, what it is made of (`detail`), the limit
+ * and the option that raises it, and returns EXIT_INPUT; else CLI_CONTINUE
+ * (EXIT_USAGE for a bad opt). `what` names the work ("this run"). */
+int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, size_t need, const char *opt,
+                     size_t dflt);
+#define CLI_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
 /* Reads the input named by the first positional argument (none or "-":
  * stdin) and turns it into words: assembles it, or parses a binary or hex
  * image. Prints the diagnostics (at most `limit`, 0: no limit) and, on

@@ -28,6 +28,14 @@ unsigned gisa_sim_max_regs(const gisa_isa *isa)
     return n > GISA_SIM_MAX_REGS ? GISA_SIM_MAX_REGS : n;
 }
 
+size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords)
+{
+    /* predecode.c keeps two texts of 160 bytes per instruction */
+    const size_t per_word = sizeof(gisa_word) + sizeof(sim_insn) + 2 * 160;
+    const size_t per_warp = sizeof(sim_warp) + (size_t)(regs + 2) * LANES * sizeof(uint32_t) + 64;
+    return sizeof(gisa_sim) + (size_t)warps * per_warp + nwords * per_word;
+}
+
 gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out)
 {
     if (!out)
