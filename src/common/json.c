@@ -16,6 +16,8 @@ void json_init(json_parser *j, const char *text, size_t len)
 
 static int column(const json_parser *j, const char *at)
 {
+    if (!j->line_utf8)
+        return (int)(at - j->line_start) + 1;
     int col = 1;
     for (const char *q = j->line_start; q < at; q++)
         col += ((unsigned char)*q & 0xC0) != 0x80;
@@ -40,6 +42,7 @@ static void space(json_parser *j)
         if (*p == '\n') {
             j->line++;
             j->line_start = p + 1;
+            j->line_utf8 = 0;
         } else if (*p != ' ' && *p != '\t' && *p != '\r') {
             break;
         }
@@ -80,12 +83,16 @@ static int hex4(const char *p, const char *end, unsigned *out)
     return 0;
 }
 
+/* A byte a string holds as it is: not '"', '\\', a control character or
+ * part of a UTF-8 sequence. */
+static inline int plain(unsigned char c) { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\'; }
+
 static int string(json_parser *j, json_val *v)
 {
     const char *p = j->p + 1;
     v->escaped = 0;
     for (;;) {
-        while (p < j->end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20 && (unsigned char)*p < 0x80)
+        while (p < j->end && plain((unsigned char)*p))
             p++;
         if (p >= j->end)
             return fail(j, j->p, "unterminated string");
@@ -98,6 +105,7 @@ static int string(json_parser *j, json_val *v)
             size_t n = utf8_len((const unsigned char *)p, (const unsigned char *)j->end);
             if (!n)
                 return fail(j, p, "invalid UTF-8 in a string");
+            j->line_utf8 = 1; /* columns on this line count characters from here on */
             p += n;
             continue;
         }

@@ -24,6 +24,7 @@ typedef struct json_parser {
     const char *text, *p, *end;
     const char *line_start;
     int line;
+    int line_utf8; /* the line so far holds non-ASCII text (columns are then counted) */
     int depth;
     int failed;
     char error[128];

@@ -80,6 +80,8 @@ static void trace_gpr(sim_exec *x, unsigned row, const uint32_t *old, const uint
 void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask)
 {
     uint32_t *dst = x->w->r + (size_t)row * LANES;
+    if (row >= x->w->rows_used)
+        x->w->rows_used = row + 1;
     if (x->trace)
         trace_gpr(x, row, dst, v, mask);
     if (mask == UINT32_MAX) {

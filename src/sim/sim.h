@@ -94,6 +94,9 @@ typedef struct sim_warp {
     uint32_t up[9];         /* UP0..UP6, UPT, sink: 0 or all ones */
     uint32_t active;
     unsigned id;
+    unsigned rows_used; /* rows 0..rows_used-1 may be nonzero: every write of a row
+                         * (sim_write_gpr, gisa_sim_set, a state file) raises it, so
+                         * that the writer skips the rest without reading it */
 } sim_warp;
 
 /* One record per changed register in the trace (filled only when tracing). */
@@ -119,6 +122,7 @@ struct gisa_sim {
     const gisa_isa *isa;
     unsigned regs, nwarps, threads;
     sim_warp *warps;
+    void *slab;          /* the rows of every warp (sim_warp.r points into it) */
     uint32_t *cbank[64]; /* 64 KiB each, allocated on first write */
     gisa_word *words;
     size_t nwords;

@@ -394,6 +394,8 @@ static void apply_one(gisa_sim *s, const staged *a, const uint64_t *pool, unsign
     switch (a->rf) {
     case GISA_RF_R: {
         uint32_t *lo = wp->r + (size_t)a->index * LANES, *hi = lo + LANES;
+        if (a->index + a->pair + 1u > wp->rows_used)
+            wp->rows_used = a->index + a->pair + 1u;
         for (int l = 0; l < LANES; l++) {
             uint64_t v = a->sp == SP_LANEID ? (uint64_t)l : a->sp == SP_WARPID ? w : a->per_lane ? pool[a->value + (unsigned)l] : a->value;
             lo[l] = (uint32_t)v;

@@ -9,6 +9,14 @@
 
 #define VALUE_MAX 160 /* longest string value: a prefix and two 127-character literals fit */
 
+/* A hex digit's value plus one, 0 for other bytes: hex integers are most
+ * of a state file. */
+static const unsigned char hex1[256] = {
+    ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+    ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+    ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* -?(0x[0-9a-f]+|[0-9]+) in s[0..n): 1 with its bits (negatives as two's
  * complement of `bits` bits), 0 when s is no integer, -1 when it does not fit. */
 static int integer(const char *s, size_t n, int bits, uint64_t *out)
@@ -22,15 +30,23 @@ static int integer(const char *s, size_t n, int bits, uint64_t *out)
         return 0;
     uint64_t x = 0;
     int over = 0;
-    for (; i < n; i++) {
-        char c = s[i];
-        int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
-        if (d < 0)
-            return 0;
-        if (x > (UINT64_MAX - (uint64_t)d) / (hex ? 16 : 10))
-            over = 1;
-        x = x * (hex ? 16 : 10) + (uint64_t)d;
+    if (hex) {
+        for (; i < n; i++) {
+            unsigned d = hex1[(unsigned char)s[i]];
+            if (!d)
+                return 0;
+            over |= x >> 60 != 0;
+            x = x << 4 | (d - 1);
+        }
+    } else {
+        for (; i < n; i++) {
+            unsigned d = (unsigned)(unsigned char)s[i] - '0';
+            if (d > 9)
+                return 0;
+            if (x > (UINT64_MAX - d) / 10)
+                over = 1;
+            x = x * 10 + d;
+        }
     }
     if (over || (neg ? x > max / 2 + 1 : x > max))
         return -1;
@@ -99,8 +115,13 @@ static int typed(const float_fmt *t, const char *s, size_t n, int bits, uint64_t
 
 static int string_value(const json_val *v, int bits, int floats, uint64_t *out, char *why, size_t cap)
 {
-    char s[VALUE_MAX + 1];
-    size_t n = json_unescape(v, s, sizeof s);
+    char buf[VALUE_MAX + 1];
+    const char *s = v->s;
+    size_t n = v->n;
+    if (v->escaped || n > VALUE_MAX) {
+        n = json_unescape(v, buf, sizeof buf);
+        s = buf;
+    }
     if (n == (size_t)-1) {
         snprintf(why, cap, "value too long or holds a NUL character");
         return -1;
@@ -109,7 +130,7 @@ static int string_value(const json_val *v, int bits, int floats, uint64_t *out, 
     if (k > 0)
         return 0;
     if (k < 0) {
-        snprintf(why, cap, "%.40s does not fit in %d bits", s, bits);
+        snprintf(why, cap, "%.*s does not fit in %d bits", (int)(n < 40 ? n : 40), s, bits);
         return -1;
     }
     if (floats) {

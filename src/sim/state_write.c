@@ -43,6 +43,26 @@ static void put(writer *w, const char *s, size_t n)
 }
 #define PUT(w, lit) put(w, lit, sizeof lit - 1)
 
+/* "0x%08x" with quotes, two digits per table look-up: most of a state. */
+static char *put_hex8(char *p, uint32_t v)
+{
+    static const char pairs[] = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+                                "202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f"
+                                "404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f"
+                                "606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f"
+                                "808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f"
+                                "a0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebf"
+                                "c0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedf"
+                                "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
+    memcpy(p, "\"0x", 3);
+    memcpy(p + 3, pairs + 2 * (v >> 24), 2);
+    memcpy(p + 5, pairs + 2 * (v >> 16 & 255), 2);
+    memcpy(p + 7, pairs + 2 * (v >> 8 & 255), 2);
+    memcpy(p + 9, pairs + 2 * (v & 255), 2);
+    p[11] = '"';
+    return p + 12;
+}
+
 static char *put_hex_digits(char *p, uint64_t v, int digits)
 {
     static const char hex[] = "0123456789abcdef";
@@ -111,6 +131,8 @@ static char *put_half(char *p, uint64_t bits, fp_format f)
 static char *put_value(char *p, uint64_t v, int pair, gisa_state_values values)
 {
     fp_format f = values == GISA_STATE_F64 ? FP_F64 : values == GISA_STATE_BF16X2 ? FP_BF16 : values == GISA_STATE_F16X2 ? FP_F16 : FP_F32;
+    if (!pair && (values == GISA_STATE_HEX || values == GISA_STATE_F64))
+        return put_hex8(p, (uint32_t)v);
     if (values == GISA_STATE_HEX || (values == GISA_STATE_F64) != pair)
         return put_hex(p, v, pair ? 16 : 8);
     if (values == GISA_STATE_F32 || values == GISA_STATE_F64) {
@@ -177,12 +199,20 @@ static void put_row(writer *w, const char *ind, unsigned i, const uint32_t *lo, 
         p = put_value(p, (pair ? (uint64_t)hi[0] << 32 : 0) | lo[0], pair, w->values);
     } else {
         *p++ = '[';
-        for (int l = 0; l < LANES; l++) {
-            if (l) {
-                *p++ = ',';
-                *p++ = ' ';
+        if (!pair && w->values == GISA_STATE_HEX) {
+            p = put_hex8(p, lo[0]);
+            for (int l = 1; l < LANES; l++) {
+                memcpy(p, ", ", 2);
+                p = put_hex8(p + 2, lo[l]);
             }
-            p = put_value(p, (pair ? (uint64_t)hi[l] << 32 : 0) | lo[l], pair, w->values);
+        } else {
+            for (int l = 0; l < LANES; l++) {
+                if (l) {
+                    *p++ = ',';
+                    *p++ = ' ';
+                }
+                p = put_value(p, (pair ? (uint64_t)hi[l] << 32 : 0) | lo[l], pair, w->values);
+            }
         }
         *p++ = ']';
     }
@@ -198,7 +228,8 @@ static void write_warp(writer *w, const gisa_sim *s, const sim_warp *wp, const c
     p = put_hex(p + il + 10, wp->active, 8);
     w->n = (size_t)(p - w->buf);
     const int pairs = w->values == GISA_STATE_F64;
-    for (unsigned i = 0; i < s->regs; i += pairs && i + 1 < s->regs ? 2 : 1) {
+    unsigned rows = wp->rows_used < s->regs ? wp->rows_used : s->regs; /* the others were never written */
+    for (unsigned i = 0; i < rows; i += pairs && i + 1 < s->regs ? 2 : 1) {
         const uint32_t *row = wp->r + (size_t)i * LANES;
         put_row(w, ind, i, row, pairs && i + 1 < s->regs ? row + LANES : NULL);
     }
