@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gisa.h"
+#include "bench_common.h"
 
 #define INSNS 1000
 #define WARPS 4096
@@ -33,21 +33,9 @@
 
 /* CPU seconds of this process (one thread runs): the other processes of
  * a shared machine do not inflate them as they do wall time. */
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+static double now_s(void) { return clock_s(CLOCK_PROCESS_CPUTIME_ID); }
 
-static uint64_t seed = UINT64_C(0x9E3779B97F4A7C15);
-static unsigned pick(unsigned n)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return (unsigned)(seed % n);
-}
+static unsigned pick(unsigned n) { return (unsigned)(rnd() % n); }
 
 /* Alternating integer and float instructions over R0..R31, P0..P3. */
 static char *kernel(void)
@@ -70,7 +58,8 @@ static char *kernel(void)
     return src;
 }
 
-/* Per-lane inputs: small floats and integers that differ per lane and warp. */
+/* Per-lane inputs that differ per lane and warp: integers, and floats as
+ * their bits (so that gisa versions before float values read it too). */
 static char *state_text(void)
 {
     size_t cap = 32 * 40 * 32 + 256, len = 0;
@@ -79,7 +68,12 @@ static char *state_text(void)
     for (int r = 2; r < 32; r++) {
         len += (size_t)snprintf(s + len, cap - len, ", \"R%d\": [", r);
         for (int l = 0; l < 32; l++)
-            len += (size_t)snprintf(s + len, cap - len, r % 2 ? "%s%d" : "%s%d.%d", l ? ", " : "", r * 32 + l, l);
+        {
+            float f = (float)(r * 32 + l) + (float)l / 10;
+            uint32_t bits;
+            memcpy(&bits, &f, sizeof bits);
+            len += (size_t)snprintf(s + len, cap - len, "%s\"0x%08x\"", l ? ", " : "", r % 2 ? (uint32_t)(r * 32 + l) : bits);
+        }
         len += (size_t)snprintf(s + len, cap - len, "]");
     }
     snprintf(s + len, cap - len, "}\n");
@@ -152,7 +146,7 @@ static double cli_run(const char *gisa, const char *out)
            (double)ru.ru_stime.tv_usec * 1e-6;
 }
 
-static void print_rate(const char *what, double s, double engine)
+static void print_e2e(const char *what, double s, double engine)
 {
     const double ti = (double)INSNS * WARPS * 32;
     printf("%-44s %7.1f M thread-instructions/s  (%.3f s; %3.0f%% of the engine)\n", what, ti / s / 1e6, s,
@@ -189,9 +183,9 @@ int main(int argc, char **argv)
     }
     printf("%d instructions x %d warps x 32 lanes, 255 registers, 1 thread; the state written is %.1f MB\n", INSNS,
            WARPS, (double)bytes / 1e6);
-    print_rate("engine (gisa_sim_run)", engine, engine);
-    print_rate("library path, state to /dev/null", lib_null, engine);
-    print_rate("library path, state to a file (fsync)", lib_file, engine);
+    print_e2e("engine (gisa_sim_run)", engine, engine);
+    print_e2e("library path, state to /dev/null", lib_null, engine);
+    print_e2e("library path, state to a file (fsync)", lib_file, engine);
     /* reading the written state back */
     FILE *f = fopen(file, "rb");
     char *text = malloc(bytes + 1);
@@ -220,8 +214,8 @@ int main(int argc, char **argv)
             t = cli_run(argv[1], file);
             cf = t < cf ? t : cf;
         }
-        print_rate("gisa run --threads 1 --out /dev/null", cn, engine);
-        print_rate("gisa run --threads 1 --out FILE", cf, engine);
+        print_e2e("gisa run --threads 1 --out /dev/null", cn, engine);
+        print_e2e("gisa run --threads 1 --out FILE", cf, engine);
         remove("run_bench_kernel.s");
         remove("run_bench_state.json");
     }

@@ -116,11 +116,14 @@ static int check_memory(const cli_cmd *cmd, const cli_args *a, size_t regs, size
     size_t prog = gisa_sim_footprint((unsigned)regs, 0, nwords) - gisa_sim_footprint((unsigned)regs, 0, 0);
     /* the program's words and text are still held besides the simulator's copy */
     size_t need = sim + 2 * prog + state_bytes;
-    char detail[300];
+    char detail[300], s[32], p[32], f[32];
+    cli_human_size(s, sizeof s, sim);
+    cli_human_size(p, sizeof p, 2 * prog);
+    cli_human_size(f, sizeof f, state_bytes);
     snprintf(detail, sizeof detail,
-             "%zu warps x %zu registers x 32 lanes: %zu MiB; %zu instructions: %zu MiB; the state file: %zu MiB; "
+             "%zu warps x %zu registers x 32 lanes: %s; %zu instructions: %s; the state file: %s; "
              "the output and the trace are streamed",
-             warps, regs, sim >> 20, nwords, 2 * prog >> 20, state_bytes >> 20);
+             warps, regs, s, nwords, p, f);
     return cli_check_memory(cmd, "this run", detail, need, a->val[O_MAXMEM], CLI_DEFAULT_MAX_MEMORY);
 }
 
@@ -151,7 +154,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     int r = cli_parse(cmd, argc, argv, &a);
     if (r != CLI_CONTINUE)
         return r;
-    size_t regs = 0, warps = 1, threads = 0, size;
+    size_t regs = 0, warps = 1, threads = 0;
     if ((r = parse_limit(cmd, a.val[O_REGS], "regs", 1, GISA_SIM_MAX_REGS, &regs)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_WARPS], "warps", 1, GISA_SIM_MAX_WARPS, &warps)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE)
@@ -161,8 +164,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a.val[O_FORMAT]);
     if (value_format(a.val[O_VALUES]) < 0)
         return cli_usage_error(cmd, "unknown --values '%s' (expected hex, f32, f64, f16x2 or bf16x2)", a.val[O_VALUES]);
-    if (a.val[O_MAXMEM] && cli_parse_size(a.val[O_MAXMEM], &size))
-        return cli_usage_error(cmd, "--max-memory needs a size such as 512M or 8G, not '%s'", a.val[O_MAXMEM]);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     if (a.val[O_OUT] && !*a.val[O_OUT])
         return cli_usage_error(cmd, "--out needs a file name");
     gisa_isa *isa;

@@ -108,6 +108,11 @@ int cli_parse_size(const char *s, size_t *out);
 int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, size_t need, const char *opt,
                      size_t dflt);
 #define CLI_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
+/* n bytes for a message: "1.5 GiB", "300 MiB", "12 KiB", "100 bytes". */
+void cli_human_size(char *buf, size_t cap, size_t n);
+/* CLI_CONTINUE when the --max-memory value `opt` (may be NULL) is a size,
+ * else a usage error. */
+int cli_check_size_option(const cli_cmd *cmd, const char *opt);
 /* Reads the input named by the first positional argument (none or "-":
  * stdin) and turns it into words: assembles it, or parses a binary or hex
  * image. Prints the diagnostics (at most `limit`, 0: no limit) and, on
@@ -116,6 +121,16 @@ int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, s
 typedef enum cli_words_from { CLI_WORDS_ASM, CLI_WORDS_BIN, CLI_WORDS_HEX } cli_words_from;
 int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
                    gisa_word **words, size_t *n);
+/* The memory `as` and `dis` will hold, checked once the input is read and
+ * before it is processed: the input, its words (an upper bound: the lines
+ * and ';' of a source, the size of an image) and `per_word` bytes of output
+ * per word. `max_memory` is the --max-memory value (NULL: the default). */
+typedef struct cli_budget {
+    const char *max_memory;
+    size_t per_word;
+} cli_budget;
+int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, gisa_word **words, size_t *n);
 /* For commands that write a file: rejects an empty -o, then loads the ISA. */
 int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);
 /* cli_parse, then cli_load_isa: the start of every command. */
