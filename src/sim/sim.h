@@ -96,6 +96,9 @@ typedef struct sim_warp {
     unsigned id;
     size_t pc;              /* next instruction (gisa_sim_step, gisa_sim_continue) */
     int halted;             /* stopped by a fault at pc */
+    unsigned rows_used; /* rows 0..rows_used-1 may be nonzero: every write of a row
+                         * (sim_write_gpr, gisa_sim_set, a state file) raises it, so
+                         * that the writer skips the rest without reading it */
 } sim_warp;
 
 typedef struct sim_exec {
@@ -118,6 +121,7 @@ struct gisa_sim {
     const gisa_isa *isa;
     unsigned regs, nwarps, threads;
     sim_warp *warps;
+    void *slab;          /* the rows of every warp (sim_warp.r points into it) */
     uint32_t *cbank[64]; /* 64 KiB each, allocated on first write */
     gisa_word *words;
     size_t nwords;
