@@ -127,6 +127,11 @@ def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
     for name in ("libgisa.so", "libgisa.so.%d" % VERSION_MAJOR):
         yield os.path.join(here, name)
+    try:  # an installed package: the library make install put beside it
+        from . import _installed
+        yield os.path.normpath(os.path.join(here, _installed.LIBRARY_DIR, _installed.LIBRARY_NAME))
+    except ImportError:
+        pass
     # build directories of the checkout: python/gisa -> repository root
     root = os.path.dirname(os.path.dirname(here))
     for d in ["build"] + sorted(glob.glob(os.path.join(root, "build*"))):
@@ -157,6 +162,8 @@ c_void_p = ctypes.c_void_p
 c_u32 = ctypes.c_uint32
 
 TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+# gisa_page_fn: the data is not NUL-terminated, so it comes as a void*
+PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)
 
 _PROTOS = {
     "gisa_status_str": (c_char_p, [c_int]),
@@ -188,6 +195,7 @@ _PROTOS = {
     "gisa_isa_find_opcode": (c_size, [c_void_p, c_char_p]),
     "gisa_isa_lint": (c_int, [c_void_p, c_void_p]),
     "gisa_isa_doc": (c_void_p, [c_void_p, c_char_p, _P(c_int)]),
+    "gisa_isa_manual": (c_int, [c_void_p, PAGE_FN, c_void_p]),
     "gisa_decode": (c_int, [c_void_p, gisa_word, _P(gisa_inst)]),
     "gisa_encode": (c_int, [c_void_p, _P(gisa_inst), _P(gisa_word)]),
     "gisa_print": (c_int, [c_void_p, _P(gisa_inst), ctypes.c_char_p, c_size]),
