@@ -4,7 +4,7 @@
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_ENGINE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -13,6 +13,7 @@ static const cli_opt opts[] = {
     {"warps", 0, "W", "number of warps (default 1)"},
     {"threads", 0, "T", "worker threads (default: one per core)"},
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
+    {"engine", 0, "E", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists)"},
 };
 
 /* The --format of the program, in cli_words_from order */
@@ -101,6 +102,16 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         (r = parse_limit(cmd, a.val[O_WARPS], "warps", 1, GISA_SIM_MAX_WARPS, &warps)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE)
         return r;
+    gisa_sim_engine engine = GISA_ENGINE_AUTO;
+    if (a.val[O_ENGINE]) {
+        static const char *const en[] = {"auto", "native", "doc"};
+        int k = 0;
+        while (k < 3 && strcmp(a.val[O_ENGINE], en[k]))
+            k++;
+        if (k == 3)
+            return cli_usage_error(cmd, "unknown engine '%s' (expected native, doc or auto)", a.val[O_ENGINE]);
+        engine = (gisa_sim_engine)k;
+    }
     int fmt = program_format(a.npos ? a.pos[0] : NULL, a.val[O_FORMAT]);
     if (fmt < 0)
         return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a.val[O_FORMAT]);
@@ -132,6 +143,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     gisa_sim_set_threads(sim, (unsigned)threads);
+    gisa_sim_set_engine(sim, engine);
     gisa_sim_load(sim, words, n);
     if (a.val[O_STATE]) {
         if ((r = cli_read_input(cmd, a.val[O_STATE], &state, &state_len)) != CLI_CONTINUE)

@@ -80,6 +80,7 @@ typedef struct sim_opdef {
 
 typedef struct sim_insn {
     const sim_opdef *def;
+    struct ds_prog *doc; /* the doc engine's program (def is sim_doc_opdef) */
     uint32_t m[SIM_MAXMODS];
     sim_opnd op[RO_COUNT];
     uint8_t guard, guard_not;
@@ -123,9 +124,11 @@ struct gisa_sim {
     gisa_word *words;
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
+    size_t nprog;
     char *strings;       /* texts of prog */
     gisa_trace_fn trace_fn;
     void *trace_user;
+    gisa_sim_engine engine;
 };
 
 /* Pre-decodes the loaded program (predecode.c). */

@@ -6,7 +6,9 @@
 # component) and these directions are refused:
 #   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/cli, src/lib
 #   src/common                -> src/spec
-#   src/asm, src/disasm, src/sim -> each other, src/cli, src/lib
+#   src/spec, src/common      -> src/docsem
+#   src/docsem                -> src/asm, src/disasm, src/sim, src/cli, src/lib
+#   src/asm, src/disasm, src/sim -> each other, src/cli, src/lib (src/sim may use src/docsem)
 # src/cli and src/lib may include anything. Prints each offending line
 # (file:line: the directive) and exits 1; exits 0 when there is none.
 # Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
@@ -23,9 +25,11 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|cli|lib|spec)$ ]] ;;
-    asm | disasm | sim) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|cli|lib|docsem)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|cli|lib|spec|docsem)$ ]] ;;
+    docsem) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
+    asm | disasm) [[ $to =~ ^(asm|disasm|sim|cli|lib|docsem)$ ]] ;;
+    sim) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
     *) return 1 ;;
     esac
 }
