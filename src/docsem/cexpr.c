@@ -113,6 +113,11 @@ cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at)
     vty rt = is_compare(code) || code == DO_LAND || code == DO_LOR ? V_BOOL : V_INT;
     if (a.konst && b.konst)
         return cc_const(rt, fold(code, a.k, b.k));
+    /* x mod 2^k is x & (2^k - 1) in two's complement (a 128-bit division otherwise) */
+    if (code == DO_MOD && b.konst && b.k > 0 && (b.k & (b.k - 1)) == 0) {
+        code = DO_AND;
+        b.k -= 1;
+    }
     int d = cc_slot(c, at);
     ds_op *o = cc_emit(c, code, d);
     o->a = (uint16_t)cc_in_slot(c, &a, at);

@@ -43,6 +43,15 @@ ds_op *cc_emit(cc *c, int code, int d)
 {
     if (c->dead)
         return &dead_op;
+    if (c->prologue) { /* operand loads: before any branch, so every path sees them */
+        if (c->npro == MAX_PROLOGUE)
+            cc_fail(c, NULL, "the pseudo-code reads too many operands");
+        ds_op *o = &c->pro[c->npro++];
+        memset(o, 0, sizeof *o);
+        o->code = (uint8_t)code;
+        o->d = (uint16_t)d;
+        return o;
+    }
     if (c->p->nops == c->cap) {
         int nc = c->cap ? c->cap * 2 : 64;
         ds_op *o = realloc(c->p->ops, (size_t)nc * sizeof *o);
@@ -91,7 +100,7 @@ int cc_in_slot(cc *c, const cval *v, const ds_node *at)
 /* puts the constant pool in front of the program */
 static void prepend_consts(cc *c)
 {
-    int n = c->nconsts;
+    int n = c->nconsts + c->npro;
     if (!n)
         return;
     ds_prog *p = c->p;
@@ -99,12 +108,13 @@ static void prepend_consts(cc *c)
     if (!o)
         cc_fail(c, NULL, "out of memory");
     memmove(o + n, o, sizeof *o * (size_t)p->nops);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < c->nconsts; i++) {
         memset(&o[i], 0, sizeof o[i]);
         o[i].code = DO_CONST;
         o[i].d = (uint16_t)c->consts[i].slot;
         o[i].imm = c->consts[i].k;
     }
+    memcpy(o + c->nconsts, c->pro, sizeof *o * (size_t)c->npro);
     p->ops = o;
     p->nops += n;
     for (int i = n; i < p->nops; i++)
@@ -209,7 +219,9 @@ cval cc_read_var(cc *c, var *v, const ds_node *at)
             cc_fail(c, at, "'%s' is read but this form of the instruction has no such operand", v->name);
         if (!v->opnd)
             cc_fail(c, at, "'%s' is read before it is given a value", v->name);
+        c->prologue = 1;
         v->v = load_operand(c, v, at);
+        c->prologue = 0;
         v->set = 1;
     }
     return v->v;

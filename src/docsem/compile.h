@@ -25,6 +25,7 @@ typedef enum xop { X_VAL, X_ADD, X_MUL, X_FMA } xop;
 #define MAX_ELEMS 8
 #define MAX_VARS 512
 #define MAX_CONSTS 64
+#define MAX_PROLOGUE 64
 
 typedef struct cval cval;
 struct cval {
@@ -73,6 +74,9 @@ typedef struct cc {
         int slot;
     } consts[MAX_CONSTS];
     int nconsts;
+    ds_op pro[MAX_PROLOGUE]; /* operand loads, run first */
+    int npro;
+    int prologue; /* cc_emit appends to pro */
     int rt;      /* depth of runtime-conditional regions */
     int dead;    /* inside a constant-false branch: nothing is emitted */
     char *why;

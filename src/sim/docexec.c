@@ -105,16 +105,28 @@ static ds_int lut3(ds_int a, ds_int b, ds_int c, unsigned lut, int width)
     return (ds_int)(r & m);
 }
 
+/* a 32- or 64-bit source's lanes into a slot */
+static void load(ds_int *restrict d, const uint32_t *lo, const uint32_t *hi, int width)
+{
+    if (width == 64)
+        for (int l = 0; l < DS_LANES; l++)
+            d[l] = (ds_int)((u128)hi[l] << 32 | lo[l]);
+    else
+        for (int l = 0; l < DS_LANES; l++)
+            d[l] = lo[l];
+}
+
 #define EACH for (int l = 0; l < DS_LANES; l++)
 #define MASKED for (uint32_t m_ = cur; m_; m_ &= m_ - 1) for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
 #define BIN(expr)                                                                                              \
     do {                                                                                                       \
-        ds_int *D = s[o->d], *A = s[o->a];                                                                     \
+        ds_int *restrict D = s[o->d];                                                                          \
+        const ds_int *restrict A = s[o->a];                                                                    \
         if (o->bk) {                                                                                           \
             const ds_int B_ = o->imm;                                                                          \
             EACH { ds_int x = A[l], y = B_; D[l] = (expr); }                                                   \
         } else {                                                                                               \
-            const ds_int *B = s[o->b];                                                                         \
+            const ds_int *restrict B = s[o->b];                                                                \
             EACH { ds_int x = A[l], y = B[l]; D[l] = (expr); }                                                 \
         }                                                                                                      \
     } while (0)
@@ -127,7 +139,8 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
     uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
     int sp = 0;
     for (int pc = 0; pc < p->nops; pc++) {
-        const ds_op *o = &p->ops[pc];
+        const ds_op oc = p->ops[pc]; /* a local copy: the lane stores cannot alias it */
+        const ds_op *o = &oc;
         switch ((ds_opcode)o->code) {
         case DO_CONST: EACH s[o->d][l] = o->imm; break;
         case DO_MOV: memcpy(s[o->d], s[o->a], sizeof(lanes)); break;
@@ -233,22 +246,8 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
             }
             break;
         }
-        case DO_IN: {
-            const uint32_t *lo = io->lo[o->k], *hi = io->hi[o->k];
-            if (o->width == 64)
-                EACH s[o->d][l] = (ds_int)((u128)hi[l] << 32 | lo[l]);
-            else
-                EACH s[o->d][l] = lo[l];
-            break;
-        }
-        case DO_OLD: {
-            const uint32_t *lo = io->old_lo[o->k], *hi = io->old_hi[o->k];
-            if (o->width == 64)
-                EACH s[o->d][l] = (ds_int)((u128)hi[l] << 32 | lo[l]);
-            else
-                EACH s[o->d][l] = lo[l];
-            break;
-        }
+        case DO_IN: load(s[o->d], io->lo[o->k], io->hi[o->k], o->width); break;
+        case DO_OLD: load(s[o->d], io->old_lo[o->k], io->old_hi[o->k], o->width); break;
         case DO_INPRED: EACH s[o->d][l] = io->pred[o->k][l]; break;
         case DO_OLDPRED: EACH s[o->d][l] = io->old_pred[o->k][l]; break;
         case DO_OUT: {
