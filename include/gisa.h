@@ -360,6 +360,12 @@ unsigned gisa_sim_regs(const gisa_sim *sim);
 unsigned gisa_sim_warps(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
 void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
+/* Which semantics run each instruction: the C functions (native), the ISA
+ * documents' pseudo-code with the rulings' patches (doc), or native where
+ * the optype has a C function and doc otherwise (auto, the default). An
+ * instruction the chosen engine cannot run faults when reached, saying why. */
+typedef enum gisa_sim_engine { GISA_ENGINE_AUTO = 0, GISA_ENGINE_NATIVE = 1, GISA_ENGINE_DOC = 2 } gisa_sim_engine;
+gisa_status gisa_sim_set_engine(gisa_sim *sim, gisa_sim_engine engine);
 
 /* lane < 0 writes every lane. Indices are as in assembly (R5 is 5); the
  * zero registers and PT/UPT cannot be set. */

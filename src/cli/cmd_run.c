@@ -5,7 +5,7 @@
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -18,6 +18,7 @@ static const cli_opt opts[] = {
     {"trace-values", 0, "LIST", "also show written values as numbers: f32, f64 (pairs), f16, bf16 (comma-separated)"},
     {"values", 0, "FMT", "write R and UR values as hex (default), f32, f64 (pairs R[0:1], ...), f16x2 or bf16x2"},
     {"max-memory", 0, "SIZE", "refuse a run estimated to need more memory (default 4G; K, M, G, T suffixes)"},
+    {"engine", 0, "E", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists)"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -191,6 +192,16 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE ||
         (r = trace_flags(cmd, &a, &flags)) != CLI_CONTINUE)
         return r;
+    gisa_sim_engine engine = GISA_ENGINE_AUTO;
+    if (a.val[O_ENGINE]) {
+        static const char *const en[] = {"auto", "native", "doc"};
+        int k = 0;
+        while (k < 3 && strcmp(a.val[O_ENGINE], en[k]))
+            k++;
+        if (k == 3)
+            return cli_usage_error(cmd, "unknown engine '%s' (expected native, doc or auto)", a.val[O_ENGINE]);
+        engine = (gisa_sim_engine)k;
+    }
     int fmt = program_format(a.npos ? a.pos[0] : NULL, a.val[O_FORMAT]);
     if (fmt < 0)
         return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a.val[O_FORMAT]);
@@ -231,6 +242,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     gisa_sim_set_threads(sim, (unsigned)threads);
+    gisa_sim_set_engine(sim, engine);
     if (gisa_sim_load(sim, words, n) != GISA_OK) {
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;

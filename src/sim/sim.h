@@ -80,6 +80,7 @@ typedef struct sim_opdef {
 
 typedef struct sim_insn {
     const sim_opdef *def;
+    struct ds_prog *doc; /* the doc engine's program (def is sim_doc_opdef) */
     uint32_t m[SIM_MAXMODS];
     sim_opnd op[RO_COUNT];
     uint8_t guard, guard_not;
@@ -126,6 +127,7 @@ struct gisa_sim {
     gisa_word *words;
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
+    size_t nprog;
     char *strings;       /* texts of prog */
     gisa_inst *insts;    /* decoded words, kept only when commits are produced */
     int prog_valid;      /* prog matches the words, constants and the commit needs */
@@ -135,6 +137,7 @@ struct gisa_sim {
     gisa_commit_fn commit_fn;
     void *commit_user;
     sim_exec *step_x;    /* gisa_sim_step's execution context, made on first use */
+    gisa_sim_engine engine;
 };
 
 /* Pre-decodes the loaded program (predecode.c); keep_insts also keeps the

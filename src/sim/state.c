@@ -90,6 +90,16 @@ void gisa_sim_free(gisa_sim *s)
 
 unsigned gisa_sim_regs(const gisa_sim *s) { return s ? s->regs : 0; }
 unsigned gisa_sim_warps(const gisa_sim *s) { return s ? s->nwarps : 0; }
+gisa_status gisa_sim_set_engine(gisa_sim *s, gisa_sim_engine engine)
+{
+    if (!s || (engine != GISA_ENGINE_AUTO && engine != GISA_ENGINE_NATIVE && engine != GISA_ENGINE_DOC))
+        return GISA_ERR_USAGE;
+    if (s->engine != engine)
+        sim_invalidate(s); /* the pre-decoded program is bound to one engine */
+    s->engine = engine;
+    return GISA_OK;
+}
+
 void gisa_sim_set_threads(gisa_sim *s, unsigned threads)
 {
     if (s)
