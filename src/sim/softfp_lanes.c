@@ -15,12 +15,6 @@
 #include "sim/ops.h"
 #include "sim/softfp.h"
 
-#define LANE_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
-#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__) || defined(__SANITIZE_ADDRESS__) ||               \
-    defined(GISA_NO_CLONES)
-#undef LANE_FN
-#define LANE_FN
-#endif
 
 /* Bit patterns as host values, element by element: each memcpy is one load
  * or store, which the vectoriser widens (copying whole arrays instead costs
