@@ -122,6 +122,10 @@ void f16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint
 void bf16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
 void bf16_mul_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
 void bf16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
+/* The F16 kernels without F16C, which the ones above use where the host has it: for tests */
+void f16_add_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
+void f16_mul_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
+void f16_fma_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
 
 /* Lane kernels are compiled for x86-64-v3 (AVX2, FMA, F16C) and the
  * baseline, and the loader picks one (GCC on x86-64). */

@@ -206,22 +206,29 @@ F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t 
 }
 #endif
 
-/* op is a constant in each caller, r one in each case */
-SIM_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
+/* r a constant in each case (op is one in each caller) */
+SIM_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                                 fp_rnd r)
 {
     fp_use_rounding(FP_RN);
-#ifdef HALF_F16C
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
-        f16_hardware(d, a, b, c, op, r);
-        return;
-    }
-#endif
     switch (r) {
     case FP_RN: f16_portable(d, a, b, c, op, FP_RN); break;
     case FP_RM: f16_portable(d, a, b, c, op, FP_RM); break;
     case FP_RP: f16_portable(d, a, b, c, op, FP_RP); break;
     default: f16_portable(d, a, b, c, op, FP_RZ); break;
     }
+}
+
+SIM_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
+{
+#ifdef HALF_F16C
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+        fp_use_rounding(FP_RN);
+        f16_hardware(d, a, b, c, op, r);
+        return;
+    }
+#endif
+    f16_portable_any(d, a, b, c, op, r);
 }
 
 /* The BF16 kernel, portable: widening is a shift, the rest plain code */
@@ -248,6 +255,20 @@ SIM_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, co
     case FP_RP: bf16_mode(d, a, b, c, op, FP_RP); break;
     default: bf16_mode(d, a, b, c, op, FP_RZ); break;
     }
+}
+
+/* Without F16C whatever the host has: for tests on hosts with it */
+void f16_add_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
+{
+    f16_portable_any(d, a, a, b, H_ADD, r);
+}
+void f16_mul_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
+{
+    f16_portable_any(d, a, b, b, H_MUL, r);
+}
+void f16_fma_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r)
+{
+    f16_portable_any(d, a, b, c, H_FMA, r);
 }
 
 LANE_FN void f16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
