@@ -56,6 +56,16 @@
 
 typedef enum { H_ADD, H_MUL, H_FMA } half_op;
 
+/* CALL(mode) with r's value as a constant: each instance is compiled for its
+ * mode (no per-half tests of it) */
+#define WITH_MODE(r, CALL)                                                                                         \
+    switch (r) {                                                                                                   \
+    case FP_RN: CALL(FP_RN); break;                                                                                \
+    case FP_RM: CALL(FP_RM); break;                                                                                \
+    case FP_RP: CALL(FP_RP); break;                                                                                \
+    default: CALL(FP_RZ); break;                                                                                   \
+    }
+
 /* IEEE's sign of an exact zero sum x + y in mode r */
 SIM_INLINE uint32_t zero_sum_sign(uint32_t sx, uint32_t sy, fp_rnd r) { return r == FP_RM ? sx | sy : sx & sy; }
 
@@ -186,23 +196,24 @@ F16C_FN SIM_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const ui
         __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i + 8]), MODE);                             \
         _mm256_storeu_si256((__m256i *)&d[i], _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));         \
     }
-    switch (r) {
-    case FP_RN: NARROW16(FP_RN); break;
-    case FP_RM: NARROW16(FP_RM); break;
-    case FP_RP: NARROW16(FP_RP); break;
-    default: NARROW16(FP_RZ); break;
-    }
+    WITH_MODE(r, NARROW16)
 #undef NARROW16
 }
 
 F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                                  fp_rnd r)
 {
-    switch (op) { /* a constant op in each loop: no branches in them */
-    case H_ADD: f16_hardware_op(d, a, b, c, H_ADD, r); break;
-    case H_MUL: f16_hardware_op(d, a, b, c, H_MUL, r); break;
-    default: f16_hardware_op(d, a, b, c, H_FMA, r); break;
+#define HW_ADD(mode) f16_hardware_op(d, a, b, c, H_ADD, mode)
+#define HW_MUL(mode) f16_hardware_op(d, a, b, c, H_MUL, mode)
+#define HW_FMA(mode) f16_hardware_op(d, a, b, c, H_FMA, mode)
+    switch (op) { /* op and r constants in each loop: no branches in them */
+    case H_ADD: WITH_MODE(r, HW_ADD) break;
+    case H_MUL: WITH_MODE(r, HW_MUL) break;
+    default: WITH_MODE(r, HW_FMA) break;
     }
+#undef HW_ADD
+#undef HW_MUL
+#undef HW_FMA
 }
 #endif
 
@@ -210,13 +221,10 @@ F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t 
 SIM_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                                  fp_rnd r)
 {
+#define PORTABLE(mode) f16_portable(d, a, b, c, op, mode)
     fp_use_rounding(FP_RN);
-    switch (r) {
-    case FP_RN: f16_portable(d, a, b, c, op, FP_RN); break;
-    case FP_RM: f16_portable(d, a, b, c, op, FP_RM); break;
-    case FP_RP: f16_portable(d, a, b, c, op, FP_RP); break;
-    default: f16_portable(d, a, b, c, op, FP_RZ); break;
-    }
+    WITH_MODE(r, PORTABLE)
+#undef PORTABLE
 }
 
 SIM_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
@@ -248,13 +256,10 @@ SIM_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, con
 SIM_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                            fp_rnd r)
 {
+#define BF16_MODE(mode) bf16_mode(d, a, b, c, op, mode)
     fp_use_rounding(FP_RN);
-    switch (r) {
-    case FP_RN: bf16_mode(d, a, b, c, op, FP_RN); break;
-    case FP_RM: bf16_mode(d, a, b, c, op, FP_RM); break;
-    case FP_RP: bf16_mode(d, a, b, c, op, FP_RP); break;
-    default: bf16_mode(d, a, b, c, op, FP_RZ); break;
-    }
+    WITH_MODE(r, BF16_MODE)
+#undef BF16_MODE
 }
 
 /* Without F16C whatever the host has: for tests on hosts with it */
