@@ -75,8 +75,8 @@ static char *kernel_source(const char *kernel)
     for (int i = 0; i < KERNEL_LEN; i++) {
         if (kernel[0] == 'd') { /* dfma dadd dmul */
             unsigned d = 2 * r32(16), a = 2 * r32(16), b = 2 * r32(16), c = 2 * r32(16);
-            fprintf(f, "%s R[%u:%u], R[%u:%u], R[%u:%u]", !strcmp(kernel, "dfma") ? "DFMA" : !strcmp(kernel, "dadd") ? "DADD" : "DMUL",
-                    d, d + 1, a, a + 1, b, b + 1);
+            const char *op = !strcmp(kernel, "dfma") ? "DFMA" : !strcmp(kernel, "dadd") ? "DADD" : "DMUL";
+            fprintf(f, "%s R[%u:%u], R[%u:%u], R[%u:%u]", op, d, d + 1, a, a + 1, b, b + 1);
             if (!strcmp(kernel, "dfma"))
                 fprintf(f, ", R[%u:%u]", c, c + 1);
             fprintf(f, " ;\n");

@@ -116,21 +116,20 @@ void f64_fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint
 /* The F16/BF16 operations on the 64 halves (2 x 32 lanes) of an instruction
  * (softfp_half.c, vectorised): the same results as the scalar functions.
  * Unlike those they set the host mode to round-to-nearest. */
-void f16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void f16_mul_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void f16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
-void bf16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void bf16_mul_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void bf16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
-/* The F16 kernels without F16C, which the ones above use where the host has it: for tests */
-void f16_add_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void f16_mul_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);
-void f16_fma_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
+#define SOFTFP_HALF_LANES(fmt, suffix)                                                                                 \
+    void fmt##_add_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);                         \
+    void fmt##_mul_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);                         \
+    void fmt##_fma_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
+SOFTFP_HALF_LANES(f16, )  /* f16_add_lanes, f16_mul_lanes, f16_fma_lanes */
+SOFTFP_HALF_LANES(bf16, ) /* bf16_add_lanes, ... */
+/* The F16 kernels without F16C, which those above use where the host has
+ * it: for tests (f16_add_lanes_portable, ...) */
+SOFTFP_HALF_LANES(f16, _portable)
 
 /* Lane kernels are compiled for x86-64-v3 (AVX2, FMA, F16C) and the
  * baseline, and the loader picks one (GCC on x86-64). */
 #define LANE_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
-#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__) || defined(__SANITIZE_ADDRESS__) || \
+#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__) || defined(__SANITIZE_ADDRESS__) ||               \
     defined(GISA_NO_CLONES)
 #undef LANE_FN
 #define LANE_FN

@@ -44,7 +44,7 @@
 #include "sim/ops.h"
 #include "sim/softfp.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) && \
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&               \
     !defined(GISA_NO_CLONES)
 #define HALF_F16C 1
 #include <immintrin.h>
@@ -58,12 +58,12 @@ typedef enum { H_ADD, H_MUL, H_FMA } half_op;
 
 /* CALL(mode) with r's value as a constant: each instance is compiled for its
  * mode (no per-half tests of it) */
-#define WITH_MODE(r, CALL)                                                                                         \
-    switch (r) {                                                                                                   \
-    case FP_RN: CALL(FP_RN); break;                                                                                \
-    case FP_RM: CALL(FP_RM); break;                                                                                \
-    case FP_RP: CALL(FP_RP); break;                                                                                \
-    default: CALL(FP_RZ); break;                                                                                   \
+#define WITH_MODE(r, CALL)                                                                                             \
+    switch (r) {                                                                                                       \
+    case FP_RN: CALL(FP_RN); break;                                                                                    \
+    case FP_RM: CALL(FP_RM); break;                                                                                    \
+    case FP_RP: CALL(FP_RP); break;                                                                                    \
+    default: CALL(FP_RZ); break;                                                                                       \
     }
 
 /* IEEE's sign of an exact zero sum x + y in mode r */
@@ -132,7 +132,8 @@ SIM_INLINE uint16_t f16_narrow(uint32_t u, fp_rnd r)
     uint32_t val = sub ? (mag & 0x7fffffu) | (uint32_t)(ef != 0) << 23 : mag - (112u << 23);
     uint32_t sh = sub ? (126 - ef > 31 ? 31 : 126 - ef) : 13;
     uint32_t kept = val >> sh, rem = val & ((1u << sh) - 1), half = 1u << (sh - 1);
-    uint32_t up = r == FP_RN ? (rem > half) | ((rem == half) & kept) : (rem != 0) & (neg == (r == FP_RM)) & (r != FP_RZ);
+    uint32_t up = r == FP_RN ? (rem > half) | ((rem == half) & kept)
+                             : (rem != 0) & (neg == (r == FP_RM)) & (r != FP_RZ);
     uint32_t enc = kept + (up & 1);
     uint32_t to_inf = r == FP_RN || (r != FP_RZ && neg == (r == FP_RM));
     enc = enc >= 0x7c00u ? (to_inf ? 0x7c00u : 0x7bffu) : enc;
@@ -176,8 +177,8 @@ SIM_INLINE void f16_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, 
 /* With F16C: conversions by the hardware, the narrowing in mode r by the
  * immediate of vcvtps2ph, whose rounding field is fp_rnd's numbering */
 #define F16C_FN __attribute__((target("avx2,f16c")))
-F16C_FN SIM_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                                fp_rnd r)
+F16C_FN SIM_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
+                                        half_op op, fp_rnd r)
 {
     float x[HALVES], y[HALVES], z[HALVES];
     uint32_t o[HALVES];
@@ -190,11 +191,11 @@ F16C_FN SIM_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const ui
     }
     f16_odd_all(o, x, y, z, op, r);
 /* 16 halves per store: narrower stores would stall the caller's wider loads */
-#define NARROW16(MODE)                                                                                             \
-    for (int i = 0; i < HALVES; i += 16) {                                                                         \
-        __m128i lo = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i]), MODE);                                 \
-        __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i + 8]), MODE);                             \
-        _mm256_storeu_si256((__m256i *)&d[i], _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));         \
+#define NARROW16(MODE)                                                                                                 \
+    for (int i = 0; i < HALVES; i += 16) {                                                                             \
+        __m128i lo = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i]), MODE);                                     \
+        __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i + 8]), MODE);                                 \
+        _mm256_storeu_si256((__m256i *)&d[i], _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));             \
     }
     WITH_MODE(r, NARROW16)
 #undef NARROW16
@@ -262,41 +263,23 @@ SIM_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, co
 #undef BF16_MODE
 }
 
-/* Without F16C whatever the host has: for tests on hosts with it */
-void f16_add_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    f16_portable_any(d, a, a, b, H_ADD, r);
-}
-void f16_mul_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    f16_portable_any(d, a, b, b, H_MUL, r);
-}
-void f16_fma_lanes_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r)
-{
-    f16_portable_any(d, a, b, c, H_FMA, r);
-}
-
-LANE_FN void f16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    f16_lanes(d, a, a, b, H_ADD, r);
-}
-LANE_FN void f16_mul_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    f16_lanes(d, a, b, b, H_MUL, r);
-}
-LANE_FN void f16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r)
-{
-    f16_lanes(d, a, b, c, H_FMA, r);
-}
-LANE_FN void bf16_add_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    bf16_lanes(d, a, a, b, H_ADD, r);
-}
-LANE_FN void bf16_mul_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)
-{
-    bf16_lanes(d, a, b, b, H_MUL, r);
-}
-LANE_FN void bf16_fma_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r)
-{
-    bf16_lanes(d, a, b, c, H_FMA, r);
-}
+/* The entry points: add (a + b), mul (a * b) and fma (a * b + c) of one
+ * family of kernels */
+#define HALF_ENTRIES(fmt, suffix, ATTR, impl)                                                                          \
+    ATTR void fmt##_add_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)                     \
+    {                                                                                                                  \
+        impl(d, a, a, b, H_ADD, r);                                                                                    \
+    }                                                                                                                  \
+    ATTR void fmt##_mul_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r)                     \
+    {                                                                                                                  \
+        impl(d, a, b, b, H_MUL, r);                                                                                    \
+    }                                                                                                                  \
+    ATTR void fmt##_fma_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,            \
+                                      fp_rnd r)                                                                        \
+    {                                                                                                                  \
+        impl(d, a, b, c, H_FMA, r);                                                                                    \
+    }
+#define NO_ATTR
+HALF_ENTRIES(f16, , LANE_FN, f16_lanes)
+HALF_ENTRIES(bf16, , LANE_FN, bf16_lanes)
+HALF_ENTRIES(f16, _portable, NO_ATTR, f16_portable_any) /* without F16C whatever the host has: for tests */
