@@ -4,7 +4,7 @@
  * cores. Not a test.
  *
  *   sim_bench [--engine native|doc|auto] [KERNEL...]
- *   kernels: int fp hfma2 ffma_rz dfma (default all)
+ *   kernels: int fp hfma2 hfma2_bf16 hadd2 ffma_rz dfma dadd dmul (default all)
  *
  * With one thread it also measures the step path: every warp stepped to the
  * end with gisa_sim_step, a commit record filled per instruction (what a
@@ -62,6 +62,10 @@ static void emit(FILE *f, const char *kernel, int i)
         }
     } else if (!strcmp(kernel, "hfma2")) {
         fprintf(f, "HFMA2 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    } else if (!strcmp(kernel, "hfma2_bf16")) {
+        fprintf(f, "HFMA2.BF16_V2 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    } else if (!strcmp(kernel, "hadd2")) {
+        fprintf(f, "HADD2 R%u, R%u, -R%u ;\n", R(), R(), R());
     } else {
         fprintf(f, "FFMA.RZ R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
     }
@@ -73,9 +77,13 @@ static char *kernel_source(const char *kernel)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     for (int i = 0; i < KERNEL_LEN; i++) {
-        if (!strcmp(kernel, "dfma")) {
+        if (kernel[0] == 'd') { /* dfma dadd dmul */
             unsigned d = 2 * r32(16), a = 2 * r32(16), b = 2 * r32(16), c = 2 * r32(16);
-            fprintf(f, "DFMA R[%u:%u], R[%u:%u], R[%u:%u], R[%u:%u] ;\n", d, d + 1, a, a + 1, b, b + 1, c, c + 1);
+            const char *op = !strcmp(kernel, "dfma") ? "DFMA" : !strcmp(kernel, "dadd") ? "DADD" : "DMUL";
+            fprintf(f, "%s R[%u:%u], R[%u:%u], R[%u:%u]", op, d, d + 1, a, a + 1, b, b + 1);
+            if (!strcmp(kernel, "dfma"))
+                fprintf(f, ", R[%u:%u]", c, c + 1);
+            fprintf(f, " ;\n");
         } else {
             emit(f, kernel, i);
         }
@@ -87,7 +95,7 @@ static char *kernel_source(const char *kernel)
 /* Inputs: small positive floats / mixed integers, per lane */
 static void fill(gisa_sim *sim, const char *kernel)
 {
-    const int k = !strcmp(kernel, "int") ? 0 : !strcmp(kernel, "hfma2") ? 1 : !strcmp(kernel, "dfma") ? 2 : 3;
+    const int k = !strcmp(kernel, "int") ? 0 : kernel[0] == 'h' ? 1 : kernel[0] == 'd' ? 2 : 3;
     for (unsigned w = 0; w < WARPS; w++)
         for (unsigned r = 0; r < 32; r++)
             for (int l = 0; l < 32; l++) {
@@ -169,7 +177,7 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
 
 int main(int argc, char **argv)
 {
-    static const char *const all[] = {"int", "fp", "hfma2", "ffma_rz", "dfma"};
+    static const char *const all[] = {"int", "fp", "hfma2", "hfma2_bf16", "hadd2", "ffma_rz", "dfma", "dadd", "dmul"};
     gisa_isa *isa;
     if (gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
         return 1;
@@ -181,7 +189,7 @@ int main(int argc, char **argv)
         argc -= 2;
         argv += 2;
     }
-    int nk = argc > 1 ? argc - 1 : 5;
+    int nk = argc > 1 ? argc - 1 : (int)(sizeof all / sizeof all[0]);
     for (int k = 0; k < nk; k++) {
         const char *kernel = argc > 1 ? argv[k + 1] : all[k];
         rc |= bench(isa, kernel, 1);
