@@ -152,7 +152,8 @@ const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
 size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
 
 /* Runs every consistency check; problems are appended to diags as warnings
- * or errors. Returns GISA_ERR_INPUT when at least one error was found. */
+ * or errors, and each semantic patch of the rulings as a note (the optype,
+ * the patch, its reason). Returns GISA_ERR_INPUT when at least one error was found. */
 gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).

@@ -68,6 +68,15 @@ typedef struct ds_model {
  * number. */
 int ds_model_build(gisa_isa *isa, gisa_severity sev, gisa_diags *diags);
 
+/* The same semantics built again into arena a (the model's is untouched),
+ * reporting with severity sev; NULL when out of memory. */
+ds_model *ds_model_rebuild(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags);
+
+/* gisa lint's part for the pseudo-code: parse and patch errors (errors), a
+ * note per semantic patch (the optype, the patch, its reason), a warning per
+ * unknown name the code reads. */
+void ds_lint(const gisa_isa *isa, gisa_diags *diags);
+
 /* One operand of the instruction being compiled, as the caller placed it. */
 typedef struct ds_operand {
     const char *name;  /* syntax name: "Rd", "SrcB", "pu" */

@@ -17,7 +17,8 @@
 #include "docsem/docsem.h"
 
 typedef struct builder {
-    gisa_isa *isa;
+    const gisa_isa *isa;
+    arena *a; /* where the model lives: the isa's, or a lint's scratch arena */
     gisa_diags *diags;
     gisa_severity sev;
     int errors;
@@ -58,7 +59,7 @@ static ds_line *copy_lines(arena *a, const raw_line *l, int n)
 static void add_patch(builder *b, ds_optype *s, ds_patch_kind k, const char *what, const char *reason,
                       const srcloc *at)
 {
-    ds_patch *p = arena_append(&b->isa->a, s->patches, (size_t)s->npatches, sizeof *p);
+    ds_patch *p = arena_append(b->a, s->patches, (size_t)s->npatches, sizeof *p);
     if (!p)
         return;
     s->patches = p;
@@ -103,7 +104,7 @@ static char *string(builder *b, pcur *c)
     ws(c);
     if (c->i >= c->n || c->s[c->i] != '"')
         return NULL;
-    char *out = arena_alloc(&b->isa->a, c->n - c->i + 1);
+    char *out = arena_alloc(b->a, c->n - c->i + 1);
     if (!out)
         return NULL;
     size_t o = 0;
@@ -128,7 +129,7 @@ static const char *ident(builder *b, pcur *c)
     size_t st = c->i;
     while (c->i < c->n && (isalnum((unsigned char)c->s[c->i]) || c->s[c->i] == '_'))
         c->i++;
-    return c->i > st ? arena_strndup(&b->isa->a, c->s + st, c->i - st) : NULL;
+    return c->i > st ? arena_strndup(b->a, c->s + st, c->i - st) : NULL;
 }
 
 static const char *because(builder *b, pcur *c, int required)
@@ -214,11 +215,11 @@ static int replace(builder *b, ds_optype *s, const char *anchor, const char *tex
     int nlines = 0;
     for (size_t k = 0; k < nlen; k++)
         nlines += nt[k] == '\n';
-    ds_line *lines = arena_alloc(&b->isa->a, sizeof *lines * (size_t)(nlines ? nlines : 1));
+    ds_line *lines = arena_alloc(b->a, sizeof *lines * (size_t)(nlines ? nlines : 1));
     int li = 0;
     for (size_t k = 0, st = 0; k < nlen && lines; k++)
         if (nt[k] == '\n') {
-            lines[li].text = arena_strndup(&b->isa->a, nt + st, k - st);
+            lines[li].text = arena_strndup(b->a, nt + st, k - st);
             lines[li].loc = s->lines[nl[st]].loc;
             li++;
             st = k + 1;
@@ -246,7 +247,7 @@ static void decl(builder *b, ds_optype *s, const char *name, int is_type, int v,
             }
             return;
         }
-    ds_decl *d = arena_append(&b->isa->a, s->decls, (size_t)s->ndecls, sizeof *d);
+    ds_decl *d = arena_append(b->a, s->decls, (size_t)s->ndecls, sizeof *d);
     if (!d)
         return;
     s->decls = d;
@@ -338,7 +339,7 @@ static void patch_line(builder *b, ds_optype *s, const raw_line *l)
     }
     size_t names_end = c.i;
     const char *why = because(b, &c, 0);
-    char *what = arena_alloc(&b->isa->a, names_end - names_at + 32);
+    char *what = arena_alloc(b->a, names_end - names_at + 32);
     if (what)
         snprintf(what, names_end - names_at + 32, "%s %s:%.*s", is_type ? "type" : "decorate", kind,
                  (int)(names_end - names_at), c.s + names_at);
@@ -348,7 +349,7 @@ static void patch_line(builder *b, ds_optype *s, const raw_line *l)
 static void apply(builder *b, ds_optype *s, const raw_def *r)
 {
     if (r->nsemantics) {
-        s->lines = copy_lines(&b->isa->a, r->semantics, r->nsemantics);
+        s->lines = copy_lines(b->a, r->semantics, r->nsemantics);
         s->nlines = r->nsemantics;
         add_patch(b, s, DP_BLOCK, "the whole block", r->description ? r->description : "", &r->loc);
     }
@@ -356,21 +357,21 @@ static void apply(builder *b, ds_optype *s, const raw_def *r)
         patch_line(b, s, &r->sempatch[i]);
 }
 
-int ds_model_build(gisa_isa *isa, gisa_severity sev, gisa_diags *diags)
+static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags, int *nerrors)
 {
-    builder b = {isa, diags, sev, 0};
-    ds_model *m = arena_alloc(&isa->a, sizeof *m);
+    builder b = {isa, a, diags, sev, 0};
+    ds_model *m = arena_alloc(a, sizeof *m);
     if (!m)
-        return 1;
+        return NULL;
     m->n = isa->noptypes;
-    m->ot = arena_alloc(&isa->a, sizeof *m->ot * (size_t)(m->n ? m->n : 1));
+    m->ot = arena_alloc(a, sizeof *m->ot * (size_t)(m->n ? m->n : 1));
     if (!m->ot)
-        return 1;
+        return NULL;
     for (int t = 0; t < isa->noptypes; t++) {
         ds_optype *s = &m->ot[t];
         const isa_optype *ot = &isa->optypes[t];
         s->ot = ot;
-        s->doc = copy_lines(&isa->a, ot->def->semantics, ot->def->nsemantics);
+        s->doc = copy_lines(a, ot->def->semantics, ot->def->nsemantics);
         s->ndoc = ot->def->nsemantics;
         s->lines = s->doc;
         s->nlines = s->ndoc;
@@ -385,13 +386,26 @@ int ds_model_build(gisa_isa *isa, gisa_severity sev, gisa_diags *diags)
             }
         s->errors = b.errors - before;
         if (s->nlines) {
-            int perr = ds_parse_block(&isa->a, s->lines, s->nlines, &s->variants, &s->nvariants, sev, diags);
+            int perr = ds_parse_block(a, s->lines, s->nlines, &s->variants, &s->nvariants, sev, diags);
             s->errors += perr;
             b.errors += perr;
         }
     }
-    isa->docsem = m;
-    return b.errors;
+    *nerrors = b.errors;
+    return m;
+}
+
+int ds_model_build(gisa_isa *isa, gisa_severity sev, gisa_diags *diags)
+{
+    int errors = 1;
+    isa->docsem = build(isa, &isa->a, sev, diags, &errors);
+    return errors;
+}
+
+ds_model *ds_model_rebuild(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags)
+{
+    int errors;
+    return build(isa, a, sev, diags, &errors);
 }
 
 const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot)

@@ -166,7 +166,22 @@ static void doc_opcode(const gisa_isa *isa, const isa_opcode *op, strbuf *sb)
     doc_encoding(op, isa->word_bits, sb);
 }
 
-char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
+int spec_doc_optype(const gisa_isa *isa, const char *name)
+{
+    if (!isa || !name || strmap_get(&isa->opcode_by_name, name, strlen(name)) >= 0)
+        return -1;
+    for (int t = 0; t < isa->noptypes; t++) {
+        const isa_optype *ot = &isa->optypes[t];
+        int match = !strcmp(ot->name, name);
+        for (int f = 0; !match && ot->nopcodes && f < isa->opcodes[ot->opcodes[0]].nforms; f++)
+            match = !strcmp(isa->opcodes[ot->opcodes[0]].forms[f].mnemonic, name);
+        if (match)
+            return t;
+    }
+    return -1;
+}
+
+char *spec_doc(const gisa_isa *isa, const char *name, gisa_status *st)
 {
     strbuf sb;
     sb_init(&sb);
@@ -194,13 +209,9 @@ char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
         doc_opcode(isa, &isa->opcodes[op], &sb);
         return sb_take(&sb);
     }
-    for (int t = 0; t < isa->noptypes; t++) {
+    int t = spec_doc_optype(isa, name);
+    if (t >= 0) {
         const isa_optype *ot = &isa->optypes[t];
-        int match = !strcmp(ot->name, name);
-        for (int f = 0; !match && ot->nopcodes && f < isa->opcodes[ot->opcodes[0]].nforms; f++)
-            match = !strcmp(isa->opcodes[ot->opcodes[0]].forms[f].mnemonic, name);
-        if (!match)
-            continue;
         sb_printf(&sb, "%s: %s\n\n", ot->name, ot->def->description ? ot->def->description : "");
         for (int i = 0; i < ot->nopcodes; i++) {
             doc_opcode(isa, &isa->opcodes[ot->opcodes[i]], &sb);

@@ -36,4 +36,8 @@ int doc_list_names(const raw_opinfo *list, const isa_opcode *op, int field);
  * functional unit it belongs to (FALU, IALU; FERMI) is the outermost
  * group below the root group, else the root: NULL when there is none. */
 const raw_def *doc_unit(const isa_opcode *op);
+/* The model's part of gisa_isa_doc, and the optype NAME documents (an
+ * optype or mnemonic; -1 for an opcode or nothing). */
+char *spec_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+int spec_doc_optype(const gisa_isa *isa, const char *name);
 #endif

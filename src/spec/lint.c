@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/strbuf.h"
+#include "spec/load.h"
 #include "spec/model.h"
 
 /* Distinct problems reported before lint stops: a hostile description (say
@@ -418,7 +419,7 @@ static void lint_examples(linter *L)
     gisa_diags_free(d);
 }
 
-gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
+gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags)
 {
     if (!isa)
         return GISA_ERR_USAGE;

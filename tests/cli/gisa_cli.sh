@@ -66,7 +66,11 @@ run "$G" lint
 expect_lint
 check "lint: loaded as many opcodes as doc lists" has out "^loaded $nops opcodes \([0-9]+ optypes\) from embedded gisa128\$"
 check "lint: diagnostics are file:line[:col]: severity:" \
-    bash -c '! grep -vE "^(loaded |lint: )" out | grep -vqE "^[^ :]+:[0-9]+(:[0-9]+)?: (warning|error): "'
+    bash -c '! grep -vE "^(loaded |lint: )" out | grep -vqE "^[^ :]+:[0-9]+(:[0-9]+)?: (note|warning|error): "'
+check "lint: lists each semantic patch with its optype and reason" \
+    has out '^[^ :]*rulings\.isa:[0-9]+(:[0-9]+)?: note: semantic patch of FFMA: replace "Rd = t \+ SrcC;" because SPEC-RULINGS: fused'
+check "lint: no unknown name in the shipped pseudo-code that runs" \
+    bash -c '! grep -E "unknown name .* of (FFMA|IADD|LOP3|HFMA2|DFMA) " out'
 run "$G" lint --werror
 expect_lint --werror
 
@@ -101,6 +105,9 @@ check "nothing written with a broken description" test ! -e x.bin
 # ------------------------------------------------------------ doc
 expect 0 "doc FFMA" "$G" doc FFMA
 check "doc FFMA mentions rnd" has out 'rnd'
+check "doc FFMA shows the document's pseudo-code" has out '^  Pseudo-code of the document \(.*:[0-9]+\):$'
+check "doc FFMA shows the patched pseudo-code that runs" has out '^ +Rd = roundToF32\(t \+ SrcC, \.rnd\);'
+check "doc FFMA lists its patches with reasons" has out 'replace "t = a \* SrcB;" because `a` is Ra'
 expect 0 "doc FFMA_RRC" "$G" doc FFMA_RRC
 check "doc FFMA_RRC mentions rnd" has out 'rnd'
 expect 0 "doc (list)" "$G" doc

@@ -410,8 +410,72 @@ static void test_shipped(void)
     gisa_diags_free(e);
 }
 
+
+/* The pseudo-code's part: a note per semantic patch (optype, patch, reason,
+ * at the patch's line), an error at file:line:col for code that does not
+ * parse, a warning for a name nothing defines; gisa doc shows the document's
+ * code and the patched code that runs. */
+#define SEM_OPTYPE(code)                                                                              \
+    "__DefOptype OPA : [G]\n  __Encoding\n    field<0, 8> Optype optype == OPA;\n"                   \
+    "  __Syntax\n```asm\nOPA Rd, Ra, SrcB ;\n```\n  __Semantics\n```asm\nOPA Rd, Ra, SrcB:\n" code "```\n" \
+    OPCODE("OPA_RR", "RR", RB)
+static void test_semantics(void)
+{
+    static const char body[] = SEM_OPTYPE("    Rd = Ra + SrcB;\n");
+    static const char rulings[] = "__DefRuling OPA\n  __Description\nWhy.\n  __SemanticPatch\n"
+                                  "replace \"Ra + SrcB\" with \"Ra - SrcB\" because \"the test says so\"\n";
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    CHECK(load(body, rulings, &isa, d) == GISA_OK && gisa_diags_count(d) == 0);
+    if (isa) {
+        CHECK(gisa_isa_lint(isa, d) == GISA_OK);
+        int n;
+        const gisa_diag *g = find_one(d, "semantic patch of OPA: replace \"Ra + SrcB\" because the test says so", &n);
+        CHECKF(g && g->severity == GISA_NOTE && !strcmp(g->file, "r.isa") && g->line == 5,
+               "patch note: %d found, at %s:%d", n, g ? g->file : "-", g ? g->line : 0);
+        CHECKF(gisa_diags_count(d) == 1, "%zu diagnostics, want the note only", gisa_diags_count(d));
+        gisa_status st;
+        char *doc = gisa_isa_doc(isa, "OPA", &st);
+        CHECK(doc && strstr(doc, "Pseudo-code of the document (t.isa:") && strstr(doc, "Rd = Ra + SrcB;") &&
+              strstr(doc, "r.isa:5: replace \"Ra + SrcB\" because the test says so") &&
+              strstr(doc, "Pseudo-code that runs (patched):\n    OPA Rd, Ra, SrcB:\n        Rd = Ra - SrcB;"));
+        if (test_failed)
+            printf("%s", doc ? doc : "(no doc)\n");
+        free(doc);
+        doc = gisa_isa_doc(isa, "OPA_RR", &st); /* an opcode's page stays as it was */
+        CHECK(doc && !strstr(doc, "Pseudo-code"));
+        free(doc);
+        gisa_isa_free(isa);
+    }
+    static const char *const bad[][3] = {
+        {SEM_OPTYPE("    Rd = Ra + ;\n"), "    Rd = Ra + ;", "expected"},
+        {SEM_OPTYPE("    Rd = Ra + Zz;\n"), "    Rd = Ra + Zz;", "unknown name 'Zz' in the pseudo-code of OPA"},
+    };
+    for (int i = 0; i < 2; i++) {
+        gisa_diags_clear(d);
+        isa = NULL;
+        CHECK(load(bad[i][0], NULL, &isa, d) == GISA_OK);
+        if (!isa)
+            continue;
+        gisa_diags_clear(d);
+        gisa_status st = gisa_isa_lint(isa, d);
+        int n;
+        const gisa_diag *g = find_one(d, bad[i][2], &n);
+        gisa_severity want = i == 0 ? GISA_ERROR : GISA_WARNING;
+        CHECKF(st == (i == 0 ? GISA_ERR_INPUT : GISA_OK) && g && g->severity == want && !strcmp(g->file, "t.isa") &&
+                   g->line == line_of(bad[i][0], bad[i][1]) && g->col > 1,
+               "bad pseudo-code %d: status %d, %d found, at %s:%d:%d", i, st, n, g ? g->file : "-", g ? g->line : 0,
+               g ? g->col : 0);
+        if (test_failed)
+            test_dump_diags(d);
+        gisa_isa_free(isa);
+    }
+    gisa_diags_free(d);
+}
+
 int main(void)
 {
+    test_semantics();
     test_clean();
     test_cases();
     test_ruling_without_target();
