@@ -3,6 +3,7 @@
  * problems are errors here (the loader only warns), a note per semantic
  * patch with its reason, and a warning per name the code reads that nothing
  * defines (such an optype faults under the doc engine). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "docsem/docsem.h"
@@ -107,13 +108,25 @@ static void patch_note(const ds_optype *s, const ds_patch *p, gisa_diags *diags)
         diag_add(diags, GISA_NOTE, &p->loc, "semantic patch of %s: %s because %s", s->ot->name, p->what, why);
 }
 
+static int by_name(const void *x, const void *y)
+{
+    return strcmp((*(const ds_optype *const *)x)->ot->name, (*(const ds_optype *const *)y)->ot->name);
+}
+
+/* Optypes in name order, so that the report does not depend on the order
+ * the description files were read in. */
 void ds_lint(const gisa_isa *isa, gisa_diags *diags)
 {
     arena a;
     arena_init(&a);
     const ds_model *m = ds_model_rebuild(isa, &a, GISA_ERROR, diags);
-    for (int t = 0; m && t < m->n; t++) {
-        const ds_optype *s = &m->ot[t];
+    const ds_optype **order = m ? arena_alloc(&a, sizeof *order * (size_t)(m->n ? m->n : 1)) : NULL;
+    for (int t = 0; order && t < m->n; t++)
+        order[t] = &m->ot[t];
+    if (order)
+        qsort(order, (size_t)m->n, sizeof *order, by_name);
+    for (int t = 0; order && t < m->n; t++) {
+        const ds_optype *s = order[t];
         for (int p = 0; p < s->npatches; p++)
             patch_note(s, &s->patches[p], diags);
         if (s->errors)
@@ -125,7 +138,7 @@ void ds_lint(const gisa_isa *isa, gisa_diags *diags)
             check(&k, s->variants[v].body, s->ot->name, diags);
         }
     }
-    if (!m)
+    if (!order)
         diag_add(diags, GISA_ERROR, NULL, "out of memory checking the pseudo-code");
     arena_free(&a);
 }
