@@ -244,6 +244,7 @@ static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
 static void *run_job_thread(void *arg)
 {
     run_job *j = arg;
+    int host_mode = fp_host_enter(); /* the caller's thread gets its mode back */
     sim_exec x;
     memset(&x, 0, sizeof x);
     x.regs = j->s->regs;
@@ -252,7 +253,7 @@ static void *run_job_thread(void *arg)
         x.trace = &tb;
     for (unsigned wi = j->first; wi < j->end; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
-    fp_restore_host_rounding(); /* the FP semantics leave the host mode anywhere */
+    fp_host_leave(host_mode); /* the FP semantics leave the host mode anywhere */
     return NULL;
 }
 

@@ -2,6 +2,7 @@
  * nothing: every key is checked and staged first, then applied. Writing is
  * deterministic (fixed key order) so that outputs can be diffed. */
 #include <jansson.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,8 +265,15 @@ static void apply(gisa_sim *s, const assign *a, unsigned w)
     }
 }
 
+/* Jansson seeds its hash function on first use, thread-safely only where it
+ * was built with atomic builtins; its manual asks threaded programs to seed
+ * it once before the threads use it (json_object_seed, "Thread safety"). */
+static pthread_once_t json_seeded = PTHREAD_ONCE_INIT;
+static void seed_json(void) { json_object_seed(0); }
+
 gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
 {
+    pthread_once(&json_seeded, seed_json);
     if (!s || !text)
         return GISA_ERR_USAGE;
     reader r = {s, name ? name : "<state>", d, 0, NULL, 0, 0};
