@@ -34,7 +34,8 @@ GISA_TOOLS=(
 )
 
 # CI only: clang with its sanitizer and libFuzzer runtimes (make clang, make
-# asan, make fuzz), valgrind (make valgrind), GNU time (the memory figure of
+# asan, make tsan, make fuzz; libclang-rt-dev holds the ThreadSanitizer
+# runtime too), valgrind (make valgrind), GNU time (the memory figure of
 # tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
 # skipped without it).
 GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base)
