@@ -59,7 +59,7 @@ PC=$(find "$P" -name gisa.pc -path '*/pkgconfig/*' | head -1)
 check "gisa.pc installed" test -n "$PC"
 LIB=$(dirname "$(dirname "$PC")")
 case $LIB in "$P"/lib*) ok ;; *) bad "gisa.pc not in PREFIX/lib*/pkgconfig: $PC" ;; esac
-for f in bin/gisa include/gisa.h share/man/man1/gisa.1; do
+for f in bin/gisa include/gisa.h include/gisa_dpi.h share/gisa/gisa_dpi.sv share/man/man1/gisa.1; do
     check "installed $f" test -f "$P/$f"
 done
 check "installed bin/gisa runs" test -x "$P/bin/gisa"
@@ -110,16 +110,17 @@ if [ "$shared" = 1 ]; then
     check "libgisa.so.$vmaj -> $SO" test "$(readlink "$LIB/libgisa.so.$vmaj")" = "$SO"
     run readelf -d "$LIB/$SO"
     check "soname libgisa.so.$vmaj" has out "SONAME.*\[libgisa\.so\.$vmaj\]"
-    # Exports: the functions declared in gisa.h, nothing else.
+    # Exports: the functions declared in gisa.h and gisa_dpi.h, nothing else.
     nm -D --defined-only "$LIB/$SO" | awk '{ print $NF }' | sort -u >exports
     grep -v '^gisa_' exports >foreign || true
     if [ -s exports ] && [ ! -s foreign ]; then ok; else
         bad "libgisa.so exports non-gisa_ symbols: $(head -5 foreign | tr '\n' ' ')"
     fi
-    "$CC" -E -P -x c "$P/include/gisa.h" | grep -oE '\bgisa_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >declared
+    cat "$P/include/gisa.h" "$P/include/gisa_dpi.h" | "$CC" -E -P -x c - |
+        grep -oE '\bgisa_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >declared
     run comm -3 declared exports
     if [ ! -s out ]; then ok; else
-        bad "exports of libgisa.so differ from gisa.h's functions (left: declared only; right: exported only)"
+        bad "exports of libgisa.so differ from gisa.h's and gisa_dpi.h's functions (left: declared only; right: exported only)"
         sed 's/^/  /' out | head -10 >&2
     fi
 else
