@@ -14,24 +14,28 @@
  *    `const gisa_isa *` (gisa_isa_lint, gisa_isa_doc, gisa_isa_find_opcode
  *    and the other queries, gisa_assemble*, gisa_words_serialize,
  *    gisa_words_parse, gisa_disassemble, gisa_decode*, gisa_encode,
- *    gisa_print, the gisa_inst_* accessors, gisa_sim_new and
- *    gisa_sim_max_regs), until one thread calls gisa_isa_free, which must
- *    come after all of them (and after gisa_sim_free of its simulators);
- *    loading itself may run in several threads, each making its own handle;
- *  - a gisa_diags, a gisa_sim and the caller's own buffers (gisa_inst,
- *    words, text) are used by one thread at a time: give each thread its
- *    own, or lock. Separate simulators of one gisa_isa run in separate
- *    threads at once; gisa_sim_run's worker threads (gisa_sim_set_threads)
- *    are its own business, and its trace callback is called from the thread
- *    that called gisa_sim_run;
+ *    gisa_print, the gisa_inst_* accessors, gisa_sim_new,
+ *    gisa_sim_max_regs and gisa_gen_new), until one thread calls
+ *    gisa_isa_free, which must come after all of them (and after freeing
+ *    the simulators and generators made from it); loading itself may run
+ *    in several threads, each making its own handle;
+ *  - a gisa_diags, a gisa_sim, a gisa_gen and the caller's own buffers
+ *    (gisa_inst, words, text) are used by one thread at a time: give each
+ *    thread its own, or lock. Separate simulators and generators of one
+ *    gisa_isa run in separate threads at once (gisa_sim_clone makes a
+ *    thread its own copy); gisa_sim_run's worker threads
+ *    (gisa_sim_set_threads) are its own business, and its trace and commit
+ *    callbacks are called from the thread that called it;
  *  - the functions without a handle (gisa_status_str, gisa_version*,
- *    gisa_target_*, gisa_diag_format, gisa_free) are safe anywhere;
+ *    gisa_target_*, gisa_diag_format, gisa_shrink, gisa_free) are safe
+ *    anywhere;
  *  - the calling thread's floating-point rounding mode may be anything:
  *    results do not depend on it and every call leaves it as it was
- *    (gisa_sim_run sets round-to-nearest while it runs, then gives the
- *    caller's mode back). The floating-point exception flags are not kept.
- *    Some decimal numbers go through the C library's strtod and printf,
- *    which follow LC_NUMERIC: leave it at "C" (where every program starts;
+ *    (gisa_sim_run, gisa_sim_continue and gisa_sim_step set
+ *    round-to-nearest while they run, then give the caller's mode back).
+ *    The floating-point exception flags are not kept. Some decimal
+ *    numbers go through the C library's strtod and printf, which follow
+ *    LC_NUMERIC: leave it at "C" (where every program starts;
  *    setlocale(LC_ALL, "") changes it), and never call setlocale while
  *    another thread is in the library.
  * tests/unit/test_threads.c checks this under ThreadSanitizer (make tsan).

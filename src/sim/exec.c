@@ -374,8 +374,9 @@ gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, g
     x->commit = commit;
     int lane;
     size_t pc = w->pc;
+    int host_mode = fp_host_enter();
     const char *why = exec_one(x, s, w, pc, &lane);
-    fp_restore_host_rounding();
+    fp_host_leave(host_mode);
     if (why) {
         w->halted = 1;
         if (fault)

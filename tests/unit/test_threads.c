@@ -33,7 +33,14 @@
  *   sim     a simulator of its own (SIM_WARPS warps, SIM_WORKERS worker
  *           threads) runs a program of every simulated opcode from a random
  *           state; the state JSON it writes, read into a second simulator
- *           and written again, must come back the same. */
+ *           and written again, must come back the same;
+ *   step    the same program stepped (gisa_sim_step) in one warp, every
+ *           commit record formatted as text with float values and as JSON,
+ *           a checkpoint (gisa_sim_clone) half way that continues
+ *           (gisa_sim_continue) and must end equal (gisa_sim_compare);
+ *   gen     a generator of its own (gisa_gen) makes a program and its state
+ *           from a fixed seed, which a simulator with SIM_WORKERS worker
+ *           threads runs. */
 #include <fenv.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -50,8 +57,8 @@
 #define SIM_WARPS 4
 #define SIM_WORKERS 3
 
-enum { S_WORDS, S_ASM, S_SERIAL, S_DOC, S_LINT, S_SIM, S_COUNT };
-static const char *const section_name[S_COUNT] = {"words", "asm", "serial", "doc", "lint", "sim"};
+enum { S_WORDS, S_ASM, S_SERIAL, S_DOC, S_LINT, S_SIM, S_STEP, S_GEN, S_COUNT };
+static const char *const section_name[S_COUNT] = {"words", "asm", "serial", "doc", "lint", "sim", "step", "gen"};
 
 typedef struct target {
     const char *name;
@@ -326,6 +333,80 @@ static void section_sim(strbuf *b, const target *t)
     gisa_sim_free(s);
 }
 
+static void put_line(void *user, const char *line)
+{
+    sb_printf(user, "%s\n", line);
+}
+
+static void section_step(strbuf *b, const target *t)
+{
+    gisa_sim *s = sim_make(t->isa, 1), *half = NULL;
+    if (!s || gisa_sim_load(s, t->sim, t->nsim) != GISA_OK) {
+        sb_puts(b, "no simulator\n");
+        gisa_sim_free(s);
+        return;
+    }
+    gisa_sim_commit c;
+    gisa_sim_fault f;
+    while (!gisa_sim_done(s, 0)) {
+        if (gisa_sim_pc(s, 0) == t->nsim / 2 && !half && gisa_sim_clone(s, &half) != GISA_OK)
+            sb_puts(b, "clone failed\n");
+        memset(&f, 0, sizeof f);
+        gisa_status st = gisa_sim_step(s, 0, &c, &f);
+        sb_printf(b, "step %d %s\n", (int)st, f.message);
+        if (st != GISA_OK)
+            break;
+        gisa_sim_commit_format(s, &c, GISA_TRACE_F32 | GISA_TRACE_F64 | GISA_TRACE_F16, put_line, b);
+        gisa_sim_commit_format(s, &c, GISA_TRACE_JSON | GISA_TRACE_BF16, put_line, b);
+    }
+    if (half) {
+        gisa_sim_diff diff;
+        memset(&diff, 0, sizeof diff);
+        gisa_status st = gisa_sim_continue(half, &f);
+        sb_printf(b, "checkpoint %d differs %d %s\n", (int)st, gisa_sim_compare(s, half, &diff), diff.text);
+        gisa_sim_free(half);
+    }
+    gisa_sim_free(s);
+}
+
+static void section_gen(strbuf *b, const target *t)
+{
+    gisa_gen *g = NULL;
+    gisa_diags *d = gisa_diags_new();
+    if (gisa_gen_new(t->isa, &g) != GISA_OK) {
+        sb_puts(b, "gisa_gen_new failed\n");
+        gisa_diags_free(d);
+        return;
+    }
+    gisa_status st = gisa_gen_generate(g, 0x7412, 300, d);
+    size_t n = 0, len = 0;
+    const gisa_word *words = gisa_gen_words(g, &n);
+    const char *text = gisa_gen_text(g, &len), *state = gisa_gen_state(g, NULL);
+    sb_printf(b, "generate %d %zu regs %u\n", (int)st, n, gisa_gen_regs(g));
+    put_diags(b, d);
+    sb_putn(b, text ? text : "", text ? len : 0);
+    gisa_sim *s = NULL;
+    if (st == GISA_OK && gisa_sim_new(t->isa, gisa_sim_max_regs(t->isa), SIM_WARPS, &s) == GISA_OK) {
+        gisa_sim_fault f;
+        memset(&f, 0, sizeof f);
+        gisa_diags_clear(d);
+        gisa_sim_set_threads(s, SIM_WORKERS);
+        st = gisa_sim_state_read_json(s, "gen.json", state, strlen(state), d);
+        if (st == GISA_OK)
+            st = gisa_sim_load(s, words, n);
+        if (st == GISA_OK)
+            st = gisa_sim_run(s, &f);
+        sb_printf(b, "run %d %s\n", (int)st, f.message);
+        put_diags(b, d);
+        char *json = gisa_sim_state_write_json(s);
+        sb_printf(b, "%s\n", str(json));
+        gisa_free(json);
+        gisa_sim_free(s);
+    }
+    gisa_gen_free(g);
+    gisa_diags_free(d);
+}
+
 static void run_section(strbuf *b, const target *t, int sec)
 {
     switch (sec) {
@@ -335,6 +416,8 @@ static void run_section(strbuf *b, const target *t, int sec)
     case S_DOC: section_doc(b, t); break;
     case S_LINT: section_lint(b, t); break;
     case S_SIM: section_sim(b, t); break;
+    case S_STEP: section_step(b, t); break;
+    case S_GEN: section_gen(b, t); break;
     }
 }
 
