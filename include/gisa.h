@@ -11,14 +11,14 @@
  * it at once, under these rules:
  *  - a loaded gisa_isa is immutable: once gisa_isa_load_* has returned, any
  *    number of threads may share it in every function that takes a
- *    `const gisa_isa *` (gisa_isa_lint, gisa_isa_doc, gisa_isa_find_opcode
- *    and the other queries, gisa_assemble*, gisa_words_serialize,
- *    gisa_words_parse, gisa_disassemble, gisa_decode*, gisa_encode,
- *    gisa_print, the gisa_inst_* accessors, gisa_sim_new,
- *    gisa_sim_max_regs and gisa_gen_new), until one thread calls
- *    gisa_isa_free, which must come after all of them (and after freeing
- *    the simulators and generators made from it); loading itself may run
- *    in several threads, each making its own handle;
+ *    `const gisa_isa *` (gisa_isa_lint, gisa_isa_doc, gisa_isa_manual,
+ *    gisa_isa_find_opcode and the other queries, gisa_assemble*,
+ *    gisa_words_serialize, gisa_words_parse, gisa_disassemble,
+ *    gisa_decode*, gisa_encode, gisa_print, the gisa_inst_* accessors,
+ *    gisa_sim_new, gisa_sim_max_regs and gisa_gen_new), until one thread
+ *    calls gisa_isa_free, which must come after all of them (and after
+ *    freeing the simulators and generators made from it); loading itself
+ *    may run in several threads, each making its own handle;
  *  - a gisa_diags, a gisa_sim, a gisa_gen and the caller's own buffers
  *    (gisa_inst, words, text) are used by one thread at a time: give each
  *    thread its own, or lock. Separate simulators and generators of one

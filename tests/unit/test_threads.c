@@ -29,6 +29,7 @@
  *   serial  gisa_words_serialize (hex, C, binary) and gisa_words_parse back;
  *   doc     gisa_isa_doc of the list, every optype and every opcode, and
  *           gisa_isa_find_opcode;
+ *   manual  gisa_isa_manual (each page's name, size and a hash of its bytes);
  *   lint    gisa_isa_lint;
  *   sim     a simulator of its own (SIM_WARPS warps, SIM_WORKERS worker
  *           threads) runs a program of every simulated opcode from a random
@@ -57,8 +58,9 @@
 #define SIM_WARPS 4
 #define SIM_WORKERS 3
 
-enum { S_WORDS, S_ASM, S_SERIAL, S_DOC, S_LINT, S_SIM, S_STEP, S_GEN, S_COUNT };
-static const char *const section_name[S_COUNT] = {"words", "asm", "serial", "doc", "lint", "sim", "step", "gen"};
+enum { S_WORDS, S_ASM, S_SERIAL, S_DOC, S_MANUAL, S_LINT, S_SIM, S_STEP, S_GEN, S_COUNT };
+static const char *const section_name[S_COUNT] = {"words", "asm",  "serial", "doc", "manual",
+                                                  "lint",  "sim", "step",   "gen"};
 
 typedef struct target {
     const char *name;
@@ -261,6 +263,21 @@ static void section_doc(strbuf *b, const target *t)
     gisa_free(s);
 }
 
+static int put_page(void *user, const char *name, const char *data, size_t len)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)data[i]) * UINT64_C(0x100000001b3);
+    sb_printf(user, "%s %zu %016llx\n", name, len, (unsigned long long)h);
+    return GISA_OK;
+}
+
+static void section_manual(strbuf *b, const target *t)
+{
+    gisa_status st = gisa_isa_manual(t->isa, put_page, b);
+    sb_printf(b, "manual %d\n", (int)st);
+}
+
 static void section_lint(strbuf *b, const target *t)
 {
     gisa_diags *d = gisa_diags_new();
@@ -414,6 +431,7 @@ static void run_section(strbuf *b, const target *t, int sec)
     case S_ASM: section_asm(b, t); break;
     case S_SERIAL: section_serial(b, t); break;
     case S_DOC: section_doc(b, t); break;
+    case S_MANUAL: section_manual(b, t); break;
     case S_LINT: section_lint(b, t); break;
     case S_SIM: section_sim(b, t); break;
     case S_STEP: section_step(b, t); break;
