@@ -5,6 +5,8 @@
 #   make demo       build, lint the ISA, round-trip examples/demo.s, simulate
 #                   examples/sim_demo.s with a trace
 #   make asan       clang + ASan/UBSan build in build-asan/, run ctest
+#   make tsan       clang + ThreadSanitizer build in build-tsan/, run the
+#                   tests that use threads (TSAN_TESTS)
 #   make clang|gcc  build with that compiler in build-<cc>/, run ctest
 #   make valgrind   build, run the gisa program under valgrind memcheck on good
 #                   and bad inputs of every subcommand (scripts/valgrind_cli.sh)
@@ -31,7 +33,7 @@ GCC          ?= gcc
 FUZZ_SECONDS ?= 60
 PREFIX       ?= /usr/local
 
-BUILD_DIRS := build build-asan build-clang build-gcc build-fuzz
+BUILD_DIRS := build build-asan build-tsan build-clang build-gcc build-fuzz
 
 # $(call configure,<dir>,<extra cmake args>,<env prefix>)
 # Configures only once; afterwards `cmake --build` re-runs CMake itself when
@@ -53,7 +55,7 @@ define ctest
 	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
 endef
 
-.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench docs install clean
+.PHONY: all deps build test demo asan tsan clang gcc valgrind fuzz bench docs install clean
 
 all: build
 
@@ -80,6 +82,27 @@ asan:
 	ASAN_OPTIONS=detect_leaks=1 \
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	$(call ctest,build-asan)
+
+# The tests (a ctest regex) that run threads: the many-thread test, and
+# those that run gisa_sim_run with worker threads (test_sim_int,
+# test_sim_state, `gisa run` in cli/gisa_run). The others are
+# single-threaded, already run under ASan, and some take minutes under
+# ThreadSanitizer (test_mufu, test_sim_fp*).
+TSAN_TESTS ?= ^(test_threads|test_sim_int|test_sim_state|cli/gisa_run)$$
+# A report fails the test at once (exit status 66). ThreadSanitizer of
+# clang < 18 cannot start on kernels with more ASLR entropy (vm.mmap_rnd_bits
+# > 28: "unexpected memory mapping"); the tests then run without ASLR.
+tsan:
+	$(call configure,build-tsan,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGISA_TSAN=ON -DGISA_BUILD_BENCH=OFF,CC=$(CLANG))
+	$(call build,build-tsan)
+	@echo 'int main(void) { return 0; }' | $(CLANG) -fsanitize=thread -x c - -o build-tsan/tsan-probe
+	@norand=""; \
+	if ! ./build-tsan/tsan-probe 2>/dev/null; then \
+	  norand="setarch $$(uname -m) -R"; \
+	  echo "tsan: the runtime cannot start with ASLR here; running the tests under '$$norand'"; \
+	fi; \
+	TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1$${TSAN_OPTIONS:+:$$TSAN_OPTIONS}" \
+	$$norand $(CTEST) --test-dir build-tsan --output-on-failure -j$(JOBS) -R '$(TSAN_TESTS)'
 
 clang:
 	$(call configure,build-clang,-DCMAKE_BUILD_TYPE=$(BUILD_TYPE),CC=$(CLANG))

@@ -6,6 +6,39 @@
  *  - functions return a gisa_status; details go to a gisa_diags list
  *    (file:line:col, severity, message, source line) that the caller prints;
  *  - the library never prints, never calls exit() or abort() on bad input.
+ *
+ * Threads. The library keeps no mutable global state, so threads may call
+ * it at once, under these rules:
+ *  - a loaded gisa_isa is immutable: once gisa_isa_load_* has returned, any
+ *    number of threads may share it in every function that takes a
+ *    `const gisa_isa *` (gisa_isa_lint, gisa_isa_doc, gisa_isa_manual,
+ *    gisa_isa_find_opcode and the other queries, gisa_assemble*,
+ *    gisa_words_serialize, gisa_words_parse, gisa_disassemble,
+ *    gisa_decode*, gisa_encode, gisa_print, the gisa_inst_* accessors,
+ *    gisa_sim_new, gisa_sim_max_regs and gisa_gen_new), until one thread
+ *    calls gisa_isa_free, which must come after all of them (and after
+ *    freeing the simulators and generators made from it); loading itself
+ *    may run in several threads, each making its own handle;
+ *  - a gisa_diags, a gisa_sim, a gisa_gen and the caller's own buffers
+ *    (gisa_inst, words, text) are used by one thread at a time: give each
+ *    thread its own, or lock. Separate simulators and generators of one
+ *    gisa_isa run in separate threads at once (gisa_sim_clone makes a
+ *    thread its own copy); gisa_sim_run's worker threads
+ *    (gisa_sim_set_threads) are its own business, and its trace and commit
+ *    callbacks are called from the thread that called it;
+ *  - the functions without a handle (gisa_status_str, gisa_version*,
+ *    gisa_target_*, gisa_diag_format, gisa_shrink, gisa_free) are safe
+ *    anywhere;
+ *  - the calling thread's floating-point rounding mode may be anything:
+ *    results do not depend on it and every call leaves it as it was
+ *    (gisa_sim_run, gisa_sim_continue and gisa_sim_step set
+ *    round-to-nearest while they run, then give the caller's mode back).
+ *    The floating-point exception flags are not kept. Some decimal
+ *    numbers go through the C library's strtod and printf, which follow
+ *    LC_NUMERIC: leave it at "C" (where every program starts;
+ *    setlocale(LC_ALL, "") changes it), and never call setlocale while
+ *    another thread is in the library.
+ * tests/unit/test_threads.c checks this under ThreadSanitizer (make tsan).
  */
 #ifndef GISA_H
 #define GISA_H

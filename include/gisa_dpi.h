@@ -11,7 +11,9 @@
  *                                             gisa_dpi_message(h) describes the first
  * Register files (rf) are gisa_regfile's: 0 R, 1 P, 2 UR, 3 UP. Errors
  * (bad files, bad arguments) count in gisa_dpi_errors and their text is
- * gisa_dpi_message; nothing is printed. */
+ * gisa_dpi_message; nothing is printed. A handle is used by one thread at
+ * a time; separate handles work in separate threads, and
+ * gisa_dpi_last_error is the calling thread's. */
 #ifndef GISA_DPI_H
 #define GISA_DPI_H
 

@@ -35,7 +35,8 @@ GISA_TOOLS=(
 )
 
 # CI only: clang with its sanitizer and libFuzzer runtimes (make clang, make
-# asan, make fuzz), valgrind (make valgrind), GNU time (the memory figure of
+# asan, make tsan, make fuzz; libclang-rt-dev holds the ThreadSanitizer
+# runtime too), valgrind (make valgrind), GNU time (the memory figure of
 # tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
 # skipped without it), chromium (tests/cli/manual_browser.sh renders the HTML
 # manual headless; skipped without it), Verilator (tests/cli/cosim.sh: the

@@ -9,6 +9,7 @@ import ctypes
 import ctypes.util
 import glob
 import os
+import threading
 
 VERSION_MAJOR = 0  # the libgisa major version this package speaks to
 
@@ -284,15 +285,23 @@ _PROTOS = {
     "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
 }
 
+# The package's only module-level state: the library, loaded once. The lock
+# makes the first use from several threads load and declare it once.
 _lib = None
 _lib_path = None
+_lib_lock = threading.Lock()
 
 
 def lib():
     """The loaded libgisa (ctypes.CDLL), loading it on first use."""
-    global _lib, _lib_path
     if _lib is not None:
         return _lib
+    with _lib_lock:
+        return _lib if _lib is not None else _load()
+
+
+def _load():
+    global _lib, _lib_path
     path = find_library()
     if path is None:
         raise OSError("gisa: libgisa.so not found; set GISA_LIBRARY to its path "
@@ -306,7 +315,8 @@ def lib():
     if num // 10000 != VERSION_MAJOR:
         raise OSError("gisa: %s is version %s, this package needs major version %d"
                       % (path, dll.gisa_version().decode(), VERSION_MAJOR))
-    _lib, _lib_path = dll, path
+    _lib_path = path
+    _lib = dll
     return dll
 
 

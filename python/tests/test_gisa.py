@@ -13,6 +13,7 @@ import re
 import struct
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -495,3 +496,57 @@ def test_refmodel_example():
     (w,) = isa.assemble("ISETP.LT.AND P1, PT, R4, R5, PT")
     out = refmodel.expected(isa, w, {"R4": 1, "R5": 2})
     assert out == {"P1": True}
+
+
+def _thread_work(isa, words):
+    """Everything one thread does on a shared Isa; the result to compare."""
+    out = []
+    for w in words:
+        out.append(isa.disassemble(w))
+        if isa.is_valid(w):
+            inst = isa.decode(w)
+            out.append((inst.opcode, inst.mnemonic, sorted(inst.fields.items()),
+                        [(o.kind, o.name, o.reg, o.value) for o in inst.operands],
+                        [(m.name, m.value) for m in inst.modifiers], isa.encode(inst)))
+    texts = [t for t in out if isinstance(t, str) and not t.startswith(".invalid")]
+    out.append(isa.assemble("\n".join(texts)))
+    try:
+        isa.assemble("FADD R0, R1\nFAD R0, R1, R2\n", filename="bad.s")
+    except gisa.Error as e:
+        out.append([d.text for d in e.diagnostics])
+    out.append([isa.doc(n) for n in isa.optypes[:20]])
+    out.append([d.text for d in isa.lint()])
+    if isa.word_bits == 128:
+        sim = isa.simulator(warps=4, threads=2)
+        sim.read_state_json(json.dumps({"R1": "laneid", "R2": "warpid", "R3": "0x3fc00000"}))
+        sim.load("FADD.RM R0, R1, R3\nFFMA.RP R4, R3, R3, R1\nIADD R5, R1, R2\n")
+        sim.run()
+        out.append(sim.state_json())
+    return out
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_threads_share_an_isa(target):
+    """Four Python threads use one Isa at once (ctypes releases the GIL, so
+    the library runs in parallel), each with its own Simulator: the results
+    are those of one thread alone."""
+    isa = isa_of(target)
+    rng = random.Random(target)
+    words = [rng.getrandbits(isa.word_bits) for _ in range(300)]
+    words += [seed_of(target, op)[0].word(seed_of(target, op)[1]) for op in isa.opcodes[:60]]
+    want = _thread_work(isa, words)
+    got, errors = [None] * 4, []
+
+    def run(i):
+        try:
+            got[i] = _thread_work(isa, words)
+        except Exception as e:  # reported below, in the main thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors
+    assert all(g == want for g in got)

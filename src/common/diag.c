@@ -1,6 +1,7 @@
 #include "common/diag.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,13 @@ char *gisa_diag_format(const gisa_diag *g, int with_source)
             sb_putc(&sb, '~');
     }
     return sb_take(&sb);
+}
+
+const char *errno_text(int err, char *buf, size_t cap)
+{
+    if (strerror_r(err, buf, cap) != 0) /* the XSI strerror_r: no _GNU_SOURCE */
+        snprintf(buf, cap, "error %d", err);
+    return buf;
 }
 
 int edit_distance(const char *a, size_t alen, const char *b, size_t blen)

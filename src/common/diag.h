@@ -2,6 +2,7 @@
 #ifndef GISA_COMMON_DIAG_H
 #define GISA_COMMON_DIAG_H
 #include <stdarg.h>
+#include <stddef.h>
 
 #include "gisa.h"
 
@@ -17,6 +18,10 @@ typedef struct srcloc {
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap);
+/* The text of errno value err, in buf (strerror_r: strerror may share one
+ * buffer between threads). */
+#define ERRNO_TEXT_MAX 128
+const char *errno_text(int err, char *buf, size_t cap);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */
 int edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 #endif

@@ -267,8 +267,34 @@ static int decimal_round(uint64_t w, int q, int eb, int mb, uint64_t *bits, int 
 /* The libc paths, out of line: the direct path then sets up no buffer. */
 #define COLD __attribute__((noinline, cold))
 
+/* strtod() and printf() round in the thread's current mode, which is the
+ * caller's (any mode, include/gisa.h "Threads"): the libc paths run in
+ * round-to-nearest and give the caller's mode back. */
+static int nearest_begin(void)
+{
+    int mode = fegetround();
+    if (mode != FE_TONEAREST)
+        fesetround(FE_TONEAREST);
+    return mode;
+}
+
+static void nearest_end(int mode)
+{
+    if (mode != FE_TONEAREST)
+        fesetround(mode);
+}
+
 /* fp_parse where decimal_round declined (n is 1 .. FP_MAX_LITERAL). */
+static int parse_libc_nearest(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow);
 COLD static int parse_libc(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
+{
+    int mode = nearest_begin();
+    int r = parse_libc_nearest(s, n, f, bits, overflow);
+    nearest_end(mode);
+    return r;
+}
+
+static int parse_libc_nearest(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
 {
     char buf[FP_MAX_LITERAL + 1];
     memcpy(buf, s, n);
@@ -369,7 +395,16 @@ int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *ov
 /* The reference: the smallest %.*g precision that reads back (round trip
  * is monotonic in the number of digits). Slow; used where fp_shortest
  * declines and by the tests as an independent check. */
+static int print_search_nearest(uint64_t bits, fp_format f, char *buf, size_t cap);
 int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap)
+{
+    int mode = nearest_begin();
+    int r = print_search_nearest(bits, f, buf, cap);
+    nearest_end(mode);
+    return r;
+}
+
+static int print_search_nearest(uint64_t bits, fp_format f, char *buf, size_t cap)
 {
     double v = fp_to_double(bits, f);
     if (isnan(v))

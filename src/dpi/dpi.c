@@ -123,7 +123,8 @@ void *gisa_dpi_new(const char *target, const char *isa_paths, int regs, int warp
         char *copy = strdup(isa_paths);
         const char *paths[64];
         size_t n = 0;
-        for (char *p = copy ? strtok(copy, ":") : NULL; p && n < 64; p = strtok(NULL, ":"))
+        char *rest = NULL; /* strtok_r: strtok keeps its place in a static, shared by all threads */
+        for (char *p = copy ? strtok_r(copy, ":", &rest) : NULL; p && n < 64; p = strtok_r(NULL, ":", &rest))
             paths[n++] = p;
         st = n ? gisa_isa_load_paths(paths, n, NULL, tgt, &d->isa, g) : GISA_ERR_USAGE;
         free(copy);

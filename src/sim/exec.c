@@ -291,6 +291,7 @@ static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
 static void *run_job_thread(void *arg)
 {
     run_job *j = arg;
+    int host_mode = fp_host_enter(); /* the caller's thread gets its mode back */
     sim_exec x;
     memset(&x, 0, sizeof x);
     x.regs = j->s->regs;
@@ -299,7 +300,7 @@ static void *run_job_thread(void *arg)
         x.commit = &commit;
     for (unsigned wi = j->first; wi < j->end; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
-    fp_restore_host_rounding(); /* the FP semantics leave the host mode anywhere */
+    fp_host_leave(host_mode); /* the FP semantics leave the host mode anywhere */
     return NULL;
 }
 
@@ -375,8 +376,9 @@ gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, g
     x->commit = commit;
     int lane;
     size_t pc = w->pc;
+    int host_mode = fp_host_enter();
     const char *why = exec_one(x, s, w, pc, &lane);
-    fp_restore_host_rounding();
+    fp_host_leave(host_mode);
     if (why) {
         w->halted = 1;
         if (fault)

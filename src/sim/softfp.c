@@ -70,6 +70,19 @@ void fp_restore_host_rounding(void)
     cur_mode = FP_RN;
 }
 
+int fp_host_enter(void)
+{
+    int mode = fegetround();
+    fp_restore_host_rounding();
+    return mode;
+}
+
+void fp_host_leave(int mode)
+{
+    fesetround(mode);
+    cur_mode = -1; /* whichever it is, the next use_mode sets its own */
+}
+
 /* ------------------------------------------------------------------ F32, F64 */
 
 /* One host operation in mode r on operands read from volatiles: the op

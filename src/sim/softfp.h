@@ -101,6 +101,12 @@ uint16_t bf16_from_f64(uint64_t x, fp_rnd r);
 
 /* Sets the thread's rounding mode back to FE_TONEAREST (see above). */
 void fp_restore_host_rounding(void);
+/* Brackets simulation on a thread that the caller owns: fp_host_enter
+ * returns the thread's rounding mode (fegetround) and sets FE_TONEAREST,
+ * also forgetting what this module last set (the caller may have called
+ * fesetround since); fp_host_leave(mode) sets that mode back. */
+int fp_host_enter(void);
+void fp_host_leave(int mode);
 /* Makes r the thread's host rounding mode (a no-op when it already is). */
 void fp_use_rounding(fp_rnd r);
 

@@ -117,7 +117,8 @@ static char *read_file(const char *path, size_t *len, int *over_limit, gisa_diag
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", path, strerror(errno));
+        char why[ERRNO_TEXT_MAX];
+        diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", path, errno_text(errno, why, sizeof why));
         return NULL;
     }
     char *buf = NULL;
@@ -316,7 +317,8 @@ static void take_dir(gather *g, const char *dir)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        diag_add(g->diags, GISA_ERROR, NULL, "cannot open directory %s: %s", dir, strerror(errno));
+        char why[ERRNO_TEXT_MAX];
+        diag_add(g->diags, GISA_ERROR, NULL, "cannot open directory %s: %s", dir, errno_text(errno, why, sizeof why));
         g->failed = 1;
         return;
     }
@@ -372,7 +374,8 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
     for (size_t i = 0; i < npaths && !g->full; i++) {
         struct stat st;
         if (stat(paths[i], &st)) {
-            diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", paths[i], strerror(errno));
+            char why[ERRNO_TEXT_MAX];
+            diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", paths[i], errno_text(errno, why, sizeof why));
             g->failed = 1;
         } else if (S_ISDIR(st.st_mode)) {
             take_dir(g, paths[i]);
