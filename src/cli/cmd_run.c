@@ -4,7 +4,7 @@
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_COVERAGE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -15,6 +15,7 @@ static const cli_opt opts[] = {
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
     {"trace-format", 0, "FMT", "trace as text (default) or json (one object per instruction)"},
     {"trace-values", 0, "LIST", "also show written values as numbers: f32, f64 (pairs), f16, bf16 (comma-separated)"},
+    {"coverage", 0, "FILE", "add what the run executed to coverage FILE (JSON; made when missing; see 'gisa cov')"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -177,7 +178,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
-    r = simulate(cmd, sim, &a, flags);
+    gisa_cov *cov;
+    if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
+        goto done;
+    r = cli_cov_end(cmd, cov, a.val[O_COVERAGE], simulate(cmd, sim, &a, flags));
 done:
     free(state);
     free(words);
