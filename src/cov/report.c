@@ -202,7 +202,7 @@ static void report_optype(strbuf *b, const gisa_cov *c, int ti)
     int first = 1;
     for (int g = 0; g < t->ngroups; g++)
         if (!t->groups[g].encoded) {
-            sb_printf(b, "%s.%s", first ? "  not encoded (no field; not counted): " : ", ", t->groups[g].name);
+            sb_printf(b, "%s%s", first ? "  not encoded (no field; not counted): " : ", ", t->groups[g].name);
             first = 0;
         }
     if (!first)
