@@ -24,13 +24,14 @@ extern "C" {
  *   GISA_OK                       success, everywhere;
  *   GISA_ERR_INPUT                the input has errors: gisa_isa_load_*, gisa_isa_lint,
  *                                 gisa_assemble*, gisa_words_parse, gisa_disassemble,
- *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json;
+ *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json,
+ *                                 gisa_shrink;
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
- *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir;
+ *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir, gisa_shrink;
  *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_assemble, gisa_words_*,
  *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
- *                                 gisa_sim_state_read_json;
+ *                                 gisa_sim_state_read_json, gisa_gen_*, gisa_shrink;
  *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
  *   GISA_ERR_SIM                  gisa_sim_run.
  * Memory the library returns to the caller (the words of gisa_assemble and
@@ -480,6 +481,56 @@ int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
 gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
                                      gisa_diags *diags);
 char *gisa_sim_state_write_json(const gisa_sim *sim);
+
+/* ---------------------------------------------------------------- random programs */
+
+/* A random program generator driven by the model (docs/verification.md):
+ * every instruction it emits decodes, prints as the text the disassembler
+ * gives, and runs in the simulator without a fault (registers inside the
+ * pool, SETGPR/GETGPR indices inside the register file with or without
+ * the generated state, constants inside the state's window). The same
+ * options, seed and model give the same bytes on any machine. */
+typedef struct gisa_gen gisa_gen;
+
+gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out);
+void gisa_gen_free(gisa_gen *g);
+
+/* Sets one option from its text, by the name `gisa gen` gives it without
+ * "--" ("regs", "weights", "guard-rate", ...; docs/verification.md lists
+ * them). GISA_ERR_USAGE with a diagnostic naming the option, the value and
+ * what was expected; the option keeps its previous value. */
+gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags);
+
+/* Generates `count` instructions from `seed`: the words, the text (one
+ * canonical instruction per line after a header comment) and an initial
+ * state (JSON, the format of gisa_sim_state_read_json). GISA_ERR_USAGE
+ * when the options leave nothing to generate or count is over
+ * GISA_GEN_MAX_COUNT (diags say why); GISA_ERR_NOMEM. The results stay
+ * valid until the next call or gisa_gen_free. */
+#define GISA_GEN_MAX_COUNT 50000000u
+gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags);
+const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n);
+const char *gisa_gen_text(const gisa_gen *g, size_t *len);
+const char *gisa_gen_state(const gisa_gen *g, size_t *len);
+/* Registers per lane the program uses (R0..R(n-1)): run it with at least n. */
+unsigned gisa_gen_regs(const gisa_gen *g);
+/* The names the options take (families and their optypes, directed
+ * streams and whether this target has them), as text to release with
+ * gisa_free. */
+char *gisa_gen_names(const gisa_gen *g);
+
+/* Delta debugging over the lines of `text`: `test` gets a candidate (a
+ * subset of the lines, in order, each ending in a newline) and returns 1
+ * when it is still interesting (the failure persists), 0 when not, and a
+ * negative value to stop. Removes chunks of lines, then single lines,
+ * while the candidate stays interesting; the result is 1-minimal (no
+ * single line can be removed). *out (release with gisa_free) is the
+ * smallest interesting text found, *ntests the number of calls.
+ * GISA_ERR_INPUT when the text itself is not interesting; GISA_ERR_IO
+ * when test stopped the search (*out then holds the smallest so far). */
+typedef int (*gisa_shrink_test)(void *user, const char *text, size_t len);
+gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
+                        size_t *ntests, gisa_diags *diags);
 
 /* ---------------------------------------------------------------- functional coverage */
 

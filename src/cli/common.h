@@ -21,7 +21,7 @@ enum {
 /* cli_parse and friends return this when the command should go on. */
 #define CLI_CONTINUE (-1)
 
-#define CLI_MAX_OPTS 16
+#define CLI_MAX_OPTS 32
 #define CLI_MAX_POS 8
 #define CLI_MAX_ISA 64 /* --isa options on one command line */
 
@@ -57,7 +57,8 @@ struct cli_cmd {
     int (*run)(const cli_cmd *cmd, int argc, char **argv);
 };
 
-extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_cov;
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink,
+    cmd_cov;
 
 /* `run --coverage FILE` (cmd_cov.c): begin makes the coverage (adding
  * FILE's when it exists) and attaches it to sim; path NULL does nothing.
