@@ -177,7 +177,8 @@ static int find(const char *const *names, int n, const char *name)
     return -1;
 }
 
-/* Each key of obj names one of names[n]; its count adds to hits[i]. */
+/* Each key of obj names one of names[n]; its count adds to hits[i]. A
+ * name this model lacks is refused unless its count is 0. */
 static void read_counts(reader *r, json_t *obj, const char *const *names, int n, uint64_t *hits)
 {
     const char *key;
@@ -186,6 +187,8 @@ static void read_counts(reader *r, json_t *obj, const char *const *names, int n,
         return;
     json_object_foreach(obj, key, v) {
         int i = find(names, n, key);
+        if (i < 0 && json_is_integer(v) && json_integer_value(v) == 0)
+            continue; /* nothing lost: an item an older model had */
         if (i < 0)
             fail(r, "no such item", key);
         else

@@ -158,8 +158,13 @@ static void map_slots(builder *b, cov_optype *t, const syntax_form *F, cov_form 
             b->failed = 1;
             return;
         }
-        for (int k = 0; k < cs->noptions; k++)
-            cs->value[k] = value_of(b, grp, k < m->nchoices ? m->choices[k].spell : COV_NONE);
+        for (int k = 0; k < cs->noptions; k++) {
+            int alias = -1; /* a spelling of an earlier choice's value (Fermi MUFU .SAT = .FTZ) decodes as it */
+            for (int e = 0; e < k && k < m->nchoices && alias < 0; e++)
+                if (m->choices[e].value == m->choices[k].value)
+                    alias = e;
+            cs->value[k] = alias >= 0 ? cs->value[alias] : value_of(b, grp, k < m->nchoices ? m->choices[k].spell : COV_NONE);
+        }
         cs->group = m->field >= 0 ? g : -1;
         cs->stride = 0;
         if (cs->group >= 0 && m->operand < 0 && tuples <= COV_MAX_TUPLES) {
@@ -281,6 +286,36 @@ static void name_combos(builder *b, cov_optype *t, const syntax_form *F, cov_for
     }
 }
 
+/* Whether tuple tu of form F encodes, and decodes back to the same form
+ * and tuple (a spelling that aliases another's value does not): *back is
+ * the decoded instruction. The other fields are as the form leaves them,
+ * registers at the zero register; when that does not encode (an exception
+ * about a register), again with the registers at R2. */
+static int tuple_encodes(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const cov_form *cf, int tu,
+                         gisa_inst *inst, gisa_inst *back)
+{
+    for (int attempt = 0; attempt < 2; attempt++) {
+        tuple_fields(op, F, cf, tu, inst->field);
+        for (int k = 0; attempt && k < F->nops; k++) {
+            const opnd_slot *sl = &F->ops[k];
+            if (sl->kind == OK_REG && sl->field >= 0 && sl->type->zero_value > 3)
+                inst->field[sl->field] = 2;
+        }
+        gisa_word w;
+        if (gisa_encode(isa, inst, &w) != GISA_OK || gisa_decode(isa, w, back) != GISA_OK ||
+            back->opcode != inst->opcode || back->form != inst->form)
+            continue;
+        int same = 1;
+        for (int j = 0; j < F->nmods; j++) {
+            const cov_slot *cs = &cf->slots[j];
+            if (cs->stride && cov_slot_option(&F->mods[j], cs, back->field[F->mods[j].field]) != tu / cs->stride % cs->noptions)
+                same = 0;
+        }
+        return same;
+    }
+    return 0;
+}
+
 /* The form's sources (cf->operand), which of its combinations encode (and
  * decode back to the same form), and what the sources may be in each. */
 static void explore_form(builder *b, cov_optype *t, int opc, int form)
@@ -305,15 +340,10 @@ static void explore_form(builder *b, cov_optype *t, int opc, int form)
         gisa_inst_operand(isa, &inst, (size_t)k, &go);
         cf->operand[k] = go.written || go.kind == GISA_OPND_PR ? -1 : operand_of(b, t, F->ops[k].name);
     }
-    int legal = 0;
     for (int tu = 0; tu < cf->ntuples && !b->failed; tu++) {
-        tuple_fields(op, F, cf, tu, inst.field);
         gisa_inst back;
-        gisa_word w;
-        if (gisa_encode(isa, &inst, &w) != GISA_OK || gisa_decode(isa, w, &back) != GISA_OK || back.opcode != opc ||
-            back.form != form)
+        if (!tuple_encodes(isa, op, F, cf, tu, &inst, &back))
             continue;
-        legal = 1;
         t->combo_encodes[cf->combo_of[tu]] = 1;
         for (int k = 0; k < F->nops; k++)
             if (cf->operand[k] >= 0) {
@@ -322,10 +352,9 @@ static void explore_form(builder *b, cov_optype *t, int opc, int form)
                 operand_universe(t, oc, &F->ops[k], &go, back.field, &t->ops[cf->operand[k]]);
             }
     }
-    if (legal)
+    if (cf->ntuples)
         return;
-    /* no combination encodes with the other fields at rest, or too many to
-     * count: the sources as the form leaves them */
+    /* too many combinations to count: the sources as the form leaves them */
     memcpy(inst.field, F->base, sizeof *inst.field * (size_t)op->nfields);
     for (int k = 0; k < F->nops; k++)
         if (cf->operand[k] >= 0) {

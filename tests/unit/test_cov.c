@@ -170,6 +170,10 @@ static void test_directed(const gisa_isa *isa)
     CHECK(count_at(j, "optypes", "IADD", "operands", "SrcB", "kinds", "imm", NULL) == 1);
     CHECK(count_at(j, "optypes", "DADD", "operands", "SrcB", "kinds", "R pair", NULL) == 1);
     CHECK(count_at(j, "optypes", "IADD", "operands", "SrcB", "fp_classes", NULL) == -1);
+    /* MOV_I has no .64 form (an exception of the model): MOV.64's Ra is never an immediate */
+    CHECK(count_at(j, "optypes", "MOV", "operands", "SrcA", "kinds", "imm", NULL) == 0);
+    CHECK(count_at(j, "optypes", "MOV", "operands", "Ra", "kinds", "imm", NULL) == -1);
+    CHECK(count_at(j, "optypes", "MOV", "operands", "Ra", "kinds", "c[][]", NULL) == 0);
     /* F32: lanes 0..9 one class each, the rest +0; the 4 lanes of @P2 FADD.RM
      * add patterns 0..3 */
     long long fadd[10] = {23 + 1, 1 + 1, 1 + 1, 1 + 1, 1, 1, 1, 1, 1, 1};
@@ -274,6 +278,8 @@ static void test_merge_and_json(const gisa_isa *isa)
         {"{\"format\": \"gisa-coverage\", \"version\": 1, \"optypes\": {\"FADD\": {\"operands\": {\"Rd\": {}}}}}",
          "no source operand 'Rd'"},
         {"{\"format\": \"gisa-coverage\", \"version\": 1, \"executed\": 3, \"extra\": 1}", "unknown key 'extra'"},
+        {"{\"format\": \"gisa-coverage\", \"version\": 1, \"optypes\": {\"FADD\": {\"combinations\": {\"FADD.RQ\": 2}}}}",
+         "no such item 'FADD.RQ'"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         gisa_diags_clear(d);
@@ -283,6 +289,11 @@ static void test_merge_and_json(const gisa_isa *isa)
         CHECKF(now && !strcmp(now, twice), "bad file %zu changed the coverage", i);
         gisa_free(now);
     }
+    /* an item the model no longer has is ignored when its count is 0 */
+    static const char old[] = "{\"format\": \"gisa-coverage\", \"version\": 1, \"optypes\": {\"FADD\": "
+                              "{\"modifiers\": {\"rnd\": {\"RQ\": 0, \"RN\": 0}}}}}";
+    gisa_diags_clear(d);
+    CHECK(gisa_cov_read_json(fresh, "old.json", old, strlen(old), d) == GISA_OK && gisa_diags_count(d) == 0);
     gisa_diags_free(d);
     gisa_free(ja);
     gisa_free(twice);
@@ -311,6 +322,11 @@ static void test_fermi(void)
     CHECK(count_at(j, "optypes", "MUFU", "operands", "Ra", "decorations", "-", NULL) == 1);
     CHECK(count_at(j, "optypes", "MUFU", "modifiers", "mufu", "RCP", NULL) == 1);
     CHECK(count_at(j, "optypes", "FADD", "operands", "SrcB", "kinds", "f32 imm", NULL) == 1);
+    /* .SAT spells the value of .FTZ: no word decodes as it, so it is no value of its own */
+    CHECK(count_at(j, "optypes", "MUFU", "modifiers", "ftz", "FTZ", NULL) == 0);
+    CHECK(count_at(j, "optypes", "MUFU", "modifiers", "ftz", "SAT", NULL) == -1);
+    CHECK(count_at(j, "optypes", "MUFU", "combinations", "MUFU.RCP.SAT", NULL) == -1);
+    CHECK(count_at(j, "optypes", "MUFU", "combinations", "MUFU.RCP.FTZ", NULL) == 0);
     gisa_free(j);
     gisa_sim_free(sim);
     gisa_cov_free(cov);
