@@ -336,19 +336,6 @@ static void test_fermi(void)
 
 #define NWORDS 60
 
-static void random_program(const gisa_isa *isa, tg_rng *r, gisa_word *words, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        const isa_opcode *op = &isa->opcodes[tg_below(r, (uint64_t)isa->nopcodes)];
-        const syntax_form *F = &op->forms[tg_below(r, (uint64_t)op->nforms)];
-        tg_word g;
-        tg_generate(op, F, r, (int)tg_below(r, 1000), &g);
-        gisa_inst inst;
-        if (gisa_decode(isa, g.w, &inst) == GISA_OK)
-            words[i++] = g.w;
-    }
-}
-
 static void random_state(gisa_sim *s, tg_rng *r)
 {
     static const uint32_t special[] = {0, 0x80000000, 1, 0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 0x3f800000};
@@ -382,7 +369,7 @@ static void test_random(const char *target, int programs)
     for (int p = 0; p < programs; p++) {
         gisa_sim *sim;
         gisa_sim_new(isa, gisa_sim_max_regs(isa), 1, &sim);
-        random_program(isa, &r, words, NWORDS);
+        tg_program(isa, &r, words, NWORDS);
         gisa_sim_load(sim, words, NWORDS);
         random_state(sim, &r);
         gisa_cov_attach(cov, sim);
