@@ -29,10 +29,11 @@ extern "C" {
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
  *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir, gisa_shrink;
- *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_assemble, gisa_words_*,
+ *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_isa_manual, gisa_assemble, gisa_words_*,
  *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
  *                                 gisa_sim_state_read_json, gisa_gen_*, gisa_shrink;
  *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
+ *   (any)                         gisa_isa_manual passes on its callback's status;
  *   GISA_ERR_SIM                  gisa_sim_run.
  * Memory the library returns to the caller (the words of gisa_assemble and
  * gisa_words_parse, the buffers of gisa_words_serialize, gisa_diag_format,
@@ -157,6 +158,21 @@ gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
  * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
 char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+
+/* The HTML reference manual of the loaded ISA (what `gisa doc --html DIR`
+ * writes): a static site, every asset local. The library writes no file:
+ * each page goes to `page` with its file name (a plain name such as
+ * "index.html" or "opcode-FFMA_RRC.html": no directory part, never starting
+ * with '.') and its bytes. A callback that returns anything but GISA_OK
+ * stops the manual, and gisa_isa_manual returns that status; otherwise
+ * GISA_OK, GISA_ERR_NOMEM, or GISA_ERR_USAGE for NULL arguments. The pages
+ * come in a fixed order: style.css, search.js, search-index.js, index.html,
+ * encoding.html (the map of used and free opcode-selecting codes),
+ * errata.html (lint's findings), then optype-NAME.html for every optype
+ * and opcode-NAME.html for every opcode, where NAME keeps letters, digits
+ * and '_' and writes any other byte as -XX (hex). */
+typedef int (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len); /* a gisa_status */
+gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
 
 /* ---------------------------------------------------------------- words */
 

@@ -66,7 +66,7 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
     return CLI_CONTINUE;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int cli_write_all(int fd, const char *buf, size_t len)
 {
     while (len) {
         ssize_t w = write(fd, buf, len);
@@ -136,7 +136,7 @@ static int write_atomic(const cli_cmd *cmd, const char *target, const char *show
         return EXIT_USAGE;
     }
     int e = 0;
-    if (write_all(fd, buf, len) || fchmod(fd, mode) || fsync(fd))
+    if (cli_write_all(fd, buf, len) || fchmod(fd, mode) || fsync(fd))
         e = errno;
     if (close(fd) && !e)
         e = errno;

@@ -353,7 +353,7 @@ int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst)
         draw(g, op, form, v);
         gisa_word w = {{0, 0}};
         for (int i = 0; i < op->nfields; i++)
-            word_set(&w, op->fields[i].off, op->fields[i].width, v[i]);
+            word_set(&w, op->fx[i].off, op->fx[i].width, v[i]);
         if (gisa_decode(g->isa, w, inst) == GISA_OK && inst->opcode == opcode)
             return 0;
     }
@@ -368,17 +368,23 @@ void gen_note_writes(gisa_gen *g, const gisa_inst *inst)
     const syntax_form *F = &op->forms[inst->form];
     const uint8_t *written = &g->ops[inst->opcode].written[inst->form * GEN_MAX_OPS];
     for (int k = 0; k < F->nops && k < GEN_MAX_OPS; k++) {
-        gisa_operand o;
-        if (!written[k] || gisa_inst_operand(g->isa, inst, (size_t)k, &o) != GISA_OK || !o.present || o.is_zero)
+        const opnd_slot *s = &F->ops[k];
+        /* an omitted operand holds its absent value, a zero register */
+        if (!written[k] || s->kind != OK_REG || inst->field[s->field] == s->type->zero_value)
             continue;
-        switch (o.kind) {
-        case GISA_OPND_PAIR: gen_recent_push(&g->rgpr, o.reg + 1); /* fall through */
-        case GISA_OPND_REG: gen_recent_push(&g->rgpr, o.reg); break;
-        case GISA_OPND_UPAIR: gen_recent_push(&g->rur, o.reg + 1); /* fall through */
-        case GISA_OPND_UREG: gen_recent_push(&g->rur, o.reg); break;
-        case GISA_OPND_PRED: gen_recent_push(&g->rpred, o.reg); break;
-        case GISA_OPND_UPRED: gen_recent_push(&g->rup, o.reg); break;
-        default: break;
+        unsigned reg = (unsigned)inst->field[s->field];
+        int pair = opnd_is_pair(s, inst->field);
+        switch (s->type->rclass) {
+        case RC_GPR:
+        case RC_UGPR: {
+            gen_recent *rc = s->type->rclass == RC_GPR ? &g->rgpr : &g->rur;
+            if (pair)
+                gen_recent_push(rc, reg + 1);
+            gen_recent_push(rc, reg);
+            break;
+        }
+        case RC_PRED: gen_recent_push(&g->rpred, reg); break;
+        case RC_UPRED: gen_recent_push(&g->rup, reg); break;
         }
     }
 }

@@ -42,17 +42,19 @@ static inline uint64_t gen_next(gen_rng *r)
     return out;
 }
 
-/* Uniform in [0, n) without modulo bias; n = 0 gives 0. */
+/* Uniform in [0, n) without bias (Lemire's multiply-and-reject: a
+ * division only on the rare draws that may need rejecting); n = 0 gives 0. */
 static inline uint64_t gen_below(gen_rng *r, uint64_t n)
 {
     if (n <= 1)
         return 0;
-    uint64_t limit = -n % n; /* 2^64 mod n: values below it would favour small results */
-    for (;;) {
-        uint64_t x = gen_next(r);
-        if (x >= limit)
-            return x % n;
+    unsigned __int128 m = (unsigned __int128)gen_next(r) * n;
+    if ((uint64_t)m < n) {
+        uint64_t limit = -n % n; /* 2^64 mod n */
+        while ((uint64_t)m < limit)
+            m = (unsigned __int128)gen_next(r) * n;
     }
+    return (uint64_t)(m >> 64);
 }
 
 /* True with probability ppm / 1e6. */

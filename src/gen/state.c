@@ -102,12 +102,16 @@ static uint64_t value_of(gen_rng *r, value_kind k, uint32_t fp_rate)
     }
 }
 
+/* "0x%08x" or "0x%016llx", without printf: a state has thousands */
 static void put_value(strbuf *b, uint64_t v, int wide)
 {
-    if (wide)
-        sb_printf(b, "\"0x%016llx\"", (unsigned long long)v);
-    else
-        sb_printf(b, "\"0x%08x\"", (unsigned)v);
+    char s[20];
+    int n = wide ? 16 : 8;
+    s[0] = '"', s[1] = '0', s[2] = 'x';
+    for (int i = 0; i < n; i++)
+        s[3 + i] = "0123456789abcdef"[v >> (4 * (n - 1 - i)) & 15];
+    s[3 + n] = '"';
+    sb_putn(b, s, (size_t)n + 4);
 }
 
 /* "R5": [32 values] or one value; a pair (F64) when `pair` */

@@ -4,15 +4,17 @@
 # compiler does (the including file's directory first, then src/ as the
 # build's -I; a header that does not exist counts by its first path
 # component) and these directions are refused:
-#   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/gen, src/cli, src/lib, src/dpi, src/cov
+#   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/cov
 #   src/common                -> src/spec
-#   src/asm, src/disasm, src/sim, src/gen -> each other, src/cli, src/lib, src/dpi, src/cov
-#   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/cli, src/dpi
+#   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi, src/cov
+#   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/dpi
 # (src/gen, the random program generator, sits beside the tools: it reads
-# the model and calls the others through include/gisa.h only.)
-# src/cli, src/lib and src/dpi (the DPI-C wrapper, over the public API only)
-# may include anything; src/cov (coverage, layer lib) the model and the
-# public API only. Prints each offending line
+# the model and calls the others through include/gisa.h only; so does
+# src/cov, functional coverage, a lib-layer user of the model and the
+# public API.)
+# src/manual (the HTML manual, a lib-layer user of the public API and the
+# model), src/dpi (the DPI-C wrapper, over the public API only), src/cli and
+# src/lib may include anything. Prints each offending line
 # (file:line: the directive) and exits 1; exits 0 when there is none.
 # Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
 # repository holding this script). No other environment is needed.
@@ -28,10 +30,10 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|gen|cli|lib|dpi|cov)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|gen|cli|lib|dpi|cov|spec)$ ]] ;;
-    asm | disasm | sim | gen) [[ $to =~ ^(asm|disasm|sim|gen|cli|lib|dpi|cov)$ ]] ;;
-    cov) [[ $to =~ ^(asm|disasm|sim|gen|cli|dpi)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov|spec)$ ]] ;;
+    asm | disasm | sim | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
+    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|dpi)$ ]] ;;
     *) return 1 ;;
     esac
 }

@@ -3,7 +3,9 @@
 # library: the build is installed into a temporary prefix, which must hold
 # bin/gisa, include/gisa.h, lib/libgisa.a, lib/libgisa.so* (soname
 # libgisa.so.MAJOR, exporting exactly the functions of gisa.h),
-# lib/pkgconfig/gisa.pc, lib/cmake/gisa/ and share/man/man1/gisa.1. Then
+# lib/pkgconfig/gisa.pc, lib/cmake/gisa/, share/man/man1/gisa.1 and the
+# Python package (lib/python3/dist-packages/gisa, which must load the
+# installed library, also after the prefix is moved). Then
 # tests/cli/install_consumer.c is built with `pkg-config --cflags --libs
 # gisa` (shared) and `pkg-config --static` (libgisa.a), and with CMake's
 # find_package(gisa) (gisa::gisa, gisa::gisa_static), and run: it must
@@ -206,8 +208,33 @@ sed -i "s/find_package(gisa $vmaj.$vmin /find_package(gisa $((vmaj + 1)).0 /" cm
 run cmake -S cm -B cm/build3 "-DCMAKE_PREFIX_PATH=$P" "-DCMAKE_C_COMPILER=$CC"
 check "find_package(gisa $((vmaj + 1)).0) refuses $VERSION" test "$rc" -ne 0
 
+# ------------------------------------------------------------------ Python
+# The package installed under GISA_PYTHON_DIR finds the installed library
+# (not the build's), from anywhere, and still does once the prefix moves.
+PYDIR=$(cache GISA_PYTHON_DIR)
+PYDIR=${PYDIR:-lib/python3/dist-packages}
+[ "${PYDIR#/}" = "$PYDIR" ] && PYDIR=$P/$PYDIR
+py_installed() { # py_installed PREFIX PYDIR: the package there works and loads PREFIX's library
+    (cd / && env -u GISA_LIBRARY PYTHONPATH="$2" PYTHONDONTWRITEBYTECODE=1 python3 -c '
+import sys, gisa
+isa = gisa.load()
+print(gisa.library_path())
+print(isa.disassemble(isa.assemble("FADD R0, R1, R2")[0]))' >"$T/py.out" 2>&1)
+    grep -qx "$1/${LIB#"$P"/}/libgisa.so.$vmaj" "$T/py.out" && grep -qx "FADD R0, R1, R2" "$T/py.out"
+}
+if [ "$shared" = 1 ] && command -v python3 >/dev/null 2>&1; then
+    check "Python package installed in $PYDIR" test -f "$PYDIR/gisa/__init__.py" -a -f "$PYDIR/gisa/_installed.py"
+    check "installed Python package loads the installed library" py_installed "$P" "$PYDIR"
+    [ -s "$T/py.out" ] && sed 's/^/  python: /' "$T/py.out"
+else
+    skip "Python package (no shared library or no python3)"
+fi
+
 # ------------------------------------------------------------------ relocation
 mv "$P" "$T/moved"
+if [ "$shared" = 1 ] && command -v python3 >/dev/null 2>&1; then
+    check "the Python package moves with the prefix" py_installed "$T/moved" "$T/moved/${PYDIR#"$P"/}"
+fi
 if command -v pkg-config >/dev/null 2>&1; then
     export PKG_CONFIG_PATH=$T/moved/${LIB#"$P"/}/pkgconfig
     run pkg-config --cflags gisa

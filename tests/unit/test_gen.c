@@ -1,5 +1,6 @@
 /* The random program generator (gisa_gen_*), on both targets:
- *  - every program of SEEDS seeds (GISA_GEN_SOAK=N for more: scripts/gen_soak.sh)
+ *  - every program of SEEDS seeds (GISA_GEN_SOAK=N seeds and GISA_GEN_COUNT=N
+ *    instructions for more, and only this: scripts/gen_soak.sh)
  *    assembles without a diagnostic to exactly the generated words, each
  *    word disassembles to its line, and it runs in the simulator with
  *    exactly gisa_gen_regs registers, with its state and without, and
@@ -17,7 +18,7 @@
 #include "testlib.h"
 
 #define SEEDS 300
-#define COUNT 300
+static size_t COUNT = 300; /* GISA_GEN_COUNT=N: instructions per program */
 
 static gisa_gen *fresh(const gisa_isa *isa)
 {
@@ -153,7 +154,7 @@ static void test_legal(const char *target, long seeds)
             }
         }
     }
-    printf("%s: %ld seeds x %d instructions, %ld of %zu opcodes seen\n", target ? target : "gisa128", seeds, COUNT,
+    printf("%s: %ld seeds x %zu instructions, %ld of %zu opcodes seen\n", target ? target : "gisa128", seeds, COUNT,
            hits, nop);
     CHECK((size_t)hits == nop);
     free(seen);
@@ -628,6 +629,8 @@ int main(void)
 {
     const char *soak = getenv("GISA_GEN_SOAK");
     long seeds = soak ? atol(soak) : SEEDS;
+    if (getenv("GISA_GEN_COUNT"))
+        COUNT = (size_t)atol(getenv("GISA_GEN_COUNT"));
     test_legal(NULL, seeds);
     test_legal("fermi", seeds);
     if (!soak) {
