@@ -3,7 +3,8 @@
  * (instructions x warps x 32 lanes / seconds) for 1 thread and for all
  * cores. Not a test.
  *
- *   sim_bench [KERNEL...]   kernels: int fp hfma2 ffma_rz dfma (default all)
+ *   sim_bench [--engine native|doc|auto] [KERNEL...]
+ *   kernels: int fp hfma2 hfma2_bf16 hadd2 ffma_rz dfma dadd dmul (default all)
  *
  * With one thread it also measures the step path: every warp stepped to the
  * end with gisa_sim_step, a commit record filled per instruction (what a
@@ -61,6 +62,10 @@ static void emit(FILE *f, const char *kernel, int i)
         }
     } else if (!strcmp(kernel, "hfma2")) {
         fprintf(f, "HFMA2 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    } else if (!strcmp(kernel, "hfma2_bf16")) {
+        fprintf(f, "HFMA2.BF16_V2 R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
+    } else if (!strcmp(kernel, "hadd2")) {
+        fprintf(f, "HADD2 R%u, R%u, -R%u ;\n", R(), R(), R());
     } else {
         fprintf(f, "FFMA.RZ R%u, R%u, R%u, R%u ;\n", R(), R(), R(), R());
     }
@@ -72,9 +77,13 @@ static char *kernel_source(const char *kernel)
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
     for (int i = 0; i < KERNEL_LEN; i++) {
-        if (!strcmp(kernel, "dfma")) {
+        if (kernel[0] == 'd') { /* dfma dadd dmul */
             unsigned d = 2 * r32(16), a = 2 * r32(16), b = 2 * r32(16), c = 2 * r32(16);
-            fprintf(f, "DFMA R[%u:%u], R[%u:%u], R[%u:%u], R[%u:%u] ;\n", d, d + 1, a, a + 1, b, b + 1, c, c + 1);
+            const char *op = !strcmp(kernel, "dfma") ? "DFMA" : !strcmp(kernel, "dadd") ? "DADD" : "DMUL";
+            fprintf(f, "%s R[%u:%u], R[%u:%u], R[%u:%u]", op, d, d + 1, a, a + 1, b, b + 1);
+            if (!strcmp(kernel, "dfma"))
+                fprintf(f, ", R[%u:%u]", c, c + 1);
+            fprintf(f, " ;\n");
         } else {
             emit(f, kernel, i);
         }
@@ -86,7 +95,7 @@ static char *kernel_source(const char *kernel)
 /* Inputs: small positive floats / mixed integers, per lane */
 static void fill(gisa_sim *sim, const char *kernel)
 {
-    const int k = !strcmp(kernel, "int") ? 0 : !strcmp(kernel, "hfma2") ? 1 : !strcmp(kernel, "dfma") ? 2 : 3;
+    const int k = !strcmp(kernel, "int") ? 0 : kernel[0] == 'h' ? 1 : kernel[0] == 'd' ? 2 : 3;
     for (unsigned w = 0; w < WARPS; w++)
         for (unsigned r = 0; r < 32; r++)
             for (int l = 0; l < 32; l++) {
@@ -97,6 +106,8 @@ static void fill(gisa_sim *sim, const char *kernel)
                 gisa_sim_set(sim, w, GISA_RF_R, r, l, v);
             }
 }
+
+static gisa_sim_engine engine = GISA_ENGINE_AUTO;
 
 /* Best time of RUNS runs stepping every warp to the end with commit records. */
 static double step_time(gisa_sim *sim, const char *kernel)
@@ -134,6 +145,7 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
     if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
         return 1;
     gisa_sim_set_threads(sim, threads);
+    gisa_sim_set_engine(sim, engine);
     gisa_sim_load(sim, words, n);
     double best = 1e30;
     for (int run = 0; run < RUNS; run++) {
@@ -165,13 +177,19 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
 
 int main(int argc, char **argv)
 {
-    static const char *const all[] = {"int", "fp", "hfma2", "ffma_rz", "dfma"};
+    static const char *const all[] = {"int", "fp", "hfma2", "hfma2_bf16", "hadd2", "ffma_rz", "dfma", "dadd", "dmul"};
     gisa_isa *isa;
     if (gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
         return 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int rc = 0;
-    int nk = argc > 1 ? argc - 1 : 5;
+    if (argc > 2 && !strcmp(argv[1], "--engine")) {
+        engine = !strcmp(argv[2], "doc") ? GISA_ENGINE_DOC : !strcmp(argv[2], "native") ? GISA_ENGINE_NATIVE
+                                                                                        : GISA_ENGINE_AUTO;
+        argc -= 2;
+        argv += 2;
+    }
+    int nk = argc > 1 ? argc - 1 : (int)(sizeof all / sizeof all[0]);
     for (int k = 0; k < nk; k++) {
         const char *kernel = argc > 1 ? argv[k + 1] : all[k];
         rc |= bench(isa, kernel, 1);

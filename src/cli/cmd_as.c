@@ -5,11 +5,12 @@
 
 #include "common.h"
 
-enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS };
+enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS, O_MAXMEM };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write to FILE ('-': standard output; default a.bin, a.hex or a.c)"},
     {"format", 0, "FMT", "bin (16 bytes per word, little-endian), hex (one word per line) or c"},
     {"max-errors", 0, "N", "show at most N errors, count the rest (default 100; 0: no limit)"},
+    {"max-memory", 0, "SIZE", "refuse an input estimated to need more memory (default 4G; K, M, G, T suffixes)"},
 };
 
 /* Maps --format text to a format (gisa_out_format order). */
@@ -30,7 +31,10 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
     static const char *const default_out[] = {"a.bin", "a.hex", "a.c"};
     gisa_word *words;
     size_t n;
-    int r = cli_read_words(cmd, isa, a, CLI_WORDS_ASM, max_errors, &words, &n);
+    /* the image: 16 bytes a word, or text (hex 33, C about 100) in a buffer that doubles */
+    static const size_t out_bytes[] = {16, 66, 200};
+    const cli_budget budget = {a->val[O_MAXMEM], out_bytes[fmt]};
+    int r = cli_read_words_within(cmd, isa, a, CLI_WORDS_ASM, max_errors, &budget, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
     char *out;
@@ -58,6 +62,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     size_t max_errors = 100;
     if (a.val[O_MAX_ERRORS] && cli_parse_count(a.val[O_MAX_ERRORS], &max_errors))
         return cli_usage_error(cmd, "--max-errors needs a number, not '%s'", a.val[O_MAX_ERRORS]);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     gisa_isa *isa;
     r = cli_load_for_output(cmd, &a, a.val[O_OUTPUT], &isa);
     if (r != CLI_CONTINUE)

@@ -4,13 +4,14 @@
 
 #include "common.h"
 
-enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT };
+enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT, O_MAXMEM };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write the listing to FILE (default: standard output)"},
     {"format", 0, "FMT", "input format: bin (16-byte little-endian words) or hex (default: hex for a *.hex file, else bin)"},
     {"offsets", 0, NULL, "prefix each line with its byte offset, /*0040*/"},
     {"raw", 0, NULL, "append the word in hex, // 0x..."},
     {"strict", 0, NULL, "exit 1 when any word is not a valid instruction"},
+    {"max-memory", 0, "SIZE", "refuse an input estimated to need more memory (default 4G; K, M, G, T suffixes)"},
 };
 
 /* Builds the listing in memory so that -o FILE is written all at once. */
@@ -45,7 +46,10 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
 {
     gisa_word *words;
     size_t n;
-    int r = cli_read_words(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &words, &n);
+    /* a listing line is about 64 characters (+11 with --offsets, +38 with
+     * --raw), in a buffer that doubles */
+    const cli_budget budget = {a->val[O_MAXMEM], 2 * (64 + (a->val[O_OFFSETS] ? 11 : 0) + (a->val[O_RAW] ? 38 : 0))};
+    int r = cli_read_words_within(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &budget, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
     char *out = NULL;
@@ -76,6 +80,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     const char *fmt = a.val[O_FORMAT];
     if (fmt && strcmp(fmt, "bin") && strcmp(fmt, "hex"))
         return cli_usage_error(cmd, "unknown format '%s' (expected bin or hex)", fmt);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     /* as `gisa run` does: a file named *.hex is hex text unless --format says otherwise */
     size_t plen = a.npos && a.pos[0] ? strlen(a.pos[0]) : 0;
     hex = fmt ? !strcmp(fmt, "hex") : plen > 4 && !strcmp(a.pos[0] + plen - 4, ".hex");

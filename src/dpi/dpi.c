@@ -159,13 +159,19 @@ void gisa_dpi_free(void *h)
     free(d);
 }
 
-static int load_words(dpi *d, const char *path, int hex)
+/* The start of every load: a new operation, the file's text (NULL: failed). */
+static char *begin_load(dpi *d, const char *path, size_t *len)
 {
     if (!d)
-        return -1;
+        return NULL;
     begin(d);
+    return read_file(d, path, len);
+}
+
+static int load_words(dpi *d, const char *path, int hex)
+{
     size_t len;
-    char *text = read_file(d, path, &len);
+    char *text = begin_load(d, path, &len);
     if (!text)
         return -1;
     gisa_diags *g = gisa_diags_new();
@@ -205,11 +211,8 @@ unsigned int gisa_dpi_word(void *h, int pc, int part)
 int gisa_dpi_load_state(void *h, const char *path)
 {
     dpi *d = h;
-    if (!d)
-        return -1;
-    begin(d);
     size_t len;
-    char *text = read_file(d, path, &len);
+    char *text = begin_load(d, path, &len);
     if (!text)
         return -1;
     gisa_diags *g = gisa_diags_new();

@@ -71,6 +71,13 @@ SIM_VALUES(ITYPE, ITYPE_VALUES);
 #else
 #define SIM_OP static
 #endif
+/* A helper of SIM_OP functions: inlined into each clone, so it runs with the
+ * clone's instruction set */
+#if defined(__GNUC__)
+#define SIM_INLINE static inline __attribute__((always_inline))
+#else
+#define SIM_INLINE static inline
+#endif
 
 /* What a 32-bit source adds to an exact sum: -x adds 2^32 - x (so -0 carries
  * out, as ~x + 1 does), ~x its complement. As (v ^ flip) + one, branch-free:

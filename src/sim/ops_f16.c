@@ -29,38 +29,69 @@ SIM_MODS(HFMA2, HFMA2_MODS);
 _Static_assert(SIM_SAME(HFMA2_FMT, HARITH_FMT) && SIM_SAME(HFMA2_FTZ, HARITH_FTZ) && SIM_SAME(HFMA2_SAT, HARITH_SAT),
                "half_arith reads HFMA2 with HARITH's indices");
 
-typedef enum { H_ADD, H_MUL, H_FMA } h_arith;
+/* The 64 halves of a source or result: each lane's word, and the same
+ * memory as halves, which the lane kernels take in any order (each half is
+ * computed alone, so it does not matter which of a lane's halves is first). */
+typedef union {
+    uint32_t lane[LANES];
+    uint16_t half[2 * LANES];
+} halves;
 
-static inline uint16_t h_compute(h_arith op, int bf, uint16_t a, uint16_t b, uint16_t c, fp_rnd r)
+/* A source's halves as .hsel2 feeds them to the lanes, decorated and flushed */
+SIM_INLINE void half_inputs(halves *restrict out, const uint32_t *restrict v, const sim_opnd *o, const fpfmt *f,
+                            int ftz)
 {
-    switch (op) {
-    case H_ADD: return bf ? bf16_add(a, b, r) : f16_add(a, b, r);
-    case H_MUL: return bf ? bf16_mul(a, b, r) : f16_mul(a, b, r);
-    default: return bf ? bf16_fma(a, b, c, r) : f16_fma(a, b, c, r);
+    const uint16_t keep = o->abs ? (uint16_t)~f->sign : 0xffff, flip = o->neg ? (uint16_t)f->sign : 0;
+    const uint16_t exp = (uint16_t)f->exp, zap = ftz ? (uint16_t)f->sign : 0xffff; /* what a subnormal keeps */
+    const unsigned lo_down = o->sel == HSEL_H1_H1 ? 16 : 0, hi_up = o->sel == HSEL_H0_H0 ? 16 : 0;
+    for (int l = 0; l < LANES; l++) /* copies, not memcpy: its narrower stores would stall the wider loads */
+        out->lane[l] = (v[l] >> lo_down & 0xffffu) | (v[l] << hi_up & 0xffff0000u);
+    for (int i = 0; i < 2 * LANES; i++) {
+        uint16_t t = (uint16_t)((out->half[i] & keep) ^ flip);
+        out->half[i] = (t & exp) ? t : t & zap;
     }
 }
 
-static void half_arith(sim_exec *x, h_arith op, int relu)
+/* fp_finish on each half (NaN, .SAT, .RELU, FTZ), branch-free */
+SIM_INLINE void half_results(uint32_t *restrict d, halves *restrict r, const fpfmt *f, int sat, int relu, int ftz)
+{
+    const uint16_t exp = (uint16_t)f->exp, one = (uint16_t)f->one, nan = sat ? 0 : (uint16_t)f->canon_nan;
+    const uint16_t zap = ftz ? 0x8000u : 0xffffu;
+    for (int i = 0; i < 2 * LANES; i++) {
+        uint16_t v = r->half[i], t = (sat || relu) && (v & 0x8000u) ? 0 : sat && v > one ? one : v;
+        t = (v & 0x7fffu) > exp ? nan : t;
+        r->half[i] = (t & exp) ? t : t & zap;
+    }
+    for (int l = 0; l < LANES; l++)
+        d[l] = r->lane[l];
+}
+
+typedef enum { H_ADD, H_MUL, H_FMA } h_arith;
+
+SIM_INLINE void half_arith(sim_exec *x, h_arith op, int relu)
 {
     const sim_insn *in = x->in;
     const int bf = in->m[HARITH_FMT] == HFMT_BF16_V2, ftz = in->m[HARITH_FTZ] == FTZ_FTZ;
     const int sat = in->m[HARITH_SAT] == SAT_SAT;
     const fp_rnd rnd = FP_RN;
     const fpfmt *f = bf ? &FMT_BF16 : &FMT_F16;
-    for (int l = 0; l < LANES; l++) {
-        uint32_t d = 0;
-        for (int h = 0; h < 2; h++) {
-            uint16_t a = half_in(x->a[l], &in->op[RO_A], h, f, ftz), b = half_in(x->b[l], &in->op[RO_B], h, f, ftz);
-            uint16_t c = op == H_FMA ? half_in(x->c[l], &in->op[RO_C], h, f, ftz) : 0;
-            d |= (uint32_t)fp_finish(h_compute(op, bf, a, b, c, rnd), f, sat, relu, ftz) << (16 * h);
-        }
-        x->d[l] = d;
+    halves a, b, c, r;
+    half_inputs(&a, x->a, &in->op[RO_A], f, ftz);
+    half_inputs(&b, x->b, &in->op[RO_B], f, ftz);
+    if (op == H_FMA) {
+        half_inputs(&c, x->c, &in->op[RO_C], f, ftz);
+        (bf ? bf16_fma_lanes : f16_fma_lanes)(r.half, a.half, b.half, c.half, rnd);
+    } else if (op == H_MUL) {
+        (bf ? bf16_mul_lanes : f16_mul_lanes)(r.half, a.half, b.half, rnd);
+    } else {
+        (bf ? bf16_add_lanes : f16_add_lanes)(r.half, a.half, b.half, rnd);
     }
+    half_results(x->d, &r, f, sat, relu, ftz);
 }
 
-static void op_hadd2(sim_exec *x) { half_arith(x, H_ADD, 0); }
-static void op_hmul2(sim_exec *x) { half_arith(x, H_MUL, 0); }
-static void op_hfma2(sim_exec *x) { half_arith(x, H_FMA, x->in->m[HFMA2_RELU] == RELU_RELU); }
+SIM_OP void op_hadd2(sim_exec *x) { half_arith(x, H_ADD, 0); }
+SIM_OP void op_hmul2(sim_exec *x) { half_arith(x, H_MUL, 0); }
+SIM_OP void op_hfma2(sim_exec *x) { half_arith(x, H_FMA, x->in->m[HFMA2_RELU] == RELU_RELU); }
 
 /* HMNMX2 Rd, Ra, SrcB, pp: per lane pp ? min : max; FTZ first (rulings);
  * one NaN gives the other value, two NaNs or .NAN with any NaN give 0x7FFF. */

@@ -27,20 +27,30 @@ static inline uint64_t f64_nan_rule(const uint64_t *in, int n, uint64_t r)
 }
 
 /* The decorated 64-bit inputs of one source */
-static void f64_inputs(uint64_t *restrict out, const uint32_t *restrict lo, const uint32_t *restrict hi,
-                       const sim_opnd *o)
+SIM_INLINE void f64_inputs(uint64_t *restrict out, const uint32_t *restrict lo, const uint32_t *restrict hi,
+                              const sim_opnd *o)
 {
     const uint64_t keep = o->abs ? ~FMT_F64.sign : ~UINT64_C(0), flip = o->neg ? FMT_F64.sign : 0;
     for (int l = 0; l < LANES; l++)
         out[l] = (((uint64_t)hi[l] << 32 | lo[l]) & keep) ^ flip;
 }
 
+/* Whether any of the 32 results is a NaN, branch-free over the lanes */
+SIM_INLINE int f64_any_nan(const uint64_t *r)
+{
+    uint64_t any = 0;
+    for (int l = 0; l < LANES; l++)
+        any |= (uint64_t)((r[l] & ~FMT_F64.sign) > FMT_F64.exp);
+    return any != 0;
+}
+
 /* DADD/DMUL/DFMA: the host result, then the NaN rule over the inputs in
- * priority order (SrcB, SrcC, Ra). */
+ * priority order (SrcB, SrcC, Ra). A NaN input makes the host result a NaN,
+ * so the rule runs only for a warp with some NaN result. */
 typedef enum { D_ADD, D_MUL, D_FMA } d_arith;
 #define DARITH_MODS(M, P) M(P, RND, "rnd", RND)
 SIM_MODS(DARITH, DARITH_MODS);
-static void f64_arith(sim_exec *x, d_arith op)
+SIM_INLINE void f64_arith(sim_exec *x, d_arith op)
 {
     const int nin = op == D_FMA ? 3 : 2;
     const sim_insn *in = x->in;
@@ -56,15 +66,20 @@ static void f64_arith(sim_exec *x, d_arith op)
     } else {
         f64_add_lanes(r, a, b, rnd);
     }
+    if (f64_any_nan(r))
+        for (int l = 0; l < LANES; l++) {
+            uint64_t order[3] = {b[l], nin == 3 ? c[l] : a[l], a[l]};
+            r[l] = f64_nan_rule(order, nin, r[l]);
+        }
     for (int l = 0; l < LANES; l++) {
-        uint64_t order[3] = {b[l], nin == 3 ? c[l] : a[l], a[l]};
-        f64_put(x, l, f64_nan_rule(order, nin, r[l]));
+        x->d[l] = (uint32_t)r[l];
+        x->dh[l] = (uint32_t)(r[l] >> 32);
     }
 }
 
-static void op_dadd(sim_exec *x) { f64_arith(x, D_ADD); }
-static void op_dmul(sim_exec *x) { f64_arith(x, D_MUL); }
-static void op_dfma(sim_exec *x) { f64_arith(x, D_FMA); }
+SIM_OP void op_dadd(sim_exec *x) { f64_arith(x, D_ADD); }
+SIM_OP void op_dmul(sim_exec *x) { f64_arith(x, D_MUL); }
+SIM_OP void op_dfma(sim_exec *x) { f64_arith(x, D_FMA); }
 
 /* DMNMX Rd, Ra, SrcB, pp: pp ? min : max (the document swaps them: a typo);
  * one NaN gives the other operand, two give quiet(SrcB). */

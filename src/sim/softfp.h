@@ -13,8 +13,8 @@
  * fp_restore_host_rounding() before running other floating-point code that
  * expects round-to-nearest (printf, strtod, the assembler's fpconv, ...),
  * and after any code of yours that calls fesetround() itself: it sets
- * FE_TONEAREST and tells this module so.  The F16/BF16 operations neither
- * use nor change the mode.  The host must not flush subnormals (no x86
+ * FE_TONEAREST and tells this module so.  The scalar F16/BF16 operations
+ * neither use nor change the mode; their lane kernels set round-to-nearest.  The host must not flush subnormals (no x86
  * FTZ/DAZ). */
 #ifndef GISA_SIM_SOFTFP_H
 #define GISA_SIM_SOFTFP_H
@@ -112,6 +112,28 @@ void f32_fma_lanes(uint32_t *d, const uint32_t *a, const uint32_t *b, const uint
 void f64_add_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, fp_rnd r);
 void f64_mul_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, fp_rnd r);
 void f64_fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, fp_rnd r);
+
+/* The F16/BF16 operations on the 64 halves (2 x 32 lanes) of an instruction
+ * (softfp_half.c, vectorised): the same results as the scalar functions.
+ * Unlike those they set the host mode to round-to-nearest. */
+#define SOFTFP_HALF_LANES(fmt, suffix)                                                                                 \
+    void fmt##_add_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);                         \
+    void fmt##_mul_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, fp_rnd r);                         \
+    void fmt##_fma_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
+SOFTFP_HALF_LANES(f16, )  /* f16_add_lanes, f16_mul_lanes, f16_fma_lanes */
+SOFTFP_HALF_LANES(bf16, ) /* bf16_add_lanes, ... */
+/* The F16 kernels without F16C, which those above use where the host has
+ * it: for tests (f16_add_lanes_portable, ...) */
+SOFTFP_HALF_LANES(f16, _portable)
+
+/* Lane kernels are compiled for x86-64-v3 (AVX2, FMA, F16C) and the
+ * baseline, and the loader picks one (GCC on x86-64). */
+#define LANE_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
+#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__) || defined(__SANITIZE_ADDRESS__) ||               \
+    defined(GISA_NO_CLONES)
+#undef LANE_FN
+#define LANE_FN
+#endif
 
 /* classification helpers used by the instruction layer */
 

@@ -15,61 +15,58 @@
 #include "sim/ops.h"
 #include "sim/softfp.h"
 
-#define LANE_FN __attribute__((target_clones("arch=x86-64-v3", "default")))
-#if !defined(__x86_64__) || !defined(__GNUC__) || defined(__clang__) || defined(__SANITIZE_ADDRESS__) || \
-    defined(GISA_NO_CLONES)
-#undef LANE_FN
-#define LANE_FN
-#endif
 
-/* A lane kernel: switch the mode, copy the operands in, one host operation
- * per lane, copy the results out. */
-#define LANE_KERNEL2(name, W, F, expr)                                                                              \
-    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, fp_rnd r)                            \
-    {                                                                                                               \
-        F fa[LANES], fb[LANES], fd[LANES];                                                                          \
-        fp_use_rounding(r);                                                                                         \
-        memcpy(fa, a, sizeof fa);                                                                                   \
-        memcpy(fb, b, sizeof fb);                                                                                   \
-        for (int l = 0; l < LANES; l++)                                                                             \
-            fd[l] = expr;                                                                                           \
-        memcpy(d, fd, sizeof fd);                                                                                   \
+/* Bit patterns as host values, element by element: each memcpy is one load
+ * or store, which the vectoriser widens (copying whole arrays instead costs
+ * the copies, and narrower stores than the caller's loads stall them). */
+static inline float f32_at(const uint32_t *p)
+{
+    float v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline double f64_at(const uint64_t *p)
+{
+    double v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* A lane kernel: switch the mode, then one host operation per lane. */
+#define LANE_KERNEL2(name, W, F, AT, op)                                                                               \
+    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, fp_rnd r)                               \
+    {                                                                                                                  \
+        fp_use_rounding(r);                                                                                            \
+        for (int l = 0; l < LANES; l++) {                                                                              \
+            F v = AT(&a[l]) op AT(&b[l]);                                                                              \
+            memcpy(&d[l], &v, sizeof v);                                                                               \
+        }                                                                                                              \
     }
-#define LANE_KERNEL3(name, W, F, fn)                                                                                \
-    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, const W *restrict c, fp_rnd r)       \
-    {                                                                                                               \
-        F fa[LANES], fb[LANES], fc[LANES], fd[LANES];                                                               \
-        fp_use_rounding(r);                                                                                         \
-        memcpy(fa, a, sizeof fa);                                                                                   \
-        memcpy(fb, b, sizeof fb);                                                                                   \
-        memcpy(fc, c, sizeof fc);                                                                                   \
-        for (int l = 0; l < LANES; l++)                                                                             \
-            fd[l] = fn(fa[l], fb[l], fc[l]);                                                                        \
-        memcpy(d, fd, sizeof fd);                                                                                   \
+#define LANE_KERNEL3(name, W, F, AT, fn)                                                                               \
+    LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, const W *restrict c, fp_rnd r)          \
+    {                                                                                                                  \
+        fp_use_rounding(r);                                                                                            \
+        for (int l = 0; l < LANES; l++) {                                                                              \
+            F v = fn(AT(&a[l]), AT(&b[l]), AT(&c[l]));                                                                 \
+            memcpy(&d[l], &v, sizeof v);                                                                               \
+        }                                                                                                              \
     }
 
-LANE_KERNEL2(f32_add_lanes, uint32_t, float, fa[l] + fb[l])
-LANE_KERNEL3(f32_fma_lanes, uint32_t, float, fmaf)
-LANE_KERNEL2(f64_add_lanes, uint64_t, double, fa[l] + fb[l])
-LANE_KERNEL2(f64_mul_lanes, uint64_t, double, fa[l] * fb[l])
-LANE_KERNEL3(f64_fma_lanes, uint64_t, double, fma)
+LANE_KERNEL2(f32_add_lanes, uint32_t, float, f32_at, +)
+LANE_KERNEL3(f32_fma_lanes, uint32_t, float, f32_at, fmaf)
+LANE_KERNEL2(f64_add_lanes, uint64_t, double, f64_at, +)
+LANE_KERNEL2(f64_mul_lanes, uint64_t, double, f64_at, *)
+LANE_KERNEL3(f64_fma_lanes, uint64_t, double, f64_at, fma)
 
 /* a*b is exact in double and so is the scaling by 2^k (|k| <= 3): the
  * conversion to float is the one rounding (see f32_mul_scaled). */
 LANE_FN void f32_mul_lanes(uint32_t *restrict d, const uint32_t *restrict a, const uint32_t *restrict b, int k,
                            fp_rnd r)
 {
-    float fa[LANES], fb[LANES], fd[LANES];
     fp_use_rounding(r);
-    memcpy(fa, a, sizeof fa);
-    memcpy(fb, b, sizeof fb);
-    if (k) {
-        const double s = ldexp(1.0, k < -3 ? -3 : k > 3 ? 3 : k);
-        for (int l = 0; l < LANES; l++)
-            fd[l] = (float)((double)fa[l] * (double)fb[l] * s);
-    } else {
-        for (int l = 0; l < LANES; l++)
-            fd[l] = fa[l] * fb[l];
+    const double s = ldexp(1.0, k < -3 ? -3 : k > 3 ? 3 : k);
+    for (int l = 0; l < LANES; l++) {
+        float v = k ? (float)((double)f32_at(&a[l]) * (double)f32_at(&b[l]) * s) : f32_at(&a[l]) * f32_at(&b[l]);
+        memcpy(&d[l], &v, sizeof v);
     }
-    memcpy(d, fd, sizeof fd);
 }

@@ -10,8 +10,9 @@
  * few significant bits (cancellations, ties); exact half-ulp partners (ties
  * in every binade, subnormals included); products aimed at the underflow
  * and overflow thresholds; FMAs that cancel the rounded product exactly.
- * Every 16-bit value exhaustively, and the 32-lane kernels against the
- * scalar functions. */
+ * Every 16-bit value exhaustively, the 32-lane F32/F64 kernels against the
+ * scalar functions, and the 64-half F16/BF16 kernels (with F16C and without)
+ * like the scalar functions, against MPFR. */
 #include <fenv.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,32 @@ WIDEN16(bf16_to_f64)
 NARROW64(f16_from_f64)
 NARROW64(bf16_from_f64)
 
+/* A 64-half lane kernel on one tuple: it goes to a rotating slot among the
+ * earlier tuples (the other slots hold them), so every slot is exercised
+ * beside unrelated data. */
+#define WRAPH(name, nin)                                                                            \
+    static uint64_t w_##name(uint64_t a, uint64_t b, uint64_t c, fp_rnd r)                          \
+    {                                                                                               \
+        static uint16_t A[64], B[64], C[64], D[64];                                                 \
+        static unsigned slot;                                                                       \
+        slot = (slot + 23) % 64;                                                                    \
+        A[slot] = (uint16_t)a, B[slot] = (uint16_t)b, C[slot] = (uint16_t)c;                        \
+        (void)C;                                                                                    \
+        LANES##nin(name);                                                                           \
+        return D[slot];                                                                             \
+    }
+#define LANES2(name) name(D, A, B, r)
+#define LANES3(name) name(D, A, B, C, r)
+WRAPH(f16_add_lanes, 2)
+WRAPH(f16_mul_lanes, 2)
+WRAPH(f16_fma_lanes, 3)
+WRAPH(f16_add_lanes_portable, 2)
+WRAPH(f16_mul_lanes_portable, 2)
+WRAPH(f16_fma_lanes_portable, 3)
+WRAPH(bf16_add_lanes, 2)
+WRAPH(bf16_mul_lanes, 2)
+WRAPH(bf16_fma_lanes, 3)
+
 static uint64_t w_f32_mul_scaled(uint64_t a, uint64_t b, uint64_t c, fp_rnd r)
 {
     return f32_mul_scaled((uint32_t)a, (uint32_t)b, (int)(int64_t)c, r);
@@ -93,6 +120,13 @@ static const op ops[] = {
     {"f16_fma", FMA, F16, w_f16_fma},     {"bf16_add", ADD, BF16, w_bf16_add},
     {"bf16_mul", MUL, BF16, w_bf16_mul},  {"bf16_fma", FMA, BF16, w_bf16_fma},
     {"f16_from_f64", NARROW, F16, w_f16_from_f64}, {"bf16_from_f64", NARROW, BF16, w_bf16_from_f64},
+    /* the 16-bit lane kernels: after the scalar functions, which find_op finds */
+    {"f16_add_lanes", ADD, F16, w_f16_add_lanes},   {"f16_mul_lanes", MUL, F16, w_f16_mul_lanes},
+    {"f16_fma_lanes", FMA, F16, w_f16_fma_lanes},   {"f16_add_no_f16c", ADD, F16, w_f16_add_lanes_portable},
+    {"f16_mul_no_f16c", MUL, F16, w_f16_mul_lanes_portable},
+    {"f16_fma_no_f16c", FMA, F16, w_f16_fma_lanes_portable},
+    {"bf16_add_lanes", ADD, BF16, w_bf16_add_lanes}, {"bf16_mul_lanes", MUL, BF16, w_bf16_mul_lanes},
+    {"bf16_fma_lanes", FMA, BF16, w_bf16_fma_lanes},
 };
 
 static const op *find_op(enum kind kind, int fmt)
@@ -244,8 +278,7 @@ static void test_exhaustive16(void)
     const int ids[2] = {F16, BF16};
     for (int k = 0; k < 2; k++) {
         const fpf *f = &FMT[ids[k]];
-        const op *add = find_op(ADD, ids[k]), *mul = find_op(MUL, ids[k]);
-        const op *fma3 = find_op(FMA, ids[k]), *nar = find_op(NARROW, ids[k]);
+        const op *nar = find_op(NARROW, ids[k]);
         const uint64_t one = (uint64_t)f->bias << f->mbits;
         uint64_t partners[3] = {one | 1, (one - (2ull << f->mbits)) | 0x5, 0x3};
         int bad_class = 0;
@@ -254,11 +287,16 @@ static void test_exhaustive16(void)
             int nan = fp_isnan(v, k ? &FMT_BF16 : &FMT_F16);
             int sub = fp_is_subnormal(v, k ? &FMT_BF16 : &FMT_F16);
             bad_class += nan != f_isnan(f, v) || sub != f_issub(f, v);
-            for (int p = 0; p < 3; p++) {
-                check(add, v, partners[p], 0);
-                check(mul, v, partners[p], 0);
+            for (size_t i = 0; i < sizeof ops / sizeof *ops; i++) { /* scalar functions and lane kernels */
+                const op *o = &ops[i];
+                if (o->fmt != ids[k] || (o->kind != ADD && o->kind != MUL && o->kind != FMA))
+                    continue;
+                if (o->kind == FMA)
+                    check(o, v, partners[0], partners[1] ^ f_sign(f));
+                else
+                    for (int p = 0; p < 3; p++)
+                        check(o, v, partners[p], 0);
             }
-            check(fma3, v, partners[0], partners[1] ^ f_sign(f));
             if (!f_isnan(f, v) && (v & ~f_sign(f)) != f_inf(f))
                 for (int d = -1; d <= 1; d++)
                     check(nar, midpoint(f, v, d), 0, 0);
