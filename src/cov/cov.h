@@ -105,6 +105,11 @@ struct gisa_cov {
 int cov_slot_option(const mod_slot *m, const cov_slot *cs, uint64_t v);
 /* Classifies bits of a format (C_*). */
 int cov_classify(uint64_t bits, int fmt);
+/* The summary's figures in report order, and their names in the JSON
+ * ("modifier_values"; the text report shows '_' as a space). */
+#define COV_NFIGURES 7
+extern const char *const cov_figure_names[COV_NFIGURES];
+void cov_figures(const gisa_cov_summary *s, gisa_cov_figure *out);
 /* Adds every count of `from` to `into` (same layout). */
 void cov_add(gisa_cov *into, const gisa_cov *from);
 #endif

@@ -171,13 +171,10 @@ char *gisa_cov_write_json(const gisa_cov *c)
     w_count(&w, "executed", c->executed);
     w_count(&w, "skipped", c->skipped);
     w_open(&w, "summary", '{');
-    w_figure(&w, "opcodes", s.opcodes);
-    w_figure(&w, "optypes", s.optypes);
-    w_figure(&w, "modifier_values", s.modifier_values);
-    w_figure(&w, "combinations", s.combinations);
-    w_figure(&w, "operand_kinds", s.operand_kinds);
-    w_figure(&w, "decorations", s.decorations);
-    w_figure(&w, "fp_classes", s.fp_classes);
+    gisa_cov_figure f[COV_NFIGURES];
+    cov_figures(&s, f);
+    for (int i = 0; i < COV_NFIGURES; i++)
+        w_figure(&w, cov_figure_names[i], f[i]);
     w_close(&w, '}');
     w_open(&w, "opcodes", '{');
     for (int i = 0; i < c->nopcodes; i++) {

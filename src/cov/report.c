@@ -1,5 +1,6 @@
 /* The summary figures and the text report. Every total is the universe's
  * count plus anything hit outside it, so that hit <= total always. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,6 +51,16 @@ static void sum(gisa_cov_figure *into, gisa_cov_figure f)
 {
     into->hit += f.hit;
     into->total += f.total;
+}
+
+const char *const cov_figure_names[COV_NFIGURES] = {"opcodes",       "optypes",     "modifier_values", "combinations",
+                                                    "operand_kinds", "decorations", "fp_classes"};
+
+void cov_figures(const gisa_cov_summary *s, gisa_cov_figure *out)
+{
+    const gisa_cov_figure f[COV_NFIGURES] = {s->opcodes,       s->optypes,     s->modifier_values, s->combinations,
+                                             s->operand_kinds, s->decorations, s->fp_classes};
+    memcpy(out, f, sizeof f);
 }
 
 gisa_status gisa_cov_summary_get(const gisa_cov *c, gisa_cov_summary *s)
@@ -110,8 +121,12 @@ static void figure(strbuf *b, const char *what, gisa_cov_figure f)
     sb_printf(b, "%s %llu/%llu", what, (unsigned long long)f.hit, (unsigned long long)f.total);
 }
 
-static void summary_line(strbuf *b, const char *what, gisa_cov_figure f)
+static void summary_line(strbuf *b, const char *name, gisa_cov_figure f)
 {
+    char what[32];
+    snprintf(what, sizeof what, "%s", name);
+    for (char *p = what; *p; p++)
+        *p = *p == '_' ? ' ' : *p;
     sb_printf(b, "  %-16s %6llu/%-6llu", what, (unsigned long long)f.hit, (unsigned long long)f.total);
     if (f.total)
         sb_printf(b, " %5.1f%%", 100.0 * (double)f.hit / (double)f.total);
@@ -220,13 +235,10 @@ char *gisa_cov_report(const gisa_cov *c)
     sb_printf(&b, "coverage of %s: %llu instructions executed, %llu reached but not executed\n",
               c->isa->target_name ? c->isa->target_name : "the ISA", (unsigned long long)s.executed,
               (unsigned long long)s.skipped);
-    summary_line(&b, "opcodes", s.opcodes);
-    summary_line(&b, "optypes", s.optypes);
-    summary_line(&b, "modifier values", s.modifier_values);
-    summary_line(&b, "combinations", s.combinations);
-    summary_line(&b, "operand kinds", s.operand_kinds);
-    summary_line(&b, "decorations", s.decorations);
-    summary_line(&b, "fp classes", s.fp_classes);
+    gisa_cov_figure f[COV_NFIGURES];
+    cov_figures(&s, f);
+    for (int i = 0; i < COV_NFIGURES; i++)
+        summary_line(&b, cov_figure_names[i], f[i]);
     sb_putc(&b, '\n');
     for (int i = 0; i < c->noptypes; i++)
         report_optype(&b, c, i);
