@@ -626,6 +626,66 @@ typedef int (*gisa_shrink_test)(void *user, const char *text, size_t len);
 gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
                         size_t *ntests, gisa_diags *diags);
 
+/* ---------------------------------------------------------------- functional coverage */
+
+/* What executed instructions exercised, against a universe taken from the
+ * model (docs/coverage.md): per opcode the executions; per optype every
+ * modifier value of every syntax form (and "(none)" for an optional one
+ * left out that no default stands for), the combinations of the
+ * mnemonic's modifiers that encode, and per source operand the kinds it
+ * took (R, RZ, R pair, UR, immediate, c[][], ...), its decorations (-, |x|,
+ * ~, !) and, for floating-point optypes, the classes of the values it read
+ * (+-0, +-subnormal, +-normal, +-inf, quiet and signalling NaN) in the
+ * format the optype computes in. Only instructions that executed in some
+ * lane count; sources are the values before the instruction. */
+typedef struct gisa_cov gisa_cov;
+
+gisa_status gisa_cov_new(const gisa_isa *isa, gisa_cov **out);
+void gisa_cov_free(gisa_cov *cov);
+
+/* Records one commit record (gisa_sim_step, or a commit hook of your own):
+ * call it before sim executes anything else, since sources that the commit
+ * did not write are read from sim's state. */
+gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
+/* Records every instruction of sim's later runs (gisa_sim_run,
+ * gisa_sim_continue) through its commit hook, which this replaces;
+ * gisa_sim_set_commit_hook(sim, NULL, NULL) ends it. cov must outlive the
+ * runs. */
+gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim);
+
+/* Adds the counts of `from` (made from the same gisa_isa handle). */
+gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
+
+/* The coverage as JSON (every item of the universe with its count, and the
+ * summary), to release with gisa_free; NULL when out of memory. Reading
+ * adds a file's counts: all or nothing, GISA_ERR_INPUT with diags naming
+ * the problem (not a coverage file, another target, a name this model does
+ * not have). */
+char *gisa_cov_write_json(const gisa_cov *cov);
+gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
+
+/* The report for people: the summary, then per optype its hit/total figures
+ * and what was never hit. To release with gisa_free. */
+char *gisa_cov_report(const gisa_cov *cov);
+
+typedef struct gisa_cov_figure {
+    uint64_t hit, total;
+} gisa_cov_figure;
+
+typedef struct gisa_cov_summary {
+    uint64_t executed;           /* instructions that executed in some lane */
+    uint64_t skipped;            /* reached, but no lane executed them */
+    gisa_cov_figure opcodes;
+    gisa_cov_figure optypes;
+    gisa_cov_figure modifier_values; /* per optype and group (fields only) */
+    gisa_cov_figure combinations;    /* total: those that encode, plus any other hit */
+    gisa_cov_figure operand_kinds;   /* per optype and source */
+    gisa_cov_figure decorations;
+    gisa_cov_figure fp_classes;      /* per optype, source and format */
+} gisa_cov_summary;
+
+gisa_status gisa_cov_summary_get(const gisa_cov *cov, gisa_cov_summary *out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -5,7 +5,8 @@
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE,
+       O_COVERAGE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -19,6 +20,7 @@ static const cli_opt opts[] = {
     {"values", 0, "FMT", "write R and UR values as hex (default), f32, f64 (pairs R[0:1], ...), f16x2 or bf16x2"},
     {"max-memory", 0, "SIZE", "refuse a run estimated to need more memory (default 4G; K, M, G, T suffixes)"},
     {"engine", 0, "E", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists)"},
+    {"coverage", 0, "FILE", "add what the run executed to coverage FILE (JSON; made when missing; see 'gisa cov')"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -263,7 +265,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
-    r = simulate(cmd, sim, &a, flags);
+    gisa_cov *cov;
+    if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
+        goto done;
+    r = cli_cov_end(cmd, cov, a.val[O_COVERAGE], simulate(cmd, sim, &a, flags));
 done:
     gisa_state_free(state);
     free(words);

@@ -57,7 +57,15 @@ struct cli_cmd {
     int (*run)(const cli_cmd *cmd, int argc, char **argv);
 };
 
-extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink;
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink,
+    cmd_cov;
+
+/* `run --coverage FILE` (cmd_cov.c): begin makes the coverage (adding
+ * FILE's when it exists) and attaches it to sim; path NULL does nothing.
+ * end writes FILE (whatever the run's status) and frees the coverage;
+ * it returns status, or the write's error. */
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, gisa_cov **cov);
+int cli_cov_end(const cli_cmd *cmd, gisa_cov *cov, const char *path, int status);
 
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */

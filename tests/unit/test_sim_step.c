@@ -39,19 +39,6 @@ static void text_line(void *user, const char *line)
     t->s[t->len] = 0;
 }
 
-static void random_program(const gisa_isa *isa, tg_rng *r, gisa_word *words, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        const isa_opcode *op = &isa->opcodes[tg_below(r, (uint64_t)isa->nopcodes)];
-        const syntax_form *F = &op->forms[tg_below(r, (uint64_t)op->nforms)];
-        tg_word g;
-        tg_generate(op, F, r, (int)tg_below(r, 1000), &g);
-        gisa_inst inst;
-        if (gisa_decode(isa, g.w, &inst) == GISA_OK)
-            words[i++] = g.w;
-    }
-}
-
 static void random_state(gisa_sim *s, tg_rng *r)
 {
     unsigned regs = gisa_sim_regs(s);
@@ -159,7 +146,7 @@ static void check_commit(const gisa_isa *isa, const gisa_sim *s, const gisa_sim_
 static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
 {
     gisa_word words[NWORDS];
-    random_program(isa, r, words, NWORDS);
+    tg_program(isa, r, words, NWORDS);
     gisa_sim *run = NULL, *step = NULL;
     CHECK(gisa_sim_new(isa, gisa_sim_max_regs(isa), NWARPS, &run) == GISA_OK);
     gisa_sim_set_threads(run, 1);

@@ -152,6 +152,20 @@ static inline void tg_generate(const isa_opcode *op, const syntax_form *F, tg_rn
             g->exception = e;
 }
 
+/* n random words that decode, of any opcode and form (a random program) */
+static inline void tg_program(const gisa_isa *isa, tg_rng *r, gisa_word *words, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        const isa_opcode *op = &isa->opcodes[tg_below(r, (uint64_t)isa->nopcodes)];
+        const syntax_form *F = &op->forms[tg_below(r, (uint64_t)op->nforms)];
+        tg_word g;
+        tg_generate(op, F, r, (int)tg_below(r, 1000), &g);
+        gisa_inst inst;
+        if (gisa_decode(isa, g.w, &inst) == GISA_OK)
+            words[i++] = g.w;
+    }
+}
+
 static inline int tg_word_eq(gisa_word a, gisa_word b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 
 /* The word as the disassembler's `.invalid 0x...` prints it: 16 or 32 digits. */

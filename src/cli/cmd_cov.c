@@ -1,0 +1,318 @@
+/* `gisa cov`: run programs and/or add coverage files, print the coverage;
+ * and the coverage file of `gisa run --coverage FILE`. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common.h"
+
+/* Adds coverage file `path` to cov. CLI_CONTINUE, or EXIT_USAGE after
+ * saying why (unreadable, not a coverage file of this ISA). */
+static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
+{
+    char *text;
+    size_t len;
+    int r = cli_read_input(cmd, path, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = gisa_diags_new();
+    gisa_status st = gisa_cov_read_json(cov, cli_input_name(path), text, len, d);
+    cli_print_diags(stderr, d, 0, NULL);
+    gisa_diags_free(d);
+    free(text);
+    if (st != GISA_OK) {
+        cli_error(cmd, "%s: %s", cli_input_name(path),
+                  st == GISA_ERR_NOMEM ? "out of memory" : "not a coverage file of this ISA");
+        return st == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
+    }
+    return CLI_CONTINUE;
+}
+
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, gisa_cov **cov)
+{
+    *cov = NULL;
+    if (!path)
+        return CLI_CONTINUE;
+    if (!*path || !strcmp(path, "-"))
+        return cli_usage_error(cmd, "--coverage needs a file name");
+    if (gisa_cov_new(isa, cov) != GISA_OK) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    FILE *f = fopen(path, "rb");
+    int missing = !f && errno == ENOENT;
+    if (f)
+        fclose(f);
+    int r = missing ? CLI_CONTINUE : add_file(cmd, *cov, path); /* a campaign adds to it */
+    if (r != CLI_CONTINUE) {
+        gisa_cov_free(*cov);
+        *cov = NULL;
+        return r;
+    }
+    gisa_cov_attach(*cov, sim);
+    return CLI_CONTINUE;
+}
+
+int cli_cov_end(const cli_cmd *cmd, gisa_cov *cov, const char *path, int status)
+{
+    if (!cov)
+        return status;
+    char *json = gisa_cov_write_json(cov);
+    gisa_cov_free(cov);
+    if (!json) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    int w = cli_write_output(cmd, path, json, strlen(json));
+    free(json);
+    return status != EXIT_OK ? status : w;
+}
+
+/* ------------------------------------------------------------ gisa cov */
+
+enum { O_STATE, O_MERGE, O_JSON, O_OUT, O_FORMAT, O_REGS, O_WARPS };
+static const cli_opt opts[] = {
+    {"state", 0, "FILE", "initial state of every program (JSON, as for 'run')"},
+    {"merge", 0, "COVFILE...", "add coverage files (JSON from 'run --coverage' or 'cov --json');\n"
+                               "                           the arguments after it are coverage files"},
+    {"json", 0, NULL, "print the coverage as JSON (the coverage file format) instead of text"},
+    {"out", 'o', "FILE", "write the report to FILE (default: standard output)"},
+    {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
+    {"regs", 0, "N", "registers per lane (default: the target's most)"},
+    {"warps", 0, "W", "number of warps (default 1)"},
+};
+
+/* Whether the argument is an option whose value is the next argument. */
+static int takes_value(const cli_cmd *cmd, const char *arg)
+{
+    if (strchr(arg, '='))
+        return 0;
+    if (cli_global_option_kind(arg) == 1)
+        return 1;
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        const cli_opt *o = &cmd->opts[i];
+        int named = (arg[1] == '-' && !strcmp(arg + 2, o->name)) || (o->short_name && arg[1] == o->short_name && !arg[2]);
+        if (named)
+            return o->arg && o->arg[0] != '[' && i != O_MERGE;
+    }
+    return 0;
+}
+
+typedef struct cov_inputs {
+    char **rest; /* argv without the programs and coverage files, for cli_parse */
+    int nrest;
+    const char **programs, **merges;
+    size_t nprograms, nmerges;
+} cov_inputs;
+
+/* Takes the programs and the coverage files out of the command line (their
+ * number has no limit): an argument after --merge is a coverage file, up
+ * to the next option; any other argument that is not an option's value is
+ * a program. */
+static int split_inputs(const cli_cmd *cmd, int argc, char **argv, cov_inputs *in)
+{
+    memset(in, 0, sizeof *in);
+    in->rest = malloc(sizeof *in->rest * ((size_t)argc + 1));
+    in->programs = malloc(sizeof *in->programs * ((size_t)argc + 1));
+    in->merges = malloc(sizeof *in->merges * ((size_t)argc + 1));
+    if (!in->rest || !in->programs || !in->merges) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    int merging = 0, only_pos = 0;
+    in->rest[in->nrest++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        char *arg = argv[i];
+        if (!only_pos && !strcmp(arg, "--")) {
+            only_pos = 1;
+        } else if (!only_pos && !strncmp(arg, "--merge", 7) && (!arg[7] || arg[7] == '=')) {
+            merging = 1;
+            if (arg[7])
+                in->merges[in->nmerges++] = arg + 8;
+        } else if (!only_pos && arg[0] == '-' && arg[1]) {
+            merging = 0;
+            in->rest[in->nrest++] = arg;
+            if (takes_value(cmd, arg) && i + 1 < argc)
+                in->rest[in->nrest++] = argv[++i];
+        } else if (merging) {
+            in->merges[in->nmerges++] = arg;
+        } else {
+            in->programs[in->nprograms++] = arg;
+        }
+    }
+    in->rest[in->nrest] = NULL;
+    return CLI_CONTINUE;
+}
+
+static void inputs_free(cov_inputs *in)
+{
+    free(in->rest);
+    free(in->programs);
+    free(in->merges);
+}
+
+static int program_format(const char *path, const char *opt)
+{
+    static const char *const names[] = {"asm", "bin", "hex"};
+    for (int i = 0; opt && i < 3; i++)
+        if (!strcmp(opt, names[i]))
+            return i;
+    if (opt)
+        return -1;
+    const char *dot = path ? strrchr(path, '.') : NULL;
+    for (int i = 1; dot && i < 3; i++)
+        if (!strcmp(dot + 1, names[i]))
+            return i;
+    return CLI_WORDS_ASM;
+}
+
+typedef struct cov_run {
+    const cli_cmd *cmd;
+    const cli_args *a;
+    const gisa_isa *isa;
+    gisa_cov *cov;
+    const char *state; /* the --state file's text, or NULL */
+    size_t state_len;
+    size_t regs, warps;
+} cov_run;
+
+/* Runs one program into the coverage. CLI_CONTINUE, EXIT_FAULT after
+ * reporting a fault (its coverage up to the fault counts), or an error. */
+static int run_program(const cov_run *cr, const char *path)
+{
+    const cli_cmd *cmd = cr->cmd;
+    int fmt = program_format(path, cr->a->val[O_FORMAT]);
+    cli_args one = *cr->a;
+    one.npos = 1;
+    one.pos[0] = path;
+    gisa_word *words = NULL;
+    size_t n = 0;
+    int r = cli_read_words(cmd, cr->isa, &one, (cli_words_from)fmt, 100, &words, &n);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_sim *sim = NULL;
+    if (gisa_sim_new(cr->isa, (unsigned)cr->regs, (unsigned)cr->warps, &sim) != GISA_OK) {
+        free(words);
+        cli_error(cmd, "cannot allocate %zu warps of %zu registers", cr->warps, cr->regs);
+        return EXIT_INPUT;
+    }
+    gisa_sim_load(sim, words, n);
+    free(words);
+    if (cr->state) {
+        gisa_diags *d = gisa_diags_new();
+        gisa_status st = gisa_sim_state_read_json(sim, cli_input_name(cr->a->val[O_STATE]), cr->state, cr->state_len, d);
+        cli_print_diags(stderr, d, 0, NULL);
+        gisa_diags_free(d);
+        if (st != GISA_OK) {
+            gisa_sim_free(sim);
+            cli_error(cmd, "bad state file; nothing was simulated");
+            return EXIT_USAGE;
+        }
+    }
+    gisa_cov_attach(cr->cov, sim);
+    gisa_sim_fault fault;
+    gisa_status st = gisa_sim_run(sim, &fault);
+    gisa_sim_free(sim);
+    if (st == GISA_ERR_SIM) {
+        fprintf(stderr, "gisa cov: %s: simulation fault: warp %u, pc %zu: %s\n  %s\n", cli_input_name(path), fault.warp,
+                fault.pc, fault.message, fault.insn);
+        return EXIT_FAULT;
+    }
+    if (st != GISA_OK) {
+        cli_error(cmd, "%s: %s", cli_input_name(path), gisa_status_str(st));
+        return EXIT_INPUT;
+    }
+    return CLI_CONTINUE;
+}
+
+static int count_opt(const cli_cmd *cmd, const char *val, const char *what, size_t lo, size_t hi, size_t *out)
+{
+    if (val && (cli_parse_count(val, out) || *out < lo || *out > hi))
+        return cli_usage_error(cmd, "--%s needs a number from %zu to %zu, not '%s'", what, lo, hi, val);
+    return CLI_CONTINUE;
+}
+
+static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in, gisa_isa *isa)
+{
+    cov_run cr = {cmd, a, isa, NULL, NULL, 0, gisa_sim_max_regs(isa), 1};
+    int r;
+    if ((r = count_opt(cmd, a->val[O_REGS], "regs", 1, gisa_sim_max_regs(isa), &cr.regs)) != CLI_CONTINUE ||
+        (r = count_opt(cmd, a->val[O_WARPS], "warps", 1, GISA_SIM_MAX_WARPS, &cr.warps)) != CLI_CONTINUE)
+        return r;
+    if (program_format(NULL, a->val[O_FORMAT]) < 0)
+        return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a->val[O_FORMAT]);
+    if (!in->nprograms && !in->nmerges)
+        return cli_usage_error(cmd, "nothing to report: give programs to run or --merge coverage files");
+    if (a->val[O_OUT] && !*a->val[O_OUT])
+        return cli_usage_error(cmd, "--out needs a file name");
+    if (gisa_cov_new(isa, &cr.cov) != GISA_OK) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    char *state = NULL;
+    if (a->val[O_STATE] && (r = cli_read_input(cmd, a->val[O_STATE], &state, &cr.state_len)) != CLI_CONTINUE)
+        goto done;
+    cr.state = state;
+    for (size_t i = 0; i < in->nmerges; i++)
+        if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
+            goto done;
+    int faulted = 0;
+    for (size_t i = 0; i < in->nprograms; i++) {
+        r = run_program(&cr, in->programs[i]);
+        if (r == EXIT_FAULT)
+            faulted = 1;
+        else if (r != CLI_CONTINUE)
+            goto done;
+    }
+    char *text = a->val[O_JSON] ? gisa_cov_write_json(cr.cov) : gisa_cov_report(cr.cov);
+    if (!text) {
+        cli_error(cmd, "out of memory");
+        r = EXIT_INPUT;
+        goto done;
+    }
+    r = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", text, strlen(text));
+    free(text);
+    if (r == EXIT_OK && faulted)
+        r = EXIT_FAULT;
+done:
+    free(state);
+    gisa_cov_free(cr.cov);
+    return r;
+}
+
+static int run(const cli_cmd *cmd, int argc, char **argv)
+{
+    cov_inputs in;
+    int r = split_inputs(cmd, argc, argv, &in);
+    cli_args a;
+    if (r == CLI_CONTINUE)
+        r = cli_parse(cmd, in.nrest, in.rest, &a);
+    gisa_isa *isa = NULL;
+    const char *source;
+    if (r == CLI_CONTINUE)
+        r = cli_load_isa(&a, &isa, &source, NULL);
+    if (r == CLI_CONTINUE)
+        r = cov_main(cmd, &a, &in, isa);
+    gisa_isa_free(isa);
+    inputs_free(&in);
+    return r;
+}
+
+const cli_cmd cmd_cov = {
+    "cov",
+    "[OPTIONS] [PROGRAM...] [--merge COVFILE...]",
+    "functional coverage: run programs and/or add coverage files, print what was hit",
+    "Each PROGRAM (assembly, or words with --format bin|hex or a .bin/.hex name)\n"
+    "runs from the --state file like 'gisa run'; what it executes is counted:\n"
+    "per opcode, per optype the modifier values and their combinations, per\n"
+    "source the operand kinds, decorations and floating-point classes of the\n"
+    "values read (docs/coverage.md). An instruction whose guard lets no lane\n"
+    "execute counts nothing. The text report gives hit/total per optype and\n"
+    "names what was never hit; --json writes the coverage file format, which\n"
+    "--merge and 'run --coverage' read. A program that faults still counts up\n"
+    "to the fault; the exit status is then 3.\n",
+    opts,
+    sizeof opts / sizeof *opts,
+    0,
+    run,
+};
