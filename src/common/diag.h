@@ -12,6 +12,7 @@ typedef struct srcloc {
     int line, col, len;
     const char *line_text;
     int line_len;
+    const char *context; /* lines shown before it ("In file included from a.s:3:"), or NULL */
 } srcloc;
 
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)

@@ -32,7 +32,7 @@ typedef struct reader {
 
 static void err(reader *r, const char *key, const char *fmt, const char *detail)
 {
-    srcloc at = {r->name, 0, 0, 0, NULL, 0};
+    srcloc at = {r->name, 0, 0, 0, NULL, 0, NULL};
     char msg[300];
     snprintf(msg, sizeof msg, fmt, detail ? detail : "");
     if (key)
@@ -273,7 +273,7 @@ gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *
     size_t bom = text ? utf8_bom_len(text, len) : 0;
     json_t *root = json_loadb(text + bom, len - bom, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
-        srcloc at = {r.name, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0, 1, NULL, 0};
+        srcloc at = {r.name, je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0, 1, NULL, 0, NULL};
         diag_add(d, GISA_ERROR, &at, "invalid JSON: %s", je.text);
         return GISA_ERR_INPUT;
     }
