@@ -217,7 +217,7 @@ static void list_line(asm_run *r, listed_line *ln)
     size_t len = ln->len;
     while (len && ln->text[len - 1] == '\r')
         len--;
-    gisa_asm_line l = {r->k.file, ln->lineno, r->depth, ln->text, len, ln->first, r->k.n - ln->first};
+    gisa_asm_line l = {r->k.file, ln->lineno, r->depth, ln->text, len, ln->first, r->k.n - ln->first, r->k.w ? r->k.w + ln->first : NULL};
     o->line(o->user, &l);
     ln->first = r->k.n;
     ln->listed = 1;
@@ -237,7 +237,9 @@ static int directive(asm_run *r, statement *st, const char *line, size_t q, size
     if (d.include) {
         if (r->opt && r->opt->line) /* the .include line is listed before the file's lines */
             list_line(r, ln);
-        return include_file(r, st, &d);
+        int nomem = include_file(r, st, &d);
+        ln->first = r->k.n; /* the file's words are its lines' */
+        return nomem;
     }
     if (d.invalid) { /* `.invalid` says the word does not decode: check it */
         char text[512];

@@ -17,6 +17,41 @@
 
 const char *cli_input_name(const char *path) { return !path || !strcmp(path, "-") ? "<stdin>" : path; }
 
+/* Reads all of f into a malloc'd, NUL-terminated buffer. Returns 0, an
+ * errno value, or -1 over the size limit (-2 out of memory). */
+static int read_all(FILE *f, char **buf, size_t *len)
+{
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    for (;;) {
+        if (cap - n < 65536 + 1) {
+            size_t nc = cap ? cap * 2 : 131072;
+            int over = nc > CLI_MAX_INPUT + 131072;
+            char *p = over ? NULL : realloc(b, nc);
+            if (!p) {
+                free(b);
+                return over ? -1 : -2;
+            }
+            b = p;
+            cap = nc;
+        }
+        size_t r = fread(b + n, 1, 65536, f);
+        n += r;
+        if (r < 65536) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(b);
+                return e;
+            }
+            break;
+        }
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len)
 {
     int from_stdin = !path || !strcmp(path, "-");
@@ -28,42 +63,81 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
         cli_error(cmd, "cannot open '%s': %s", name, strerror(errno));
         return EXIT_USAGE;
     }
-    char *b = NULL;
-    size_t n = 0, cap = 0;
-    int status = CLI_CONTINUE;
-    for (;;) {
-        if (cap - n < 65536 + 1) {
-            size_t nc = cap ? cap * 2 : 131072;
-            int over = nc > CLI_MAX_INPUT + 131072;
-            char *p = over ? NULL : realloc(b, nc);
-            if (!p) {
-                cli_error(cmd, over ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
-                status = EXIT_INPUT;
-                break;
-            }
-            b = p;
-            cap = nc;
-        }
-        size_t r = fread(b + n, 1, 65536, f);
-        n += r;
-        if (r < 65536) {
-            if (ferror(f)) {
-                cli_error(cmd, "cannot read '%s': %s", name, strerror(errno));
-                status = EXIT_USAGE;
-            }
-            break;
-        }
-    }
+    int e = read_all(f, buf, len);
     if (!from_stdin)
         fclose(f);
-    if (status != CLI_CONTINUE) {
-        free(b);
-        return status;
+    if (e == -1 || e == -2) {
+        cli_error(cmd, e == -1 ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
+        return EXIT_INPUT;
     }
-    b[n] = 0;
-    *buf = b;
-    *len = n;
+    if (e) {
+        cli_error(cmd, "cannot read '%s': %s", name, strerror(e));
+        return EXIT_USAGE;
+    }
     return CLI_CONTINUE;
+}
+
+/* ------------------------------------------------------------ .include */
+
+/* What the reader allocates for one included file. */
+typedef struct included {
+    char *path, *id, *text;
+} included;
+
+gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why, size_t why_cap)
+{
+    (void)user;
+    /* relative to the including file's directory (standard input: the
+     * current one), as C's #include "..." */
+    const char *slash = strrchr(from, '/');
+    size_t dir = name[0] == '/' || !slash || !strcmp(from, "<stdin>") ? 0 : (size_t)(slash - from) + 1;
+    included *h = calloc(1, sizeof *h);
+    char *path = h ? malloc(dir + strlen(name) + 1) : NULL;
+    if (!path) {
+        free(h);
+        snprintf(why, why_cap, "out of memory");
+        return GISA_ERR_NOMEM;
+    }
+    memcpy(path, from, dir);
+    strcpy(path + dir, name);
+    h->path = path;
+    struct stat st;
+    FILE *f = NULL;
+    int e;
+    if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!(f = fopen(path, "rb")))
+        e = errno;
+    else {
+        e = read_all(f, &h->text, &inc->len);
+        fclose(f);
+    }
+    if (e) {
+        if (e == -1 || e == -2)
+            snprintf(why, why_cap, "'%s' %s", path, e == -1 ? "is too large (the limit is 1 GiB)" : "does not fit in memory");
+        else
+            snprintf(why, why_cap, "'%s': %s", path, strerror(e));
+        free(h->text);
+        free(path);
+        free(h);
+        return e == -2 ? GISA_ERR_NOMEM : GISA_ERR_IO;
+    }
+    h->id = realpath(path, NULL); /* the same file by any path, for cycles */
+    inc->name = path;
+    inc->id = h->id;
+    inc->text = h->text;
+    inc->handle = h;
+    return GISA_OK;
+}
+
+void cli_release_include(void *user, gisa_include *inc)
+{
+    (void)user;
+    included *h = inc->handle;
+    free(h->path);
+    free(h->id);
+    free(h->text);
+    free(h);
 }
 
 static int write_all(int fd, const char *buf, size_t len)
@@ -117,6 +191,24 @@ static void catch_signals(struct sigaction *old, int on)
     }
 }
 
+/* Writes over an existing file (a device, or a file whose directory takes
+ * no new file): what the system then says is the real reason of a failure. */
+static int write_in_place(const cli_cmd *cmd, const char *target, const char *shown, const char *buf, size_t len)
+{
+    FILE *f = fopen(target, "wb");
+    int r = EXIT_USAGE;
+    if (!f)
+        cli_error(cmd, "cannot write '%s': %s", shown, strerror(errno));
+    else {
+        r = write_stream(cmd, f, shown, buf, len);
+        if (fclose(f) && r == EXIT_OK) {
+            cli_error(cmd, "cannot write '%s': %s", shown, strerror(errno));
+            r = EXIT_USAGE;
+        }
+    }
+    return r;
+}
+
 static int write_atomic(const cli_cmd *cmd, const char *target, const char *shown, mode_t mode, const char *buf,
                         size_t len)
 {
@@ -132,6 +224,9 @@ static int write_atomic(const cli_cmd *cmd, const char *target, const char *show
         int e = errno;
         tmp_live = 0;
         catch_signals(old, 0);
+        struct stat st;
+        if (!stat(target, &st)) /* no file can be made beside it: the file itself says why not */
+            return write_in_place(cmd, target, shown, buf, len);
         cli_error(cmd, "cannot create '%s': %s", shown, strerror(e));
         return EXIT_USAGE;
     }
@@ -174,17 +269,7 @@ int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size
     if (in_place || !stat(target, &st)) {
         if (in_place || !S_ISREG(st.st_mode)) {
             /* /dev/null, a FIFO, a terminal: nothing to rename over; write in place */
-            FILE *f = fopen(target, "wb");
-            int r = EXIT_USAGE;
-            if (!f)
-                cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-            else {
-                r = write_stream(cmd, f, path, buf, len);
-                if (fclose(f) && r == EXIT_OK) {
-                    cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-                    r = EXIT_USAGE;
-                }
-            }
+            int r = write_in_place(cmd, target, path, buf, len);
             free(real);
             return r;
         }
