@@ -81,6 +81,9 @@ typedef struct gisa_diag {
      * GCC does ("In file included from a.s:3:", one line per level), or
      * NULL outside included files */
     const char *context;
+    /* the kind of a lint warning (gisa_isa_lint_category), shown after the
+     * message as "[-Wkind]" as GCC does, or NULL */
+    const char *category;
 } gisa_diag;
 
 typedef struct gisa_diags gisa_diags;
@@ -159,8 +162,12 @@ const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
 size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
 
 /* Runs every consistency check; problems are appended to diags as warnings
- * or errors. Returns GISA_ERR_INPUT when at least one error was found. */
+ * or errors, each at the line and column of the definition at fault; each
+ * warning has a category (gisa_diag.category) by which a caller can
+ * silence it. Returns GISA_ERR_INPUT when at least one error was found. */
 gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
+/* The categories of lint warnings, i = 0, 1, ... until NULL. */
+const char *gisa_isa_lint_category(size_t i);
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
  * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
@@ -312,11 +319,12 @@ typedef struct gisa_include {
     void *handle;     /* the reader's own, for release */
 } gisa_include;
 
-/* One source line, as assembled: `nwords` words from index `first_word` of
- * the result came from it (words of a file with errors are not kept: 0).
- * An .include line comes before the lines of the file it includes; a line
- * that goes on after an .include is reported again for the words that
- * follow. text (len bytes, no newline) is valid during the call only. */
+/* One source line, as assembled: `nwords` words, from index `first_word`
+ * of the result, came from it (after the first error no words are kept:
+ * 0). An .include line comes before the lines of the file it includes; a
+ * line that goes on after an .include is reported again for the words
+ * that follow. text (len bytes, no newline) and words are valid during the
+ * call only. */
 typedef struct gisa_asm_line {
     const char *file;
     int line;          /* 1-based, in file */
@@ -324,6 +332,7 @@ typedef struct gisa_asm_line {
     const char *text;
     size_t len;
     size_t first_word, nwords;
+    const gisa_word *words; /* [nwords] */
 } gisa_asm_line;
 
 #define GISA_MAX_INCLUDE_DEPTH 32

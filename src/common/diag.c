@@ -149,12 +149,39 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     d->count++;
 }
 
+void diag_set_category(gisa_diags *d, const char *category)
+{
+    if (d && d->count && !d->items[d->count - 1].pub.category)
+        d->items[d->count - 1].pub.category = category;
+}
+
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
     diag_vadd(d, sev, at, fmt, ap);
     va_end(ap);
+}
+
+void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
+{
+    for (size_t i = 0; to && from && i < from->count; i++) {
+        const gisa_diag *g = &from->items[i].pub;
+        if (g->severity > max)
+            continue;
+        /* the columns count characters already: added without the source
+         * line (which would convert them again), then given it */
+        srcloc at = {g->file, g->line, g->col, g->length, NULL, 0, g->context};
+        size_t before = to->count;
+        diag_add(to, g->severity, &at, "%s", g->message);
+        if (to->count > before)
+            to->items[before].pub.category = g->category;
+        if (to->count > before && g->source_line) {
+            diag_item *it = &to->items[before];
+            it->source = dupn(g->source_line, strlen(g->source_line));
+            it->pub.source_line = it->source;
+        }
+    }
 }
 
 char *gisa_diag_format(const gisa_diag *g, int with_source)
@@ -175,6 +202,8 @@ char *gisa_diag_format(const gisa_diag *g, int with_source)
         sb_puts(&sb, ": ");
     }
     sb_printf(&sb, "%s: %s", sev[g->severity <= GISA_ERROR ? g->severity : GISA_ERROR], g->message);
+    if (g->category)
+        sb_printf(&sb, " [-W%s]", g->category);
     if (with_source && g->source_line) {
         sb_putc(&sb, '\n');
         sb_puts(&sb, g->source_line);

@@ -18,6 +18,11 @@ typedef struct srcloc {
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap);
+/* Gives the diagnostic just added (if it was kept) its category: a static
+ * string, shown as [-Wcategory]. */
+void diag_set_category(gisa_diags *d, const char *category);
+/* Adds the diagnostics of `from` of severity max or less to `to`. */
+void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */
 int edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 #endif
