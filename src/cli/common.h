@@ -94,6 +94,16 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
 gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why,
                              size_t why_cap);
 void cli_release_include(void *user, gisa_include *inc);
+/* An output written in pieces: cli_out_open (path "-": standard output)
+ * returns CLI_CONTINUE or an exit status after printing the reason (and
+ * *o must still be closed); cli_out_write returns -1 once a write failed;
+ * cli_out_close(o, 1) puts the file in place (a temporary file beside it
+ * is renamed over it) and returns EXIT_OK or EXIT_USAGE after printing the
+ * reason; cli_out_close(o, 0) leaves the old file as it was. */
+typedef struct cli_out cli_out;
+int cli_out_open(const cli_cmd *cmd, const char *path, cli_out **o);
+int cli_out_write(cli_out *o, const char *buf, size_t len);
+int cli_out_close(cli_out *o, int commit);
 /* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */

@@ -4,6 +4,7 @@
  * renamed over FILE only once every byte is on disk, so a failed or
  * interrupted run never leaves a half-written or truncated FILE behind. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +24,13 @@ static int read_all(FILE *f, char **buf, size_t *len)
 {
     char *b = NULL;
     size_t n = 0, cap = 0;
+    /* a file's size is known: one buffer, one read (and the end seen by
+     * the next, empty one) */
+    struct stat st;
+    if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size <= CLI_MAX_INPUT)
+        cap = (size_t)st.st_size + 65536 + 1;
+    if (cap && !(b = malloc(cap)))
+        return -2;
     for (;;) {
         if (cap - n < 65536 + 1) {
             size_t nc = cap ? cap * 2 : 131072;
@@ -35,9 +43,9 @@ static int read_all(FILE *f, char **buf, size_t *len)
             b = p;
             cap = nc;
         }
-        size_t r = fread(b + n, 1, 65536, f);
+        size_t want = cap - n - 1, r = fread(b + n, 1, want, f);
         n += r;
-        if (r < 65536) {
+        if (r < want) {
             if (ferror(f)) {
                 int e = errno ? errno : EIO;
                 free(b);
@@ -154,15 +162,6 @@ static int write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-static int write_stream(const cli_cmd *cmd, FILE *f, const char *name, const char *buf, size_t len)
-{
-    if ((len && fwrite(buf, 1, len, f) != len) || fflush(f)) {
-        cli_error(cmd, "cannot write '%s': %s", name, strerror(errno));
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
 /* The temporary file a signal handler must remove (see on_signal). */
 static char tmp_path[PATH_MAX + 16];
 static volatile sig_atomic_t tmp_live;
@@ -176,6 +175,7 @@ static void on_signal(int sig)
 }
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+#define NCAUGHT (sizeof caught / sizeof *caught)
 
 static void catch_signals(struct sigaction *old, int on)
 {
@@ -183,7 +183,7 @@ static void catch_signals(struct sigaction *old, int on)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof caught / sizeof *caught; i++) {
+    for (size_t i = 0; i < NCAUGHT; i++) {
         if (on)
             sigaction(caught[i], &sa, &old[i]);
         else
@@ -191,91 +191,131 @@ static void catch_signals(struct sigaction *old, int on)
     }
 }
 
-/* Writes over an existing file (a device, or a file whose directory takes
- * no new file): what the system then says is the real reason of a failure. */
-static int write_in_place(const cli_cmd *cmd, const char *target, const char *shown, const char *buf, size_t len)
+/* An output being written: standard output, a file written in place (a
+ * device, a FIFO, a file whose directory takes no new file), or a
+ * temporary file renamed over the target at the end. One at a time (the
+ * signal handler knows one temporary file). */
+struct cli_out {
+    const cli_cmd *cmd;
+    int fd;
+    int temp;          /* fd is tmp_path, renamed over target on commit */
+    int err;           /* the first errno of a failed write */
+    mode_t mode;
+    char *target;      /* where it goes (a symbolic link's file) */
+    const char *shown; /* the path as the user wrote it */
+    struct sigaction old[NCAUGHT];
+};
+
+static int out_fail(cli_out *o, const char *what, int e)
 {
-    FILE *f = fopen(target, "wb");
-    int r = EXIT_USAGE;
-    if (!f)
-        cli_error(cmd, "cannot write '%s': %s", shown, strerror(errno));
-    else {
-        r = write_stream(cmd, f, shown, buf, len);
-        if (fclose(f) && r == EXIT_OK) {
-            cli_error(cmd, "cannot write '%s': %s", shown, strerror(errno));
-            r = EXIT_USAGE;
-        }
-    }
-    return r;
+    cli_error(o->cmd, "cannot %s '%s': %s", what, o->shown, strerror(e));
+    return EXIT_USAGE;
 }
 
-static int write_atomic(const cli_cmd *cmd, const char *target, const char *shown, mode_t mode, const char *buf,
-                        size_t len)
+/* Opens the temporary file beside the target; 0, or an errno value. */
+static int open_temp(cli_out *o)
 {
-    if (snprintf(tmp_path, sizeof tmp_path, "%s.tmpXXXXXX", target) >= (int)sizeof tmp_path) {
-        cli_error(cmd, "cannot write '%s': path too long", shown);
-        return EXIT_USAGE;
-    }
-    struct sigaction old[sizeof caught / sizeof *caught];
-    catch_signals(old, 1);
+    if (snprintf(tmp_path, sizeof tmp_path, "%s.tmpXXXXXX", o->target) >= (int)sizeof tmp_path)
+        return ENAMETOOLONG;
+    catch_signals(o->old, 1);
     tmp_live = 1;
-    int fd = mkstemp(tmp_path);
-    if (fd < 0) {
-        int e = errno;
-        tmp_live = 0;
-        catch_signals(old, 0);
-        struct stat st;
-        if (!stat(target, &st)) /* no file can be made beside it: the file itself says why not */
-            return write_in_place(cmd, target, shown, buf, len);
-        cli_error(cmd, "cannot create '%s': %s", shown, strerror(e));
-        return EXIT_USAGE;
+    o->fd = mkstemp(tmp_path);
+    if (o->fd >= 0) {
+        o->temp = 1;
+        return 0;
     }
-    int e = 0;
-    if (write_all(fd, buf, len) || fchmod(fd, mode) || fsync(fd))
-        e = errno;
-    if (close(fd) && !e)
-        e = errno;
-    if (!e && rename(tmp_path, target))
-        e = errno;
-    if (e)
-        unlink(tmp_path);
+    int e = errno;
     tmp_live = 0;
-    catch_signals(old, 0);
-    if (e) {
-        cli_error(cmd, "cannot write '%s': %s", shown, strerror(e));
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
+    catch_signals(o->old, 0);
+    return e;
 }
 
-int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len)
+int cli_out_open(const cli_cmd *cmd, const char *path, cli_out **out)
 {
-    if (!strcmp(path, "-"))
-        return write_stream(cmd, stdout, "<stdout>", buf, len);
+    cli_out *o = calloc(1, sizeof *o);
+    *out = o;
+    if (!o) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
+    }
+    o->cmd = cmd;
+    o->shown = path;
+    o->fd = -1;
+    if (!strcmp(path, "-")) {
+        o->shown = "<stdout>";
+        fflush(stdout);
+        o->fd = STDOUT_FILENO;
+        return CLI_CONTINUE;
+    }
     struct stat st;
-    char *real = NULL;
-    const char *target = path;
     mode_t mask = umask(0);
     umask(mask);
-    mode_t mode = 0666 & ~mask;
+    o->mode = 0666 & ~mask;
     int in_place = 0;
     if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
         /* replace the file the link points to, not the link; a dangling
          * link is written through (creating its target) */
-        real = realpath(path, NULL);
-        target = real ? real : path;
-        in_place = !real;
+        o->target = realpath(path, NULL);
+        in_place = !o->target;
     }
-    if (in_place || !stat(target, &st)) {
-        if (in_place || !S_ISREG(st.st_mode)) {
-            /* /dev/null, a FIFO, a terminal: nothing to rename over; write in place */
-            int r = write_in_place(cmd, target, path, buf, len);
-            free(real);
-            return r;
-        }
-        mode = st.st_mode & 0777; /* keep the permissions of the file replaced */
+    if (!o->target && !(o->target = strdup(path))) {
+        cli_error(cmd, "out of memory");
+        return EXIT_INPUT;
     }
-    int r = write_atomic(cmd, target, path, mode, buf, len);
-    free(real);
+    int exists = !stat(o->target, &st);
+    if (exists && S_ISREG(st.st_mode))
+        o->mode = st.st_mode & 0777; /* keep the permissions of the file replaced */
+    int e = in_place || (exists && !S_ISREG(st.st_mode)) ? -1 : open_temp(o);
+    if (e > 0 && !exists)
+        return out_fail(o, "create", e);
+    if (e) { /* nothing to rename over, or no file can be made beside it: the file itself says why not */
+        o->fd = open(o->target, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+        if (o->fd < 0)
+            return out_fail(o, "write", errno);
+    }
+    return CLI_CONTINUE;
+}
+
+int cli_out_write(cli_out *o, const char *buf, size_t len)
+{
+    if (!o->err && len && write_all(o->fd, buf, len))
+        o->err = errno ? errno : EIO;
+    return o->err ? -1 : 0;
+}
+
+int cli_out_close(cli_out *o, int commit)
+{
+    if (!o)
+        return EXIT_INPUT;
+    int e = commit ? o->err : ECANCELED;
+    if (o->temp) {
+        if (!e && (fchmod(o->fd, o->mode) || fsync(o->fd)))
+            e = errno;
+        if (close(o->fd) && !e)
+            e = errno;
+        if (!e && rename(tmp_path, o->target))
+            e = errno;
+        if (e)
+            unlink(tmp_path);
+        tmp_live = 0;
+        catch_signals(o->old, 0);
+    } else if (o->fd >= 0 && o->fd != STDOUT_FILENO && close(o->fd) && !e) {
+        e = errno;
+    }
+    int r = !e || e == ECANCELED ? EXIT_OK : out_fail(o, "write", e);
+    free(o->target);
+    free(o);
     return r;
+}
+
+int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len)
+{
+    cli_out *o;
+    int r = cli_out_open(cmd, path, &o);
+    if (r != CLI_CONTINUE) {
+        cli_out_close(o, 0);
+        return r;
+    }
+    cli_out_write(o, buf, len);
+    return cli_out_close(o, 1);
 }
