@@ -11,6 +11,8 @@
 #   make fuzz       clang + libFuzzer build in build-fuzz/, run each harness
 #                   for FUZZ_SECONDS (default 60)
 #   make bench      build, run every benchmark
+#   make docs       build, write the HTML reference manual of the shipped ISA
+#                   into build/docs/ (open build/docs/index.html)
 #   make install    build, install into PREFIX (default /usr/local; DESTDIR
 #                   honoured): bin/gisa, lib/libgisa.so* and libgisa.a,
 #                   include/gisa.h, lib/pkgconfig/gisa.pc, lib/cmake/gisa/,
@@ -51,7 +53,7 @@ define ctest
 	$(CTEST) --test-dir $(1) --output-on-failure -j$(JOBS)
 endef
 
-.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench install clean
+.PHONY: all deps build test demo asan clang gcc valgrind fuzz bench docs install clean
 
 all: build
 
@@ -120,6 +122,10 @@ bench: build
 	  echo "== bench $$b"; \
 	  ./build/bench/$$b; \
 	done
+
+docs: build
+	./build/gisa doc --html build/docs
+	@echo "manual: build/docs/index.html"
 
 # Installs what build/ holds (a Release build unless BUILD_TYPE says otherwise
 # when build/ is first configured); `cmake --install` reads DESTDIR from the

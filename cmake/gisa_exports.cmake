@@ -1,8 +1,15 @@
 # Writes the linker version script of libgisa.so: every function declared in
-# the public header is global, everything else local (the library's internal
+# the public headers is global, everything else local (the library's internal
 # functions, the embedded ISA tables).
-#   cmake -DHEADER=include/gisa.h -DOUTPUT=gisa.map -P gisa_exports.cmake
-file(READ "${HEADER}" text)
+#   cmake "-DHEADERS=include/gisa.h;include/gisa_dpi.h" -DOUTPUT=gisa.map -P gisa_exports.cmake
+if(NOT HEADERS)
+  set(HEADERS "${HEADER}")
+endif()
+set(text "")
+foreach(h IN LISTS HEADERS)
+  file(READ "${h}" one)
+  string(APPEND text "${one}\n")
+endforeach()
 # Comments out, then every `gisa_name (` left is a declaration (a function
 # pointer typedef is `(*gisa_name)(`, not matched).
 string(REGEX REPLACE "/\\*([^*]|\\*+[^*/])*\\*+/" "" text "${text}")
@@ -16,9 +23,9 @@ endforeach()
 list(REMOVE_DUPLICATES names)
 list(SORT names)
 if(NOT names)
-  message(FATAL_ERROR "gisa_exports: no gisa_ function found in ${HEADER}")
+  message(FATAL_ERROR "gisa_exports: no gisa_ function found in ${HEADERS}")
 endif()
-set(out "/* Generated from include/gisa.h by cmake/gisa_exports.cmake. */\n{\n  global:\n")
+set(out "/* Generated from include/gisa.h and gisa_dpi.h by cmake/gisa_exports.cmake. */\n{\n  global:\n")
 foreach(n IN LISTS names)
   string(APPEND out "    ${n};\n")
 endforeach()

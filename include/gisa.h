@@ -24,14 +24,16 @@ extern "C" {
  *   GISA_OK                       success, everywhere;
  *   GISA_ERR_INPUT                the input has errors: gisa_isa_load_*, gisa_isa_lint,
  *                                 gisa_assemble*, gisa_words_parse, gisa_disassemble,
- *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json;
+ *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json,
+ *                                 gisa_shrink;
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
- *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir;
- *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_assemble, gisa_words_*,
+ *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir, gisa_shrink;
+ *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_isa_manual, gisa_assemble, gisa_words_*,
  *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
- *                                 gisa_sim_state_read_json;
+ *                                 gisa_sim_state_read_json, gisa_gen_*, gisa_shrink;
  *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
+ *   (any)                         gisa_isa_manual passes on its callback's status;
  *   GISA_ERR_SIM                  gisa_sim_run;
  *   GISA_ERR_TRUNCATED            gisa_disassemble, gisa_print (the text was cut).
  * Memory the library returns to the caller (the words of gisa_assemble and
@@ -172,6 +174,21 @@ const char *gisa_isa_lint_category(size_t i);
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
  * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
 char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+
+/* The HTML reference manual of the loaded ISA (what `gisa doc --html DIR`
+ * writes): a static site, every asset local. The library writes no file:
+ * each page goes to `page` with its file name (a plain name such as
+ * "index.html" or "opcode-FFMA_RRC.html": no directory part, never starting
+ * with '.') and its bytes. A callback that returns anything but GISA_OK
+ * stops the manual, and gisa_isa_manual returns that status; otherwise
+ * GISA_OK, GISA_ERR_NOMEM, or GISA_ERR_USAGE for NULL arguments. The pages
+ * come in a fixed order: style.css, search.js, search-index.js, index.html,
+ * encoding.html (the map of used and free opcode-selecting codes),
+ * errata.html (lint's findings), then optype-NAME.html for every optype
+ * and opcode-NAME.html for every opcode, where NAME keeps letters, digits
+ * and '_' and writes any other byte as -XX (hex). */
+typedef int (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len); /* a gisa_status */
+gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
 
 /* ---------------------------------------------------------------- words */
 
@@ -450,10 +467,106 @@ typedef struct gisa_sim_fault {
     char message[256];  /* the reason */
 } gisa_sim_fault;
 
-/* Runs every warp to the end of the program. A warp stops at its first
- * fault; the run then returns GISA_ERR_SIM and the fault with the lowest
- * warp index in *fault (may be NULL). The state stays readable. */
+/* Runs every warp from the start of the program to its end (every warp's
+ * pc is set to 0 first). A warp stops at its first fault; the run then
+ * returns GISA_ERR_SIM and the fault with the lowest warp index in *fault
+ * (may be NULL). The state stays readable. */
 gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
+
+/* ---------------------------------------------------------------- stepping and commit records */
+
+/* What one executed instruction did, for lockstep comparison against RTL
+ * (like Spike's commit log): one record per instruction a warp reaches,
+ * executed or skipped by its guard, with every register it wrote, changed
+ * or not, in the order the instruction writes them (one that writes a
+ * register twice, like ISETP P0, P0, ..., lists both; the last stays).
+ * Writes to RZ/URZ/PT/UPT are not listed (they are dropped). */
+#define GISA_SIM_MAX_EFFECTS 8
+
+typedef struct gisa_sim_effect {
+    gisa_regfile rf;
+    unsigned index;     /* register number (R5 is 5); a pair is two effects, low first */
+    /* lanes written: R and P a lane mask (a subset of the commit's exec);
+     * UR and UP are warp-wide: mask 1 and the value in lane 0 */
+    uint32_t mask;
+    uint32_t old_value[GISA_SIM_LANES]; /* every lane's value before */
+    uint32_t value[GISA_SIM_LANES];     /* after (lanes outside mask: unchanged); predicates 0/1 */
+} gisa_sim_effect;
+
+typedef struct gisa_sim_commit {
+    unsigned warp;
+    size_t pc;              /* instruction index */
+    gisa_word word;
+    const gisa_inst *inst;  /* the word decoded; owned by the simulator, valid until
+                             * the next gisa_sim_load, gisa_sim_set_const or state read */
+    const char *text;       /* its disassembly (same lifetime) */
+    uint32_t active;        /* the warp's active mask */
+    uint32_t exec;          /* lanes that executed: active & guard (0: skipped) */
+    unsigned neffects;
+    gisa_sim_effect effect[GISA_SIM_MAX_EFFECTS];
+} gisa_sim_commit;
+
+/* Executes the next instruction of one warp and fills *commit (may be NULL
+ * when only the state matters). GISA_OK; GISA_ERR_SIM when the instruction
+ * faults (the warp halts at it, nothing of it is written, *fault says why,
+ * commit has no effects); GISA_ERR_USAGE when the warp is out of range or
+ * done (gisa_sim_done). The simulator formats no text on this path. */
+gisa_status gisa_sim_step(gisa_sim *sim, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault);
+/* Runs every warp from its own pc to the end (or its first fault), like
+ * gisa_sim_run without the restart. */
+gisa_status gisa_sim_continue(gisa_sim *sim, gisa_sim_fault *fault);
+/* The warp's next instruction index; (size_t)-1 for a bad warp. */
+size_t gisa_sim_pc(const gisa_sim *sim, unsigned warp);
+/* pc may be 0..program length (the end); clears a fault halt. */
+gisa_status gisa_sim_set_pc(gisa_sim *sim, unsigned warp, size_t pc);
+/* 1 when the warp is at the end of the program or halted by a fault. */
+int gisa_sim_done(const gisa_sim *sim, unsigned warp);
+
+/* Called with every commit record during gisa_sim_run/gisa_sim_continue
+ * (from the calling thread; the run then uses one thread). NULL turns it off. */
+typedef void (*gisa_commit_fn)(void *user, const gisa_sim_commit *commit);
+void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
+
+/* Trace text of one commit record: the lines the trace callback receives
+ * (gisa_sim_set_trace), one call of fn per line. Formats (docs/simulator.md):
+ * GISA_TRACE_JSON one JSON object per instruction; GISA_TRACE_F32/F64/F16
+ * add the values read as numbers beside the bits. */
+#define GISA_TRACE_JSON 1u
+#define GISA_TRACE_F32 2u
+#define GISA_TRACE_F64 4u
+#define GISA_TRACE_F16 8u
+#define GISA_TRACE_BF16 16u
+gisa_status gisa_sim_commit_format(const gisa_sim *sim, const gisa_sim_commit *commit, unsigned flags,
+                                   gisa_trace_fn fn, void *user);
+/* The format of the trace of gisa_sim_set_trace (default 0: text, bits only). */
+void gisa_sim_set_trace_flags(gisa_sim *sim, unsigned flags);
+
+/* Checkpoints: an independent copy of the whole simulator (state, constants,
+ * program, pcs; not the trace or commit hooks). */
+gisa_status gisa_sim_clone(const gisa_sim *sim, gisa_sim **out);
+
+typedef enum gisa_sim_diff_kind {
+    GISA_DIFF_NONE = 0,
+    GISA_DIFF_SHAPE,   /* different ISA, registers per lane or warp count */
+    GISA_DIFF_REG,     /* rf/index/lane: a register or predicate value */
+    GISA_DIFF_ACTIVE,  /* the active mask of a warp */
+    GISA_DIFF_PC,      /* pc (or fault halt) of a warp */
+    GISA_DIFF_CONST    /* index = byte offset, lane = bank */
+} gisa_sim_diff_kind;
+
+typedef struct gisa_sim_diff {
+    gisa_sim_diff_kind kind;
+    unsigned warp;
+    gisa_regfile rf;
+    unsigned index, lane;
+    uint64_t a, b;     /* the two values */
+    char text[160];    /* e.g. "warp 0 R5 lane 3: 0x00000001 != 0x00000002" */
+} gisa_sim_diff;
+
+/* Compares two simulators' states (registers, predicates, uniforms, active
+ * masks, pcs, constants), in that order per warp: 0 when equal, 1 with the
+ * first difference in *diff (may be NULL). */
+int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
 
 /* State as JSON (format in docs/simulator.md). Reading applies the keys to
  * every warp (the "laneid"/"warpid" specials per warp); on any error nothing
@@ -462,6 +575,57 @@ gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
 gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
                                      gisa_diags *diags);
 char *gisa_sim_state_write_json(const gisa_sim *sim);
+
+
+/* ---------------------------------------------------------------- random programs */
+
+/* A random program generator driven by the model (docs/verification.md):
+ * every instruction it emits decodes, prints as the text the disassembler
+ * gives, and runs in the simulator without a fault (registers inside the
+ * pool, SETGPR/GETGPR indices inside the register file with or without
+ * the generated state, constants inside the state's window). The same
+ * options, seed and model give the same bytes on any machine. */
+typedef struct gisa_gen gisa_gen;
+
+gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out);
+void gisa_gen_free(gisa_gen *g);
+
+/* Sets one option from its text, by the name `gisa gen` gives it without
+ * "--" ("regs", "weights", "guard-rate", ...; docs/verification.md lists
+ * them). GISA_ERR_USAGE with a diagnostic naming the option, the value and
+ * what was expected; the option keeps its previous value. */
+gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags);
+
+/* Generates `count` instructions from `seed`: the words, the text (one
+ * canonical instruction per line after a header comment) and an initial
+ * state (JSON, the format of gisa_sim_state_read_json). GISA_ERR_USAGE
+ * when the options leave nothing to generate or count is over
+ * GISA_GEN_MAX_COUNT (diags say why); GISA_ERR_NOMEM. The results stay
+ * valid until the next call or gisa_gen_free. */
+#define GISA_GEN_MAX_COUNT 50000000u
+gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags);
+const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n);
+const char *gisa_gen_text(const gisa_gen *g, size_t *len);
+const char *gisa_gen_state(const gisa_gen *g, size_t *len);
+/* Registers per lane the program uses (R0..R(n-1)): run it with at least n. */
+unsigned gisa_gen_regs(const gisa_gen *g);
+/* The names the options take (families and their optypes, directed
+ * streams and whether this target has them), as text to release with
+ * gisa_free. */
+char *gisa_gen_names(const gisa_gen *g);
+
+/* Delta debugging over the lines of `text`: `test` gets a candidate (a
+ * subset of the lines, in order, each ending in a newline) and returns 1
+ * when it is still interesting (the failure persists), 0 when not, and a
+ * negative value to stop. Removes chunks of lines, then single lines,
+ * while the candidate stays interesting; the result is 1-minimal (no
+ * single line can be removed). *out (release with gisa_free) is the
+ * smallest interesting text found, *ntests the number of calls.
+ * GISA_ERR_INPUT when the text itself is not interesting; GISA_ERR_IO
+ * when test stopped the search (*out then holds the smallest so far). */
+typedef int (*gisa_shrink_test)(void *user, const char *text, size_t len);
+gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
+                        size_t *ntests, gisa_diags *diags);
 
 #ifdef __cplusplus
 }

@@ -254,16 +254,27 @@ def library_version():
     return _s(_c.lib().gisa_version())
 
 
-def load(target=None, paths=None, overlay_dir=None):
+def load(target=None, paths=None, overlay_dir=None, sources=None):
     """Loads an ISA: the embedded descriptions of `target` (None: the
     default, gisa128), or the description files/directories `paths`
     (gisa_isa_load_paths; `target` then supplies types.isa/rulings.isa
-    unless the files or `overlay_dir` have them). Raises Error with the
-    diagnostics on failure."""
+    unless the files or `overlay_dir` have them), or in-memory `sources`
+    (gisa_isa_load_sources: a dict name -> text, or (name, text) pairs, in
+    the order given; every file the ISA needs, types and target included,
+    must be among them). Raises Error with the diagnostics on failure."""
     L = _c.lib()
     h = ctypes.c_void_p()
+    if sum(x is not None for x in (paths, sources)) > 1:
+        raise Error("load: give paths or sources, not both", _c.ERR_USAGE)
     with _Diags() as d:
-        if paths is None:
+        if sources is not None:
+            items = list(sources.items() if isinstance(sources, dict) else sources)
+            texts = [_b(t) for _, t in items]  # kept alive while the library reads them
+            arr = (_c.gisa_source * len(items))(*[_c.gisa_source(_b(str(n)), t, len(t))
+                                                  for (n, _), t in zip(items, texts)])
+            st = L.gisa_isa_load_sources(arr, len(items), ctypes.byref(h), d.p)
+            what = "loading %s" % ", ".join(str(n) for n, _ in items)
+        elif paths is None:
             st = L.gisa_isa_load_embedded(_b(target), ctypes.byref(h), d.p)
             what = "loading target %s" % (target or "(default)")
         else:
@@ -278,6 +289,9 @@ def load(target=None, paths=None, overlay_dir=None):
     isa = Isa(h.value)
     isa.load_diagnostics = warnings
     return isa
+
+
+_FORMATS = {"bin": _c.FMT_BIN, "hex": _c.FMT_HEX, "c": _c.FMT_C}
 
 
 class Isa:
@@ -368,10 +382,9 @@ class Isa:
         inst = _c.gisa_inst()
         return self._lib.gisa_decode(self._h, _word(word), ctypes.byref(inst)) == _c.OK
 
-    def encode(self, inst, fields=None, opcode=None, form=None):
-        """Encodes an Instruction (its .opcode, .form and .fields, which may
-        have been changed; `fields`, `opcode` (name or index) and `form`
-        override them) into a word. Raises Error with the reason."""
+    def _inst(self, inst, fields, opcode, form):
+        """A gisa_inst from an Instruction with `fields`, `opcode` (name or
+        index) and `form` overriding its own."""
         c = _c.gisa_inst()
         ctypes.memmove(ctypes.byref(c), ctypes.byref(inst._inst), ctypes.sizeof(c))
         op = inst.opcode if opcode is None else opcode
@@ -380,6 +393,8 @@ class Isa:
             if idx == ctypes.c_size_t(-1).value:
                 raise Error("unknown opcode %r" % op, _c.ERR_USAGE)
             op = idx
+        if not 0 <= op < len(self.opcodes):
+            raise Error("opcode index %r out of range" % op, _c.ERR_USAGE)
         c.opcode = op
         c.form = inst.form if form is None else form
         vals = dict(inst.fields)
@@ -394,13 +409,85 @@ class Isa:
                 raise Error("opcode has no field %r" % k, _c.ERR_USAGE)
         for i, n in enumerate(names):
             if n in vals:
+                if not 0 <= vals[n] < 1 << 64:
+                    raise Error("field %s: %r is not a 64-bit unsigned value" % (n, vals[n]), _c.ERR_USAGE)
                 c.field[i] = vals[n]
+        return c
+
+    def encode(self, inst, fields=None, opcode=None, form=None):
+        """Encodes an Instruction (its .opcode, .form and .fields, which may
+        have been changed; `fields`, `opcode` (name or index) and `form`
+        override them) into a word. Raises Error with the reason."""
+        c = self._inst(inst, fields, opcode, form)
         w = _c.gisa_word()
         st = self._lib.gisa_encode(self._h, ctypes.byref(c), ctypes.byref(w))
         if st != _c.OK:
             why = _s(c.why)
             raise Error("encode %s: %s" % (inst.opcode, why), st, reason=why)
         return _int(w)
+
+    def print(self, inst, fields=None, opcode=None, form=None):
+        """Canonical text of an Instruction as it is, or with `fields`,
+        `opcode` and `form` changed (gisa_print): it judges nothing, so a
+        combination that encode would refuse still prints. Raises Error
+        for an opcode or form out of range or a value wider than its field."""
+        c = self._inst(inst, fields, opcode, form)
+        buf = ctypes.create_string_buffer(1024)
+        st = self._lib.gisa_print(self._h, ctypes.byref(c), buf, len(buf))
+        if st != _c.OK:
+            raise Error("print %s: %s" % (inst.opcode, _s(buf.value) or "bad instruction"), st)
+        return _s(buf.value)
+
+    # -------------------------------------------------------------- words
+    def serialize(self, words, format="bin"):
+        """Words (ints) as `gisa as` writes them: "bin" (16 bytes per word
+        little-endian; 8 on a 64-bit target), "hex" (one word a line) or
+        "c" (an array). Returns bytes."""
+        if format not in _FORMATS:
+            raise Error("unknown format %r (bin, hex or c)" % format, _c.ERR_USAGE)
+        arr = (_c.gisa_word * max(len(words), 1))(*[_word(w) for w in words])
+        buf, n = ctypes.c_void_p(), ctypes.c_size_t()
+        st = self._lib.gisa_words_serialize(self._h, arr, len(words), _FORMATS[format], ctypes.byref(buf),
+                                            ctypes.byref(n))
+        if st != _c.OK:
+            raise Error("serialize: %s" % _s(self._lib.gisa_status_str(st)), st)
+        try:
+            return ctypes.string_at(buf.value, n.value) if n.value else b""
+        finally:
+            self._lib.gisa_free(buf)
+
+    def parse_words(self, data, hex=False):
+        """Words (ints) from a binary image (hex=False) or hex text, as
+        `gisa dis` reads them. Raises Error with the diagnostics."""
+        data = _b(data)
+        words = ctypes.POINTER(_c.gisa_word)()
+        n = ctypes.c_size_t()
+        with _Diags() as d:
+            st = self._lib.gisa_words_parse(self._h, data, len(data), 1 if hex else 0, ctypes.byref(words),
+                                            ctypes.byref(n), d.p)
+            if st != _c.OK:
+                raise d.error("reading words", st)
+        try:
+            return [_int(words[i]) for i in range(n.value)]
+        finally:
+            self._lib.gisa_free(words)
+
+    # -------------------------------------------------------------- manual
+    def manual(self):
+        """The HTML reference manual (gisa_isa_manual, what `gisa doc
+        --html` writes) as a dict: page name -> bytes, in the library's
+        order."""
+        pages = {}
+
+        def page(_user, name, data, n):
+            pages[_s(name)] = ctypes.string_at(data, n) if n else b""
+            return _c.OK
+
+        fn = _c.PAGE_FN(page)
+        st = self._lib.gisa_isa_manual(self._h, fn, None)
+        if st != _c.OK:
+            raise Error("manual: %s" % _s(self._lib.gisa_status_str(st)), st)
+        return pages
 
     # -------------------------------------------------------------- simulator
     def simulator(self, warps=1, regs=None, threads=None):
@@ -410,6 +497,60 @@ class Isa:
 
 
 # ------------------------------------------------------------------ the simulator
+_RF_NAMES = ("R", "P", "UR", "UP")
+
+
+class Effect:
+    """One register an instruction wrote (gisa_sim_effect): rf ("R", "P",
+    "UR", "UP"), index, mask (the lanes written; 1 for uniform ones), and
+    old/new: the 32 lanes' values before and after (uniform: lane 0)."""
+
+    __slots__ = ("rf", "index", "mask", "old", "new")
+
+    def __init__(self, e):
+        self.rf = _RF_NAMES[e.rf]
+        self.index = e.index
+        self.mask = e.mask
+        self.old = list(e.old_value)
+        self.new = list(e.value)
+
+    @property
+    def lanes(self):
+        """The lanes written, in order."""
+        return [ln for ln in range(_c.SIM_LANES) if self.mask >> ln & 1]
+
+    def __repr__(self):
+        return "Effect(%s%d, mask=0x%08x)" % (self.rf, self.index, self.mask)
+
+
+class Commit:
+    """What one executed instruction did (gisa_sim_commit): warp, pc, word,
+    text, instruction (an Instruction), active and exec masks (exec 0: the
+    guard skipped it), effects (list of Effect, in write order)."""
+
+    def __init__(self, sim, c):
+        self.warp = c.warp
+        self.pc = c.pc
+        self.word = _int(c.word)
+        self.text = _s(c.text)
+        self.active = c.active
+        self.exec = c.exec
+        self.effects = [Effect(c.effect[i]) for i in range(c.neffects)]
+        self.instruction = Instruction(sim.isa, _c.gisa_inst.from_buffer_copy(c.inst.contents)) if c.inst else None
+        self._raw = c
+
+    def trace(self, json=False):
+        """The trace lines of this record (as gisa run --trace prints them)."""
+        lines = []
+        cb = _c.TRACE_FN(lambda user, line: lines.append(_s(line)))
+        self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw), 1 if json else 0, cb, None)
+        return lines
+
+    def __repr__(self):
+        return "Commit(w%d pc %d exec 0x%08x %s, %d writes)" % (self.warp, self.pc, self.exec, self.text,
+                                                               len(self.effects))
+
+
 class Simulator:
     """A functional SIMT simulator (gisa_sim). Values are 32-bit unsigned
     ints; negative ones are taken as two's complement."""
@@ -450,6 +591,59 @@ class Simulator:
         if st == _c.ERR_SIM:
             raise SimFault(f)
         _check(st, "gisa_sim_run")
+
+    def step(self, warp=0):
+        """Executes the next instruction of `warp` and returns its Commit;
+        raises SimFault when it faults (the warp halts at it), Error when
+        the warp is done."""
+        c = _c.gisa_sim_commit()
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_step(self._h, warp, ctypes.byref(c), ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_step(warp %d)" % warp)
+        commit = Commit(self, c)
+        commit._sim = self
+        return commit
+
+    def commits(self, warp=0):
+        """Steps `warp` to its end, yielding each Commit."""
+        while not self.done(warp):
+            yield self.step(warp)
+
+    def pc(self, warp=0):
+        return self._lib.gisa_sim_pc(self._h, warp)
+
+    def set_pc(self, warp, pc):
+        _check(self._lib.gisa_sim_set_pc(self._h, warp, pc), "gisa_sim_set_pc")
+
+    def done(self, warp=0):
+        return bool(self._lib.gisa_sim_done(self._h, warp))
+
+    def resume(self):
+        """Runs every warp from its own pc to the end (gisa_sim_continue)."""
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_continue(self._h, ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_continue")
+
+    def clone(self):
+        """An independent copy of the whole simulator (a checkpoint)."""
+        h = ctypes.c_void_p()
+        _check(self._lib.gisa_sim_clone(self._h, ctypes.byref(h)), "gisa_sim_clone")
+        other = Simulator.__new__(Simulator)
+        other.isa, other._lib, other._h = self.isa, self._lib, h.value
+        other.warps, other.regs, other._trace_cb = self.warps, self.regs, None
+        return other
+
+    def compare(self, other):
+        """None when both simulators' states are equal, else the first
+        difference as text ("warp 0 R5 lane 3: 0x... != 0x...")."""
+        d = _c.gisa_sim_diff()
+        if self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(d)) == 0:
+            return None
+        return _s(d.text)
 
     def set_trace(self, fn):
         """fn(line) is called per trace line (None: tracing off)."""

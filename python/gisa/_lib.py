@@ -119,6 +119,46 @@ class gisa_sim_fault(ctypes.Structure):
     ]
 
 
+SIM_MAX_EFFECTS = 8
+
+
+class gisa_sim_effect(ctypes.Structure):
+    _fields_ = [
+        ("rf", ctypes.c_int),
+        ("index", ctypes.c_uint),
+        ("mask", ctypes.c_uint32),
+        ("old_value", ctypes.c_uint32 * 32),
+        ("value", ctypes.c_uint32 * 32),
+    ]
+
+
+class gisa_sim_commit(ctypes.Structure):
+    _fields_ = [
+        ("warp", ctypes.c_uint),
+        ("pc", ctypes.c_size_t),
+        ("word", gisa_word),
+        ("inst", ctypes.POINTER(gisa_inst)),
+        ("text", ctypes.c_char_p),
+        ("active", ctypes.c_uint32),
+        ("exec", ctypes.c_uint32),
+        ("neffects", ctypes.c_uint),
+        ("effect", gisa_sim_effect * SIM_MAX_EFFECTS),
+    ]
+
+
+class gisa_sim_diff(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_int),
+        ("warp", ctypes.c_uint),
+        ("rf", ctypes.c_int),
+        ("index", ctypes.c_uint),
+        ("lane", ctypes.c_uint),
+        ("a", ctypes.c_uint64),
+        ("b", ctypes.c_uint64),
+        ("text", ctypes.c_char * 160),
+    ]
+
+
 # ------------------------------------------------------------------ locating the library
 def _candidates():
     env = os.environ.get("GISA_LIBRARY")
@@ -128,6 +168,11 @@ def _candidates():
     here = os.path.dirname(os.path.abspath(__file__))
     for name in ("libgisa.so", "libgisa.so.%d" % VERSION_MAJOR):
         yield os.path.join(here, name)
+    try:  # an installed package: the library make install put beside it
+        from . import _installed
+        yield os.path.normpath(os.path.join(here, _installed.LIBRARY_DIR, _installed.LIBRARY_NAME))
+    except ImportError:
+        pass
     # build directories of the checkout: python/gisa -> repository root
     root = os.path.dirname(os.path.dirname(here))
     for d in ["build"] + sorted(glob.glob(os.path.join(root, "build*"))):
@@ -158,6 +203,8 @@ c_void_p = ctypes.c_void_p
 c_u32 = ctypes.c_uint32
 
 TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
+# gisa_page_fn: the data is not NUL-terminated, so it comes as a void*
+PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)
 
 _PROTOS = {
     "gisa_status_str": (c_char_p, [c_int]),
@@ -189,6 +236,7 @@ _PROTOS = {
     "gisa_isa_find_opcode": (c_size, [c_void_p, c_char_p]),
     "gisa_isa_lint": (c_int, [c_void_p, c_void_p]),
     "gisa_isa_doc": (c_void_p, [c_void_p, c_char_p, _P(c_int)]),
+    "gisa_isa_manual": (c_int, [c_void_p, PAGE_FN, c_void_p]),
     "gisa_decode": (c_int, [c_void_p, gisa_word, _P(gisa_inst)]),
     "gisa_encode": (c_int, [c_void_p, _P(gisa_inst), _P(gisa_word)]),
     "gisa_print": (c_int, [c_void_p, _P(gisa_inst), ctypes.c_char_p, c_size]),
@@ -225,6 +273,14 @@ _PROTOS = {
     "gisa_sim_load": (c_int, [c_void_p, _P(gisa_word), c_size]),
     "gisa_sim_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
     "gisa_sim_run": (c_int, [c_void_p, _P(gisa_sim_fault)]),
+    "gisa_sim_step": (c_int, [c_void_p, c_uint, _P(gisa_sim_commit), _P(gisa_sim_fault)]),
+    "gisa_sim_continue": (c_int, [c_void_p, _P(gisa_sim_fault)]),
+    "gisa_sim_pc": (c_size, [c_void_p, c_uint]),
+    "gisa_sim_set_pc": (c_int, [c_void_p, c_uint, c_size]),
+    "gisa_sim_done": (c_int, [c_void_p, c_uint]),
+    "gisa_sim_clone": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_sim_compare": (c_int, [c_void_p, c_void_p, _P(gisa_sim_diff)]),
+    "gisa_sim_commit_format": (c_int, [c_void_p, _P(gisa_sim_commit), c_uint, TRACE_FN, c_void_p]),
     "gisa_sim_state_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
     "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
 }

@@ -4,6 +4,34 @@
 
 #include "common.h"
 
+enum { O_HTML };
+static const cli_opt opts[] = {
+    {"html", 0, "DIR", "write the HTML reference manual of the loaded ISA into the directory DIR"},
+};
+
+#define MANUAL_MARKER ".gisa-manual"
+
+static int add_page(void *user, const char *name, const char *data, size_t len)
+{
+    return cli_outdir_add(user, name, data, len) == EXIT_OK ? GISA_OK : GISA_ERR_IO;
+}
+
+static int write_manual(const cli_cmd *cmd, const gisa_isa *isa, const char *dir)
+{
+    cli_outdir out;
+    int r = cli_outdir_begin(cmd, dir, MANUAL_MARKER, &out);
+    if (r != EXIT_OK)
+        return r;
+    gisa_status st = gisa_isa_manual(isa, add_page, &out);
+    if (st != GISA_OK) {
+        if (st != GISA_ERR_IO) /* add_page said why */
+            cli_error(cmd, "cannot make the manual: %s", gisa_status_str(st));
+        cli_outdir_abort(&out);
+        return st == GISA_ERR_IO ? EXIT_USAGE : EXIT_INPUT;
+    }
+    return cli_outdir_commit(&out);
+}
+
 /* Names within a few edits of `name`, closest first, for the error hint. */
 static void suggest(const gisa_isa *isa, const char *name)
 {
@@ -49,6 +77,13 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (r != CLI_CONTINUE)
         return r;
     const char *name = a.npos ? a.pos[0] : NULL;
+    if (a.val[O_HTML]) {
+        r = name ? cli_usage_error(cmd, "--html writes the whole manual: it takes no NAME")
+                 : !*a.val[O_HTML] ? cli_usage_error(cmd, "--html needs a directory")
+                                   : write_manual(cmd, isa, a.val[O_HTML]);
+        gisa_isa_free(isa);
+        return r;
+    }
     gisa_status st = GISA_OK;
     char *text = gisa_isa_doc(isa, name, &st);
     if (text) {
@@ -75,9 +110,12 @@ const cli_cmd cmd_doc = {
     "[OPTIONS] [NAME]",
     "print the reference of an optype or opcode (all of them without NAME)",
     "NAME is an optype (FFMA), an opcode (FFMA_RRC) or a mnemonic. Without it,\n"
-    "the list of optypes and their opcodes is printed.\n",
-    NULL,
-    0,
+    "the list of optypes and their opcodes is printed.\n"
+    "--html DIR writes the reference manual as a static web site (open\n"
+    "DIR/index.html; no network needed): DIR is replaced whole, and only when it\n"
+    "is absent, empty or an earlier manual (marked by its file " MANUAL_MARKER ").\n",
+    opts,
+    sizeof opts / sizeof opts[0],
     1,
     run,
 };

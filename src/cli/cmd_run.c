@@ -4,16 +4,44 @@
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"output", 'o', "FILE", "write the final state to FILE (default: standard output)"},
-    {"trace", 0, "[=FILE]", "log every executed instruction and each change (default: standard error)"},
+    {"trace", 0, "[=FILE]", "commit log: every instruction reached, its exec mask and every write (default: standard error)"},
     {"regs", 0, "N", "registers per lane, R0..R(N-1) (default and most: 255 for gisa128, 63 for fermi)"},
     {"warps", 0, "W", "number of warps (default 1)"},
     {"threads", 0, "T", "worker threads (default: one per core)"},
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
+    {"trace-format", 0, "FMT", "trace as text (default) or json (one object per instruction)"},
+    {"trace-values", 0, "LIST", "also show written values as numbers: f32, f64 (pairs), f16, bf16 (comma-separated)"},
 };
+
+/* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
+static int trace_flags(const cli_cmd *cmd, const cli_args *a, unsigned *flags)
+{
+    *flags = 0;
+    const char *fmt = a->val[O_TRACE_FORMAT];
+    if (fmt && strcmp(fmt, "text") && strcmp(fmt, "json"))
+        return cli_usage_error(cmd, "--trace-format is text or json, not '%s'", fmt);
+    if (fmt && !strcmp(fmt, "json"))
+        *flags |= GISA_TRACE_JSON;
+    static const struct {
+        const char *name;
+        unsigned flag;
+    } kinds[] = {{"f32", GISA_TRACE_F32}, {"f64", GISA_TRACE_F64}, {"f16", GISA_TRACE_F16}, {"bf16", GISA_TRACE_BF16}};
+    for (const char *p = a->val[O_TRACE_VALUES]; p && *p;) {
+        size_t n = strcspn(p, ","), k;
+        for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (strlen(kinds[k].name) == n && !strncmp(p, kinds[k].name, n))
+                break;
+        if (k == sizeof kinds / sizeof kinds[0])
+            return cli_usage_error(cmd, "--trace-values takes f32, f64, f16 and bf16, not '%.*s'", (int)n, p);
+        *flags |= kinds[k].flag;
+        p += n + (p[n] == ',');
+    }
+    return CLI_CONTINUE;
+}
 
 /* The --format of the program, in cli_words_from order */
 static int program_format(const char *path, const char *opt)
@@ -48,7 +76,7 @@ static int parse_limit(const cli_cmd *cmd, const char *val, const char *what, si
     return CLI_CONTINUE;
 }
 
-static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a)
+static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a, unsigned flags)
 {
     const char *trace_path = a->val[O_TRACE];
     FILE *trace = NULL;
@@ -62,6 +90,7 @@ static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a)
             return EXIT_INPUT;
         }
         gisa_sim_set_trace(sim, trace_to_file, trace);
+        gisa_sim_set_trace_flags(sim, flags);
     }
     gisa_sim_fault fault;
     gisa_status st = gisa_sim_run(sim, &fault);
@@ -97,9 +126,11 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if (r != CLI_CONTINUE)
         return r;
     size_t regs = 0, warps = 1, threads = 0;
+    unsigned flags = 0;
     if ((r = parse_limit(cmd, a.val[O_REGS], "regs", 1, GISA_SIM_MAX_REGS, &regs)) != CLI_CONTINUE ||
         (r = parse_limit(cmd, a.val[O_WARPS], "warps", 1, GISA_SIM_MAX_WARPS, &warps)) != CLI_CONTINUE ||
-        (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE)
+        (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE ||
+        (r = trace_flags(cmd, &a, &flags)) != CLI_CONTINUE)
         return r;
     int fmt = program_format(a.npos ? a.pos[0] : NULL, a.val[O_FORMAT]);
     if (fmt < 0)
@@ -146,7 +177,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
-    r = simulate(cmd, sim, &a);
+    r = simulate(cmd, sim, &a, flags);
 done:
     free(state);
     free(words);
@@ -166,9 +197,11 @@ const cli_cmd cmd_run = {
     "from the state file, except the \"laneid\" and \"warpid\" specials.\n"
     "A fault (an invalid instruction or register index reached) stops the warp,\n"
     "prints where and why, still writes the state, and exits with status 3.\n"
-    "Trace lines: 'wW PC TEXT' per executed instruction, then one line per change:\n"
-    "'wW   R5 0xOLD -> 0xNEW lanes 0xMASK' when all changed lanes agree, else\n"
-    "'wW   R5[LANE] 0xOLD -> 0xNEW' per lane; predicates as lane masks.\n",
+    "Trace (commit log): 'wW PC exec 0xMASK TEXT' per instruction reached (exec:\n"
+    "active lanes whose guard holds; 0 when skipped), then one line per write,\n"
+    "changed or not: 'wW   R5 = 0xVALUE lanes 0xMASK' for the lanes that agree,\n"
+    "'wW   R5[LANE] = 0xVALUE' for each other; predicates as lane masks, uniform\n"
+    "registers as one value. --trace-format=json: one object per instruction.\n",
     opts,
     sizeof opts / sizeof *opts,
     1,

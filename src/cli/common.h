@@ -21,7 +21,7 @@ enum {
 /* cli_parse and friends return this when the command should go on. */
 #define CLI_CONTINUE (-1)
 
-#define CLI_MAX_OPTS 16
+#define CLI_MAX_OPTS 32
 #define CLI_MAX_POS 8
 #define CLI_MAX_ISA 64 /* --isa options on one command line */
 
@@ -60,7 +60,7 @@ struct cli_cmd {
     int (*run)(const cli_cmd *cmd, int argc, char **argv);
 };
 
-extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run;
+extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink;
 
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */
@@ -108,6 +108,32 @@ int cli_out_close(cli_out *o, int commit);
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
+/* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0,
+ * or -1 with errno set. */
+int cli_write_all(int fd, const char *buf, size_t len);
+
+/* A directory written whole (`gisa doc --html DIR`): the files go into
+ * DIR.tmpXXXXXX beside it, which replaces DIR only once every file is
+ * written. DIR may be absent, an empty directory, or a directory an earlier
+ * run wrote (it holds the file named `marker`); anything else is refused
+ * and left as it was. On any error the temporary directory is removed; a
+ * run killed midway can leave it behind, never a half-written DIR. */
+typedef struct cli_outdir {
+    const cli_cmd *cmd;
+    const char *dir;    /* as given, for messages */
+    const char *marker; /* the file that marks a directory as ours */
+    char target[4096];  /* dir without trailing slashes */
+    char tmp[4096 + 16];
+    int failed;         /* an add failed; commit refuses */
+} cli_outdir;
+int cli_outdir_begin(const cli_cmd *cmd, const char *dir, const char *marker, cli_outdir *o);
+/* Writes one file (a plain name: no '/', no leading '.'). */
+int cli_outdir_add(cli_outdir *o, const char *name, const char *data, size_t len);
+/* Writes the marker and puts the directory in place. */
+int cli_outdir_commit(cli_outdir *o);
+/* Removes the temporary directory (after an error). */
+void cli_outdir_abort(cli_outdir *o);
+
 /* Reads the input named by the first positional argument (none or "-":
  * stdin) and turns it into words: assembles it, or parses a binary or hex
  * image. Prints the diagnostics (at most `limit`, 0: no limit) and, on

@@ -148,7 +148,7 @@ void cli_release_include(void *user, gisa_include *inc)
     free(h);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int cli_write_all(int fd, const char *buf, size_t len)
 {
     while (len) {
         ssize_t w = write(fd, buf, len);
@@ -278,7 +278,7 @@ int cli_out_open(const cli_cmd *cmd, const char *path, cli_out **out)
 
 int cli_out_write(cli_out *o, const char *buf, size_t len)
 {
-    if (!o->err && len && write_all(o->fd, buf, len))
+    if (!o->err && len && cli_write_all(o->fd, buf, len))
         o->err = errno ? errno : EIO;
     return o->err ? -1 : 0;
 }

@@ -5,7 +5,8 @@
 
 #include "common.h"
 
-static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc, &cmd_as, &cmd_dis, &cmd_run};
+static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc,    &cmd_as,         &cmd_dis,
+                                          &cmd_run,  &cmd_gen,    &cmd_shrink,     &cmd_trace_diff};
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *f)

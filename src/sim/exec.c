@@ -6,17 +6,12 @@
  * over worker threads. */
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sim/sim.h"
 #include "sim/softfp.h"
-
-struct sim_tracebuf {
-    gisa_trace_fn fn;
-    void *user;
-    unsigned warp;
-};
 
 uint32_t sim_pack_pred(const uint8_t *lanes)
 {
@@ -41,47 +36,54 @@ static void unpack_pred(uint32_t m, uint8_t *lanes)
     }
 }
 
-static void trace_line(sim_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void trace_line(sim_exec *x, const char *fmt, ...)
+/* Commit records: every write of an executed instruction, changed or not.
+ * Only filled when someone listens (step, trace, commit hook). */
+static gisa_sim_effect *effect(sim_exec *x, gisa_regfile rf, unsigned index, uint32_t mask)
 {
-    char buf[256];
-    int n = snprintf(buf, sizeof buf, "w%u ", x->trace->warp);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf + n, sizeof buf - (size_t)n, fmt, ap);
-    va_end(ap);
-    x->trace->fn(x->trace->user, buf);
+    gisa_sim_commit *c = x->commit;
+    if (c->neffects >= GISA_SIM_MAX_EFFECTS)
+        return NULL; /* no optype writes more (R2P: 7 predicates) */
+    gisa_sim_effect *e = &c->effect[c->neffects++];
+    e->rf = rf;
+    e->index = index;
+    e->mask = mask;
+    return e;
 }
 
-static void trace_gpr(sim_exec *x, unsigned row, const uint32_t *old, const uint32_t *v, uint32_t mask)
+static void record_mask(sim_exec *x, gisa_regfile rf, unsigned slot, uint32_t old, uint32_t now, uint32_t mask)
 {
-    if (row >= x->regs)
+    gisa_sim_effect *e = effect(x, rf, slot, mask);
+    if (!e)
         return;
-    uint32_t changed = 0;
-    for (int l = 0; l < LANES; l++)
-        if ((mask >> l & 1) && old[l] != v[l])
-            changed |= UINT32_C(1) << l;
-    if (!changed)
-        return;
-    int first = __builtin_ctz(changed), uniform = 1;
-    for (int l = first + 1; l < LANES; l++)
-        if ((changed >> l & 1) && (old[l] != old[first] || v[l] != v[first]))
-            uniform = 0;
-    if (uniform) {
-        trace_line(x, "  R%u 0x%08x -> 0x%08x lanes 0x%08x", row, old[first], v[first], changed);
-        return;
+    for (int l = 0; l < LANES; l++) {
+        e->old_value[l] = old >> l & 1;
+        e->value[l] = now >> l & 1;
     }
-    for (int l = first; l < LANES; l++)
-        if (changed >> l & 1)
-            trace_line(x, "  R%u[%d] 0x%08x -> 0x%08x", row, l, old[l], v[l]);
+}
+
+static void record_uniform(sim_exec *x, gisa_regfile rf, unsigned slot, uint32_t old, uint32_t now)
+{
+    gisa_sim_effect *e = effect(x, rf, slot, 1);
+    if (!e)
+        return;
+    memset(e->old_value, 0, sizeof e->old_value);
+    memset(e->value, 0, sizeof e->value);
+    e->old_value[0] = old;
+    e->value[0] = now;
 }
 
 void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask)
 {
     uint32_t *dst = x->w->r + (size_t)row * LANES;
-    if (x->trace)
-        trace_gpr(x, row, dst, v, mask);
+    gisa_sim_effect *e;
+    if (x->commit && row < x->regs && mask && (e = effect(x, GISA_RF_R, row, mask)) != NULL) {
+        memcpy(e->old_value, dst, sizeof e->old_value);
+        if (mask == UINT32_MAX)
+            memcpy(e->value, v, sizeof e->value);
+        else
+            for (int l = 0; l < LANES; l++)
+                e->value[l] = mask >> l & 1 ? v[l] : dst[l];
+    }
     if (mask == UINT32_MAX) {
         memcpy(dst, v, LANES * sizeof *v);
         return;
@@ -96,8 +98,8 @@ void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask)
     uint32_t old = x->w->p[slot], now = (old & ~mask) | (value & mask);
     if (slot >= SIM_PT)
         return;
-    if (x->trace && now != old)
-        trace_line(x, "  P%u 0x%08x -> 0x%08x", slot, old, now);
+    if (x->commit && mask)
+        record_mask(x, GISA_RF_P, slot, old, now, mask);
     x->w->p[slot] = now;
 }
 
@@ -105,8 +107,8 @@ void sim_write_ur(sim_exec *x, unsigned slot, uint32_t value)
 {
     if (slot >= SIM_NUR)
         return;
-    if (x->trace && x->w->ur[slot] != value)
-        trace_line(x, "  UR%u 0x%08x -> 0x%08x", slot, x->w->ur[slot], value);
+    if (x->commit)
+        record_uniform(x, GISA_RF_UR, slot, x->w->ur[slot], value);
     x->w->ur[slot] = value;
 }
 
@@ -115,8 +117,8 @@ void sim_write_upred(sim_exec *x, unsigned slot, int value)
     uint32_t now = value ? UINT32_MAX : 0;
     if (slot >= SIM_PT)
         return;
-    if (x->trace && x->w->up[slot] != now)
-        trace_line(x, "  UP%u %d -> %d", slot, x->w->up[slot] != 0, value != 0);
+    if (x->commit)
+        record_uniform(x, GISA_RF_UP, slot, x->w->up[slot] != 0, value != 0);
     x->w->up[slot] = now;
 }
 
@@ -192,6 +194,69 @@ static void write_back(sim_exec *x)
     write_pred_result(x, &in->op[RO_PV], x->pv);
 }
 
+static void commit_begin(gisa_sim_commit *c, const gisa_sim *s, const sim_warp *w, size_t pc)
+{
+    c->warp = w->id;
+    c->pc = pc;
+    c->word = s->words[pc];
+    c->inst = s->insts ? &s->insts[pc] : NULL;
+    c->text = s->prog[pc].text;
+    c->active = w->active;
+    c->exec = 0;
+    c->neffects = 0;
+}
+
+/* Executes instruction pc of warp w: the fault reason (and its lane, or -1)
+ * when it faults, NULL otherwise. x->commit, when set, receives the record. */
+static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t pc, int *lane)
+{
+    const sim_insn *in = &s->prog[pc];
+    x->w = w;
+    x->in = in;
+    if (x->commit)
+        commit_begin(x->commit, s, w, pc);
+    if (in->fault) {
+        *lane = -1;
+        return in->fault;
+    }
+    x->mask = w->active & (in->guard_not ? ~w->p[in->guard] : w->p[in->guard]);
+    if (x->commit)
+        x->commit->exec = x->mask;
+    if (!x->mask)
+        return NULL;
+    fetch(x);
+    in->def->fn(x);
+    if (x->fault) {
+        const char *why = x->fault;
+        *lane = x->fault_lane;
+        x->fault = NULL;
+        if (x->commit)
+            x->commit->neffects = 0; /* a faulting instruction writes nothing */
+        return why;
+    }
+    if (!in->def->custom_write)
+        write_back(x);
+    return NULL;
+}
+
+static void fill_fault(gisa_sim_fault *f, const gisa_sim *s, const sim_warp *w, size_t pc, const char *why, int lane)
+{
+    f->pc = pc;
+    f->warp = w->id;
+    f->lane = lane;
+    snprintf(f->insn, sizeof f->insn, "%s", s->prog[pc].text);
+    snprintf(f->message, sizeof f->message, "%s", why);
+}
+
+/* Trace lines and the commit hook, both from the one record. */
+static void publish(const gisa_sim *s, const gisa_sim_commit *c)
+{
+    if (s->trace_fn)
+        gisa_sim_commit_format(s, c, s->trace_flags, s->trace_fn, s->trace_user);
+    if (s->commit_fn)
+        s->commit_fn(s->commit_user, c);
+}
+
 typedef struct run_job {
     gisa_sim *s;
     unsigned first, end;     /* warps [first, end) */
@@ -199,46 +264,26 @@ typedef struct run_job {
     gisa_sim_fault fault;    /* of the lowest faulting warp of the job */
 } run_job;
 
-static void record_fault(run_job *j, const sim_exec *x, size_t pc, const char *why, int lane)
-{
-    if (j->faulted)
-        return;
-    j->faulted = 1;
-    j->fault.pc = pc;
-    j->fault.warp = x->w->id;
-    j->fault.lane = lane;
-    snprintf(j->fault.insn, sizeof j->fault.insn, "%s", x->in->text);
-    snprintf(j->fault.message, sizeof j->fault.message, "%s", why);
-}
-
 static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
 {
     const gisa_sim *s = j->s;
-    x->w = w;
-    if (x->trace)
-        x->trace->warp = w->id;
-    for (size_t pc = 0; pc < s->nwords; pc++) {
-        const sim_insn *in = &s->prog[pc];
-        x->in = in;
-        if (x->trace)
-            trace_line(x, "%zu %s", pc, in->text);
-        if (in->fault) {
-            record_fault(j, x, pc, in->fault, -1);
-            return;
+    if (w->halted)
+        return;
+    size_t pc = w->pc, end = s->nwords;
+    for (; pc < end; pc++) {
+        int lane;
+        const char *why = exec_one(x, s, w, pc, &lane);
+        if (x->commit)
+            publish(s, x->commit);
+        if (why) {
+            if (!j->faulted)
+                fill_fault(&j->fault, s, w, pc, why, lane);
+            j->faulted = 1;
+            w->halted = 1;
+            break;
         }
-        x->mask = w->active & (in->guard_not ? ~w->p[in->guard] : w->p[in->guard]);
-        if (!x->mask)
-            continue;
-        fetch(x);
-        in->def->fn(x);
-        if (x->fault) {
-            record_fault(j, x, pc, x->fault, x->fault_lane);
-            x->fault = NULL;
-            return;
-        }
-        if (!in->def->custom_write)
-            write_back(x);
     }
+    w->pc = pc;
 }
 
 static void *run_job_thread(void *arg)
@@ -247,20 +292,21 @@ static void *run_job_thread(void *arg)
     sim_exec x;
     memset(&x, 0, sizeof x);
     x.regs = j->s->regs;
-    sim_tracebuf tb = {j->s->trace_fn, j->s->trace_user, 0};
-    if (j->s->trace_fn)
-        x.trace = &tb;
+    gisa_sim_commit commit;
+    if (j->s->trace_fn || j->s->commit_fn)
+        x.commit = &commit;
     for (unsigned wi = j->first; wi < j->end; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
     fp_restore_host_rounding(); /* the FP semantics leave the host mode anywhere */
     return NULL;
 }
 
-gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
+gisa_status gisa_sim_continue(gisa_sim *s, gisa_sim_fault *fault)
 {
     if (!s)
         return GISA_ERR_USAGE;
-    gisa_status st = sim_predecode(s);
+    int listening = s->trace_fn || s->commit_fn;
+    gisa_status st = sim_prepare(s, listening);
     if (st != GISA_OK)
         return st;
     unsigned nt = s->threads;
@@ -268,8 +314,8 @@ gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
         long c = sysconf(_SC_NPROCESSORS_ONLN);
         nt = c > 0 ? (unsigned)c : 1;
     }
-    if (s->trace_fn || nt > s->nwarps)
-        nt = s->trace_fn ? 1 : s->nwarps;
+    if (listening || nt > s->nwarps)
+        nt = listening ? 1 : s->nwarps; /* records come in warp order, from the caller's thread */
     if (nt > 256)
         nt = 256;
     run_job jobs[256];
@@ -294,4 +340,68 @@ gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
             return GISA_ERR_SIM;
         }
     return GISA_OK;
+}
+
+gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
+{
+    if (!s)
+        return GISA_ERR_USAGE;
+    for (unsigned w = 0; w < s->nwarps; w++) {
+        s->warps[w].pc = 0;
+        s->warps[w].halted = 0;
+    }
+    return gisa_sim_continue(s, fault);
+}
+
+gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault)
+{
+    if (!s || warp >= s->nwarps)
+        return GISA_ERR_USAGE;
+    sim_warp *w = &s->warps[warp];
+    if (w->halted || w->pc >= s->nwords)
+        return GISA_ERR_USAGE;
+    gisa_status st = sim_prepare(s, 1);
+    if (st != GISA_OK)
+        return st;
+    if (!s->step_x) {
+        s->step_x = calloc(1, sizeof *s->step_x);
+        if (!s->step_x)
+            return GISA_ERR_NOMEM;
+    }
+    sim_exec *x = s->step_x;
+    x->regs = s->regs;
+    x->commit = commit;
+    int lane;
+    size_t pc = w->pc;
+    const char *why = exec_one(x, s, w, pc, &lane);
+    fp_restore_host_rounding();
+    if (why) {
+        w->halted = 1;
+        if (fault)
+            fill_fault(fault, s, w, pc, why, lane);
+        return GISA_ERR_SIM;
+    }
+    w->pc = pc + 1;
+    return GISA_OK;
+}
+
+size_t gisa_sim_pc(const gisa_sim *s, unsigned warp)
+{
+    return s && warp < s->nwarps ? s->warps[warp].pc : (size_t)-1;
+}
+
+gisa_status gisa_sim_set_pc(gisa_sim *s, unsigned warp, size_t pc)
+{
+    if (!s || warp >= s->nwarps || pc > s->nwords)
+        return GISA_ERR_USAGE;
+    s->warps[warp].pc = pc;
+    s->warps[warp].halted = 0;
+    return GISA_OK;
+}
+
+int gisa_sim_done(const gisa_sim *s, unsigned warp)
+{
+    if (!s || warp >= s->nwarps)
+        return 1;
+    return s->warps[warp].halted || s->warps[warp].pc >= s->nwords;
 }

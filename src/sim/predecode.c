@@ -95,14 +95,17 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     return why;
 }
 
-static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, char *text, char *why)
+static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, char *text, char *why)
 {
     const gisa_isa *isa = s->isa;
     memset(in, 0, sizeof *in);
     in->text = text;
     in->guard = SIM_PT;
     gisa_inst inst;
-    if (gisa_decode(isa, s->words[pc], &inst) != GISA_OK) {
+    gisa_status st = gisa_decode(isa, s->words[pc], &inst);
+    if (kept)
+        *kept = inst;
+    if (st != GISA_OK) {
         gisa_disassemble(isa, s->words[pc], text, TEXT_CAP); /* the `.invalid` line, for messages */
         size_t n = strnlen(inst.why, TEXT_CAP - 1); /* cut as the reason always was */
         memcpy(why, inst.why, n);
@@ -151,24 +154,37 @@ void sim_program_free(gisa_sim *s)
 {
     free(s->prog);
     free(s->strings);
+    free(s->insts);
     s->prog = NULL;
     s->strings = NULL;
+    s->insts = NULL;
+    s->prog_valid = 0;
 }
 
-gisa_status sim_predecode(gisa_sim *s)
+gisa_status sim_prepare(gisa_sim *s, int keep_insts)
+{
+    if (s->prog_valid && (!keep_insts || s->insts))
+        return GISA_OK;
+    return sim_predecode(s, keep_insts);
+}
+
+gisa_status sim_predecode(gisa_sim *s, int keep_insts)
 {
     sim_program_free(s);
     size_t n = s->nwords ? s->nwords : 1;
     s->prog = calloc(n, sizeof *s->prog);
     s->strings = malloc(n * 2 * TEXT_CAP);
-    if (!s->prog || !s->strings) {
+    /* a decoded word is ~800 bytes: kept only for commit records */
+    if (keep_insts)
+        s->insts = calloc(n, sizeof *s->insts);
+    if (!s->prog || !s->strings || (keep_insts && !s->insts)) {
         sim_program_free(s);
         return GISA_ERR_NOMEM;
     }
     for (size_t pc = 0; pc < s->nwords; pc++) {
         sim_insn *in = &s->prog[pc];
         char *text = s->strings + pc * 2 * TEXT_CAP;
-        decode_one(s, pc, in, text, text + TEXT_CAP);
+        decode_one(s, pc, in, s->insts ? &s->insts[pc] : NULL, text, text + TEXT_CAP);
         /* constants are read now: no instruction writes constant memory */
         for (int r = 0; r < RO_COUNT; r++) {
             sim_opnd *o = &in->op[r];
@@ -179,5 +195,6 @@ gisa_status sim_predecode(gisa_sim *s)
                 o->imm |= (uint64_t)sim_const_read(s, o->bank, o->offset + 4) << 32;
         }
     }
+    s->prog_valid = 1;
     return GISA_OK;
 }

@@ -94,10 +94,9 @@ typedef struct sim_warp {
     uint32_t up[9];         /* UP0..UP6, UPT, sink: 0 or all ones */
     uint32_t active;
     unsigned id;
+    size_t pc;              /* next instruction (gisa_sim_step, gisa_sim_continue) */
+    int halted;             /* stopped by a fault at pc */
 } sim_warp;
-
-/* One record per changed register in the trace (filled only when tracing). */
-typedef struct sim_tracebuf sim_tracebuf;
 
 typedef struct sim_exec {
     sim_warp *w;
@@ -112,7 +111,7 @@ typedef struct sim_exec {
     const char *fault; /* set by a semantic function to stop the warp */
     int fault_lane;
     char fault_buf[160];
-    sim_tracebuf *trace;
+    gisa_sim_commit *commit; /* receives every write when someone listens (step, trace, hook) */
 } sim_exec;
 
 struct gisa_sim {
@@ -124,12 +123,22 @@ struct gisa_sim {
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
     char *strings;       /* texts of prog */
+    gisa_inst *insts;    /* decoded words, kept only when commits are produced */
+    int prog_valid;      /* prog matches the words, constants and the commit needs */
     gisa_trace_fn trace_fn;
     void *trace_user;
+    unsigned trace_flags; /* GISA_TRACE_* */
+    gisa_commit_fn commit_fn;
+    void *commit_user;
+    sim_exec *step_x;    /* gisa_sim_step's execution context, made on first use */
 };
 
-/* Pre-decodes the loaded program (predecode.c). */
-gisa_status sim_predecode(gisa_sim *s);
+/* Pre-decodes the loaded program (predecode.c); keep_insts also keeps the
+ * decoded words for commit records. sim_prepare does it only when the
+ * program, the constants or the need for commit records changed. */
+gisa_status sim_predecode(gisa_sim *s, int keep_insts);
+gisa_status sim_prepare(gisa_sim *s, int keep_insts);
+static inline void sim_invalidate(gisa_sim *s) { s->prog_valid = 0; }
 void sim_program_free(gisa_sim *s);
 const sim_opdef *sim_find_opdef(const char *optype);
 uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset);

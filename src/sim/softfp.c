@@ -64,6 +64,8 @@ static void use_mode(fp_rnd r)
 
 void fp_restore_host_rounding(void)
 {
+    if (cur_mode == FP_RN || cur_mode == -1) /* unchanged since the last restore, or never touched */
+        return;
     fesetround(FE_TONEAREST);
     cur_mode = FP_RN;
 }

@@ -17,6 +17,8 @@ static void warp_reset(gisa_sim *s, sim_warp *w, unsigned id)
     w->up[SIM_PT] = UINT32_MAX;
     w->active = UINT32_MAX;
     w->id = id;
+    w->pc = 0;
+    w->halted = 0;
 }
 
 unsigned gisa_sim_max_regs(const gisa_isa *isa)
@@ -71,6 +73,7 @@ void gisa_sim_free(gisa_sim *s)
         free(s->cbank[b]);
     free(s->words);
     sim_program_free(s);
+    free(s->step_x);
     free(s);
 }
 
@@ -173,6 +176,7 @@ gisa_status gisa_sim_set_const(gisa_sim *s, unsigned bank, unsigned offset, uint
             return GISA_ERR_NOMEM;
     }
     s->cbank[bank][offset / 4] = value;
+    sim_invalidate(s); /* the pre-decoded program holds constant operands */
     return GISA_OK;
 }
 
@@ -204,6 +208,10 @@ gisa_status gisa_sim_load(gisa_sim *s, const gisa_word *words, size_t n)
     s->words = copy;
     s->nwords = n;
     sim_program_free(s);
+    for (unsigned w = 0; w < s->nwarps; w++) {
+        s->warps[w].pc = 0;
+        s->warps[w].halted = 0;
+    }
     return GISA_OK;
 }
 
@@ -213,4 +221,18 @@ void gisa_sim_set_trace(gisa_sim *s, gisa_trace_fn fn, void *user)
         return;
     s->trace_fn = fn;
     s->trace_user = user;
+}
+
+void gisa_sim_set_trace_flags(gisa_sim *s, unsigned flags)
+{
+    if (s)
+        s->trace_flags = flags;
+}
+
+void gisa_sim_set_commit_hook(gisa_sim *s, gisa_commit_fn fn, void *user)
+{
+    if (!s)
+        return;
+    s->commit_fn = fn;
+    s->commit_user = user;
 }

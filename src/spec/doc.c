@@ -3,10 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/strbuf.h"
-#include "spec/model.h"
+#include "spec/doc.h"
 
-static const char *kind_name(const opnd_slot *o)
+const char *doc_operand_kind(const opnd_slot *o)
 {
     switch (o->kind) {
     case OK_PR: return "the literal PR (all predicates)";
@@ -32,7 +31,7 @@ static const char *kind_name(const opnd_slot *o)
     return "?";
 }
 
-static void value_text(const isa_field *f, uint64_t v, strbuf *sb)
+void doc_value_text(const isa_field *f, uint64_t v, strbuf *sb)
 {
     char buf[32];
     const char *n = type_value_name(f->type, v, buf, sizeof buf);
@@ -44,39 +43,75 @@ static void value_text(const isa_field *f, uint64_t v, strbuf *sb)
         sb_printf(sb, "%llu", (unsigned long long)v);
 }
 
-static void doc_encoding(const isa_opcode *op, int word_bits, strbuf *sb)
+int doc_layout(const isa_opcode *op, int word_bits, doc_span *out, int cap)
 {
-    sb_puts(sb, "  Encoding (bit ranges high..low):\n");
-    int order[256];
-    int n = op->nfields < 256 ? op->nfields : 256;
-    for (int i = 0; i < n; i++)
+    int nf = op->nfields, n = 0;
+    int order[DOC_MAX_FIELDS];
+    if (nf > (int)(sizeof order / sizeof order[0]))
+        nf = (int)(sizeof order / sizeof order[0]);
+    for (int i = 0; i < nf; i++)
         order[i] = i;
-    for (int i = 1; i < n; i++) /* by offset, high bits first */
+    for (int i = 1; i < nf; i++) /* by offset, high bits first */
         for (int j = i; j > 0 && op->fields[order[j]].off > op->fields[order[j - 1]].off; j--) {
             int t = order[j];
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
     int next = word_bits - 1;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < nf && n < cap; k++) {
         const isa_field *f = &op->fields[order[k]];
         int hi = f->off + f->width - 1;
         if (hi < next)
-            sb_printf(sb, "    %3d..%-3d  %-12s (no field: must be 0)\n", next, hi + 1, "-");
+            out[n++] = (doc_span){-1, next, hi + 1};
+        if (n < cap)
+            out[n++] = (doc_span){order[k], hi, f->off};
+        next = f->off - 1;
+    }
+    if (next >= 0 && n < cap)
+        out[n++] = (doc_span){-1, next, 0};
+    return n;
+}
+
+int doc_list_names(const raw_opinfo *list, const isa_opcode *op, int field)
+{
+    if (!list || field < 0)
+        return 0;
+    for (int i = 0; i < list->nnames; i++)
+        if (!strcmp(list->names[i], op->fields[field].name))
+            return 1;
+    return 0;
+}
+
+const raw_def *doc_unit(const isa_opcode *op)
+{
+    for (int c = 1; c < op->nchain; c++)
+        if (op->chain[c]->kind == RAW_GROUP)
+            return op->chain[c];
+    return op->nchain > 1 && op->chain[0]->kind == RAW_GROUP ? op->chain[0] : NULL;
+}
+
+static void doc_encoding(const isa_opcode *op, int word_bits, strbuf *sb)
+{
+    sb_puts(sb, "  Encoding (bit ranges high..low):\n");
+    doc_span spans[DOC_MAX_SPANS];
+    int n = doc_layout(op, word_bits, spans, (int)(sizeof spans / sizeof spans[0]));
+    for (int k = 0; k < n; k++) {
+        if (spans[k].field < 0) {
+            sb_printf(sb, "    %3d..%-3d  %-12s (no field: must be 0)\n", spans[k].hi, spans[k].lo, "-");
+            continue;
+        }
+        const isa_field *f = &op->fields[spans[k].field];
         if (f->width == 1)
             sb_printf(sb, "    %8d  ", f->off);
         else
-            sb_printf(sb, "    %3d..%-3d  ", hi, f->off);
+            sb_printf(sb, "    %3d..%-3d  ", spans[k].hi, f->off);
         sb_printf(sb, "%-12s %-10s", f->name, f->type ? f->type->name : "?");
         if (f->fixed || f->has_default) {
             sb_puts(sb, f->fixed ? " == " : " = ");
-            value_text(f, f->value, sb);
+            doc_value_text(f, f->value, sb);
         }
         sb_putc(sb, '\n');
-        next = f->off - 1;
     }
-    if (next >= 0)
-        sb_printf(sb, "    %3d..%-3d  %-12s (no field: must be 0)\n", next, 0, "-");
 }
 
 static void doc_form(const isa_opcode *op, const syntax_form *F, strbuf *sb)
@@ -101,7 +136,7 @@ static void doc_form(const isa_opcode *op, const syntax_form *F, strbuf *sb)
     }
     for (int i = 0; i < F->nops; i++) {
         const opnd_slot *o = &F->ops[i];
-        sb_printf(sb, "      %-8s %-6s %s", o->name, o->field >= 0 ? op->fields[o->field].name : "-", kind_name(o));
+        sb_printf(sb, "      %-8s %-6s %s", o->name, o->field >= 0 ? op->fields[o->field].name : "-", doc_operand_kind(o));
         if (o->bitwidth && o->bitwidth->kind == EX_NUM && o->bitwidth->num == 64)
             sb_puts(sb, ", 64-bit pair");
         else if (o->bitwidth && o->bitwidth->kind != EX_NUM)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "spec/doc.h"
 #include "spec/inst.h"
 
 static const isa_opcode *opcode_of(const gisa_isa *isa, const gisa_inst *inst)
@@ -129,17 +130,6 @@ static uint64_t val(const gisa_inst *inst, int field) { return field >= 0 ? inst
 
 static int64_t sign_extend(uint64_t v, int width) { return width >= 64 ? (int64_t)v : (int64_t)(v << (64 - width)) >> (64 - width); }
 
-/* Whether the opcode's OutList names the field. */
-static int in_outlist(const isa_opcode *op, int field)
-{
-    if (!op->outlist || field < 0)
-        return 0;
-    for (int i = 0; i < op->outlist->nnames; i++)
-        if (!strcmp(op->outlist->names[i], op->fields[field].name))
-            return 1;
-    return 0;
-}
-
 /* Whether an optional group's operand is in the text: one of the group's
  * fields differs from its omitted value (the printer's rule, which also
  * shows a group when a later adjacent one is shown). */
@@ -195,7 +185,7 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
     const isa_opcode *op = &isa->opcodes[inst->opcode];
     const opnd_slot *s = &F->ops[i];
     gisa_operand o = {.name = s->name, .present = !s->group || group_shown(op, F, s->group, inst),
-                      .written = in_outlist(op, s->field)};
+                      .written = doc_list_names(op->outlist, op, s->field)};
     deco_fields deco = deco_fields_of(s);
     o.deco = deco_of(&deco, inst->field);
     if (s->sfx_slot >= 0) { /* a suffix no field encodes is always its default */

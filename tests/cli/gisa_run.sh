@@ -28,7 +28,7 @@ seq_lanes() {
 # ------------------------------------------------------------ help and usage errors
 expect 0 "run --help" "$G" run --help
 check "run --help shows usage" has out '^usage: gisa run'
-check "run --help documents the trace format" has out "wW PC TEXT"
+check "run --help documents the trace format" has out "wW PC exec 0xMASK TEXT"
 check "run --help lists exit status 3" has out 'status 3'
 
 printf 'MOV R1, 0x5\nIADD R2, R1, R3\nISETP.LT.AND P0, PT, R3, 0x10, PT\nR2UR UR4, R2\n' >prog.s
@@ -81,15 +81,15 @@ check "state round trip" diff -u final.json out
 expect 0 "--trace=FILE" "$G" run --state state.json --trace=trace.txt -o final2.json prog.s
 check "trace file written" test -s trace.txt
 check "same final state with a trace" diff -u final.json final2.json
-check "trace: instruction line" has trace.txt '^w0 0 MOV R1, 0x5$'
-check "trace: uniform change line" has trace.txt '^w0   R1 0x00000000 -> 0x00000005 lanes 0xffffffff$'
-check "trace: second instruction" has trace.txt '^w0 1 IADD R2, R1, R3$'
-check "trace: per-lane lines when lanes differ" has trace.txt '^w0   R2\[0\] 0x00000000 -> 0x00000005$'
-check "trace: per-lane line of lane 31" has trace.txt '^w0   R2\[31\] 0x00000000 -> 0x00000024$'
+check "trace: instruction line" has trace.txt '^w0 0 exec 0xffffffff MOV R1, 0x5$'
+check "trace: uniform change line" has trace.txt '^w0   R1 = 0x00000005 lanes 0xffffffff$'
+check "trace: second instruction" has trace.txt '^w0 1 exec 0xffffffff IADD R2, R1, R3$'
+check "trace: per-lane lines when lanes differ" has trace.txt '^w0   R2\[0\] = 0x00000005$'
+check "trace: per-lane line of lane 31" has trace.txt '^w0   R2\[31\] = 0x00000024$'
 check "trace: 32 per-lane lines for R2" test "$(grep -c '^w0   R2\[' trace.txt)" -eq 32
-check "trace: predicate as a lane mask" has trace.txt '^w0   P0 0x00000000 -> 0x0000ffff'
-check "trace: the R2UR line" has trace.txt '^w0 3 R2UR UR4, R2$'
-check "trace: UR change" has trace.txt '^w0   UR4 0x00000000 -> 0x00000005'
+check "trace: predicate as a lane mask" has trace.txt '^w0   P0 = 0x0000ffff lanes 0xffffffff$'
+check "trace: the R2UR line" has trace.txt '^w0 3 exec 0xffffffff R2UR UR4, R2$'
+check "trace: UR change" has trace.txt '^w0   UR4 = 0x00000005$'
 check "trace: 4 instruction lines" test "$(grep -cE '^w0 [0-9]+ ' trace.txt)" -eq 4
 check "trace: nothing else" test "$(grep -cvE '^w0 [0-9]+ |^w0   ' trace.txt)" -eq 0
 check "trace: instruction order" test "$(grep -E '^w0 [0-9]+ ' trace.txt | cut -d' ' -f2 | tr '\n' ' ')" = "0 1 2 3 "
@@ -98,19 +98,53 @@ check "trace: instruction order" test "$(grep -E '^w0 [0-9]+ ' trace.txt | cut -
 printf 'IADD R1, R1, 0x1\n' >inc.s
 echo '{"R1": "0x10", "active": "0x0000ff00"}' >inc.json
 expect 0 "--trace with a partial active mask" "$G" run --state inc.json --trace=inc.txt -o inc.out inc.s
-check "trace: lanes mask = the active lanes" has inc.txt '^w0   R1 0x00000010 -> 0x00000011 lanes 0x0000ff00$'
+check "trace: lanes mask = the active lanes" has inc.txt '^w0   R1 = 0x00000011 lanes 0x0000ff00$'
 check "inactive lanes unchanged" has inc.out "^  \"R1\": \[(\"0x00000010\", ){8}(\"0x00000011\", ){8}(\"0x00000010\", ){15}\"0x00000010\"\],?\$"
 
 # --trace without a file goes to standard error; the state still goes to stdout
 expect 0 "--trace to stderr" "$G" run --state state.json --trace prog.s
-check "trace on stderr" has err '^w0 0 MOV R1, 0x5$'
+check "trace on stderr" has err '^w0 0 exec 0xffffffff MOV R1, 0x5$'
 check "state on stdout" diff -u final.json out
 
-# an instruction that changes nothing: its line, no change lines
-printf 'MOV R1, RZ\n' >nochange.s
-expect 0 "--trace of a no-op" "$G" run --trace=nc.txt -o nc.json nochange.s
-check "trace of a no-op: one line" test "$(wc -l <nc.txt)" -eq 1
-check "trace of a no-op: the instruction" has nc.txt '^w0 0 MOV R1, RZ$'
+# the commit log lists writes, not changes: a write of the value a register
+# already holds is logged; an instruction its guard skips shows exec 0 and
+# no write (issue: both looked the same in the old change log)
+printf 'MOV R1, RZ\n@!PT MOV R2, 0x5\n' >nochange.s
+expect 0 "--trace of an unchanged write" "$G" run --trace=nc.txt -o nc.json nochange.s
+check "trace: 3 lines" test "$(wc -l <nc.txt)" -eq 3
+check "trace: the instruction" has nc.txt '^w0 0 exec 0xffffffff MOV R1, RZ$'
+check "trace: the unchanged write" has nc.txt '^w0   R1 = 0x00000000 lanes 0xffffffff$'
+check "trace: the skipped instruction" has nc.txt '^w0 1 exec 0x00000000 @!PT MOV R2, 0x5$'
+
+# lanes that agree are one line, the others one line each
+printf 'IADD R1, R5, 0x0\n' >group.s
+echo '{"R5": ["0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x9", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7", "0x7"]}' >group.json
+expect 0 "--trace of 31 equal lanes and one other" "$G" run --state group.json --trace=group.txt -o /dev/null group.s
+check "trace: the group" has group.txt '^w0   R1 = 0x00000007 lanes 0xfff7ffff$'
+check "trace: the exception" has group.txt '^w0   R1\[19\] = 0x00000009$'
+check "trace: 3 lines in all" test "$(wc -l <group.txt)" -eq 3
+
+# --trace-format=json: one object per instruction; --trace-values
+printf 'MOV R0, 0x3fc00000\nDADD R[2:3], RZ, -2.5\nR2UR UR1, R0\n' >fp.s
+expect 0 "--trace-format=json --trace-values" "$G" run --trace=fp.jsonl --trace-format=json --trace-values=f32,f64 -o /dev/null fp.s
+check "json trace: 3 lines" test "$(wc -l <fp.jsonl)" -eq 3
+if command -v python3 >/dev/null; then
+    check "json trace: parses, with the values and numbers" python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open("fp.jsonl")]
+assert [r["pc"] for r in recs] == [0, 1, 2], recs
+assert recs[0]["writes"][0]["values"] == ["0x3fc00000"] * 32 and recs[0]["writes"][0]["f32"] == ["1.5"] * 32
+assert [w["reg"] for w in recs[1]["writes"]] == ["R2", "R3"] and recs[1]["writes"][1]["f64"] == ["-2.5"] * 32
+assert recs[2]["writes"] == [{"reg": "UR1", "value": "0x3fc00000", "f32": "1.5"}], recs[2]
+assert recs[1]["exec"] == "0xffffffff" and recs[1]["text"] == "DADD R[2:3], RZ, -2.5"
+'
+fi
+expect 0 "--trace-values in text" "$G" run --trace=fp.txt --trace-values=f32,f64 -o /dev/null fp.s
+check "text trace: f32 number" has fp.txt '^w0   R0 = 0x3fc00000 f32=1.5 lanes 0xffffffff$'
+check "text trace: a pair as one f64" has fp.txt '^w0   R\[2:3\] = 0xc004000000000000 f64=-2.5 lanes 0xffffffff$'
+expect 2 "--trace-values with an unknown kind" "$G" run --trace=fp.txt --trace-values=f32,f8 -o /dev/null fp.s
+check "says which kind" has err "not 'f8'"
+expect 2 "--trace-format with an unknown format" "$G" run --trace=fp.txt --trace-format=xml -o /dev/null fp.s
 
 # ------------------------------------------------------------ --warps and warpid
 printf 'MOV R1, UR2\nIADD R2, R1, 0x1\n' >warps.s
@@ -124,7 +158,7 @@ check "warp 2 R6 = warpid" has_line warps.out "    \"R6\": $(lanes 2)"
 check "laneid in every warp" test "$(grep -cxF -e "    \"R5\": $(seq_lanes 0 1)" -e "    \"R5\": $(seq_lanes 0 1)," warps.out)" -eq 3
 check "warp 0 R1 stays 0 (not written)" test "$(grep -c '^    "R1": ' warps.out)" -eq 2
 check "trace: warps in order" test "$(grep -oE '^w[0-9]+ [0-9]+ ' warps.txt | tr '\n' ',')" = "w0 0 ,w0 1 ,w1 0 ,w1 1 ,w2 0 ,w2 1 ,"
-check "trace: warp 2's change" has warps.txt '^w2   R2 0x00000000 -> 0x00000003 lanes 0xffffffff$'
+check "trace: warp 2's change" has warps.txt '^w2   R2 = 0x00000003 lanes 0xffffffff$'
 expect 0 "the --warps output read back" "$G" run --warps 3 --state warps.out empty.s
 check "warps round trip" diff -u warps.out out
 expect 2 "a warps array of the wrong length" "$G" run --warps 2 --state warps.out empty.s
@@ -226,5 +260,28 @@ expect 3 "undecodable word" "$G" run -o inv.out inv.hex
 check "undecodable word: pc 1" has err 'pc 1\b'
 check "undecodable word: the state before it" has_line inv.out "  \"R4\": $(lanes 1)"
 check "undecodable word: nothing after it" hasnt inv.out '"R3"'
+
+# ------------------------------------------------------------ gisa trace-diff
+printf 'IADD R1, R1, 0x1\nIADD R2, R1, R1\nMOV R3, 0x3\n' >td.s
+echo '{"R1": "laneid"}' >td.json
+expect 0 "trace A" "$G" run td.s --trace=ta.txt -o /dev/null
+expect 0 "trace B (other inputs)" "$G" run td.s --state td.json --trace=tb.txt -o /dev/null
+expect 0 "trace-diff of a trace with itself" "$G" trace-diff ta.txt ta.txt
+check "agree: the record count" has out '^traces agree: 3 instruction records$'
+expect 1 "trace-diff of different traces" "$G" trace-diff ta.txt tb.txt
+check "names the first register and lane that differ" has out '^first difference at instruction record 1: R1 lane 1: A 0x1, B 0x2:$'
+check "shows A's record" has out '^- ta.txt:2: w0   R1 = 0x00000001 lanes 0xffffffff$'
+check "shows B's record" has out '^\+ tb.txt:3: w0   R1\[1\] = 0x00000002$'
+# lanes grouped another way (as another tool may write them) still agree
+sed 's/^w0   R2 = 0x00000002 lanes 0xffffffff$/w0   R2[0] = 0x00000002\nw0   R2 = 0x00000002 lanes 0xfffffffe/' ta.txt >tc.txt
+check "regrouped trace has 2 R2 lines" test "$(grep -c '^w0   R2' tc.txt)" -eq 2
+expect 0 "trace-diff ignores the grouping" "$G" trace-diff ta.txt tc.txt
+head -4 ta.txt >short.txt
+expect 1 "trace-diff of a shorter trace" "$G" trace-diff ta.txt short.txt
+check "says where it ends" has out '^\+ short.txt: \(ends here\)$'
+expect 0 "json traces" "$G" run td.s --trace=ta.jsonl --trace-format=json -o /dev/null
+expect 0 "trace-diff of a json trace with itself" "$G" trace-diff ta.jsonl ta.jsonl
+expect 2 "trace-diff needs two files" "$G" trace-diff ta.txt
+expect 2 "trace-diff of a missing file" "$G" trace-diff ta.txt nosuch.txt
 
 finish

@@ -4,10 +4,14 @@
 # compiler does (the including file's directory first, then src/ as the
 # build's -I; a header that does not exist counts by its first path
 # component) and these directions are refused:
-#   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/cli, src/lib
+#   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi
 #   src/common                -> src/spec
-#   src/asm, src/disasm, src/sim -> each other, src/cli, src/lib
-# src/cli and src/lib may include anything. Prints each offending line
+#   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi
+# (src/gen, the random program generator, sits beside the tools: it reads
+# the model and calls the others through include/gisa.h only.)
+# src/manual (the HTML manual, a lib-layer user of the public API and the
+# model), src/dpi (the DPI-C wrapper, over the public API only), src/cli and
+# src/lib may include anything. Prints each offending line
 # (file:line: the directive) and exits 1; exits 0 when there is none.
 # Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
 # repository holding this script). No other environment is needed.
@@ -23,9 +27,9 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|cli|lib|spec)$ ]] ;;
-    asm | disasm | sim) [[ $to =~ ^(asm|disasm|sim|cli|lib)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec)$ ]] ;;
+    asm | disasm | sim | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
     *) return 1 ;;
     esac
 }
@@ -70,7 +74,7 @@ bad=0 checked=0
 while IFS= read -r -d '' file; do
     rel=${file#"$SRC"/}
     from=${rel%%/*}
-    [[ $from =~ ^(spec|common|asm|disasm|sim)$ ]] || continue
+    [[ $from =~ ^(spec|common|asm|disasm|sim|gen)$ ]] || continue
     dir=$(dirname "$file")
     lineno=0
     while IFS= read -r line || [ -n "$line" ]; do

@@ -3,7 +3,9 @@
 # library: the build is installed into a temporary prefix, which must hold
 # bin/gisa, include/gisa.h, lib/libgisa.a, lib/libgisa.so* (soname
 # libgisa.so.MAJOR, exporting exactly the functions of gisa.h),
-# lib/pkgconfig/gisa.pc, lib/cmake/gisa/ and share/man/man1/gisa.1. Then
+# lib/pkgconfig/gisa.pc, lib/cmake/gisa/, share/man/man1/gisa.1 and the
+# Python package (lib/python3/dist-packages/gisa, which must load the
+# installed library, also after the prefix is moved). Then
 # tests/cli/install_consumer.c is built with `pkg-config --cflags --libs
 # gisa` (shared) and `pkg-config --static` (libgisa.a), and with CMake's
 # find_package(gisa) (gisa::gisa, gisa::gisa_static), and run: it must
@@ -59,7 +61,7 @@ PC=$(find "$P" -name gisa.pc -path '*/pkgconfig/*' | head -1)
 check "gisa.pc installed" test -n "$PC"
 LIB=$(dirname "$(dirname "$PC")")
 case $LIB in "$P"/lib*) ok ;; *) bad "gisa.pc not in PREFIX/lib*/pkgconfig: $PC" ;; esac
-for f in bin/gisa include/gisa.h share/man/man1/gisa.1; do
+for f in bin/gisa include/gisa.h include/gisa_dpi.h share/gisa/gisa_dpi.sv share/man/man1/gisa.1; do
     check "installed $f" test -f "$P/$f"
 done
 check "installed bin/gisa runs" test -x "$P/bin/gisa"
@@ -110,17 +112,18 @@ if [ "$shared" = 1 ]; then
     check "libgisa.so.$vmaj -> $SO" test "$(readlink "$LIB/libgisa.so.$vmaj")" = "$SO"
     run readelf -d "$LIB/$SO"
     check "soname libgisa.so.$vmaj" has out "SONAME.*\[libgisa\.so\.$vmaj\]"
-    # Exports: the functions declared in gisa.h, nothing else.
+    # Exports: the functions declared in gisa.h and gisa_dpi.h, nothing else.
     nm -D --defined-only "$LIB/$SO" | awk '{ print $NF }' | sort -u >exports
     grep -v '^gisa_' exports >foreign || true
     if [ -s exports ] && [ ! -s foreign ]; then ok; else
         bad "libgisa.so exports non-gisa_ symbols: $(head -5 foreign | tr '\n' ' ')"
     fi
     # a name before '(' (not '(*': the return type of a function pointer)
-    "$CC" -E -P -x c "$P/include/gisa.h" | grep -oE '\bgisa_[a-z0-9_]+ *\([^*]' | sed 's/ *(.*//' | sort -u >declared
+    cat "$P/include/gisa.h" "$P/include/gisa_dpi.h" | "$CC" -E -P -x c - |
+        grep -oE '\bgisa_[a-z0-9_]+ *\([^*]' | sed 's/ *(.*//' | sort -u >declared
     run comm -3 declared exports
     if [ ! -s out ]; then ok; else
-        bad "exports of libgisa.so differ from gisa.h's functions (left: declared only; right: exported only)"
+        bad "exports of libgisa.so differ from gisa.h's and gisa_dpi.h's functions (left: declared only; right: exported only)"
         sed 's/^/  /' out | head -10 >&2
     fi
 else
@@ -206,8 +209,33 @@ sed -i "s/find_package(gisa $vmaj.$vmin /find_package(gisa $((vmaj + 1)).0 /" cm
 run cmake -S cm -B cm/build3 "-DCMAKE_PREFIX_PATH=$P" "-DCMAKE_C_COMPILER=$CC"
 check "find_package(gisa $((vmaj + 1)).0) refuses $VERSION" test "$rc" -ne 0
 
+# ------------------------------------------------------------------ Python
+# The package installed under GISA_PYTHON_DIR finds the installed library
+# (not the build's), from anywhere, and still does once the prefix moves.
+PYDIR=$(cache GISA_PYTHON_DIR)
+PYDIR=${PYDIR:-lib/python3/dist-packages}
+[ "${PYDIR#/}" = "$PYDIR" ] && PYDIR=$P/$PYDIR
+py_installed() { # py_installed PREFIX PYDIR: the package there works and loads PREFIX's library
+    (cd / && env -u GISA_LIBRARY PYTHONPATH="$2" PYTHONDONTWRITEBYTECODE=1 python3 -c '
+import sys, gisa
+isa = gisa.load()
+print(gisa.library_path())
+print(isa.disassemble(isa.assemble("FADD R0, R1, R2")[0]))' >"$T/py.out" 2>&1)
+    grep -qx "$1/${LIB#"$P"/}/libgisa.so.$vmaj" "$T/py.out" && grep -qx "FADD R0, R1, R2" "$T/py.out"
+}
+if [ "$shared" = 1 ] && command -v python3 >/dev/null 2>&1; then
+    check "Python package installed in $PYDIR" test -f "$PYDIR/gisa/__init__.py" -a -f "$PYDIR/gisa/_installed.py"
+    check "installed Python package loads the installed library" py_installed "$P" "$PYDIR"
+    [ -s "$T/py.out" ] && sed 's/^/  python: /' "$T/py.out"
+else
+    skip "Python package (no shared library or no python3)"
+fi
+
 # ------------------------------------------------------------------ relocation
 mv "$P" "$T/moved"
+if [ "$shared" = 1 ] && command -v python3 >/dev/null 2>&1; then
+    check "the Python package moves with the prefix" py_installed "$T/moved" "$T/moved/${PYDIR#"$P"/}"
+fi
 if command -v pkg-config >/dev/null 2>&1; then
     export PKG_CONFIG_PATH=$T/moved/${LIB#"$P"/}/pkgconfig
     run pkg-config --cflags gisa

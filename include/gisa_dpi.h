@@ -1,0 +1,72 @@
+/* gisa's DPI-C wrapper: the golden model as SystemVerilog testbenches call
+ * it (src/dpi/gisa_dpi.sv imports exactly these functions). Only DPI's
+ * plain types: chandle = void *, string = const char *, int = int,
+ * int unsigned = unsigned int, longint unsigned = unsigned long long.
+ *
+ * Lockstep use, per retired instruction of the RTL:
+ *   gisa_dpi_retire(h, warp, pc, exec)        the RTL retired pc with this mask:
+ *                                             the model steps the same warp
+ *   gisa_dpi_write(h, rf, index, lane, value) once per lane the RTL wrote
+ *   gisa_dpi_check(h)                         0, or the number of mismatches;
+ *                                             gisa_dpi_message(h) describes the first
+ * Register files (rf) are gisa_regfile's: 0 R, 1 P, 2 UR, 3 UP. Errors
+ * (bad files, bad arguments) count in gisa_dpi_errors and their text is
+ * gisa_dpi_message; nothing is printed. */
+#ifndef GISA_DPI_H
+#define GISA_DPI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* target "" = the default; isa "" = the embedded descriptions, else a
+ * path list as --isa takes; regs 0 = the target's most. NULL on failure
+ * (gisa_dpi_last_error() says why). */
+void *gisa_dpi_new(const char *target, const char *isa, int regs, int warps);
+void gisa_dpi_free(void *h);
+const char *gisa_dpi_last_error(void);
+
+/* Program: assembly source, or hex words (one per line, as gisa as
+ * --format hex writes). Returns the number of instructions, -1 on error. */
+int gisa_dpi_load_asm(void *h, const char *path);
+int gisa_dpi_load_hex(void *h, const char *path);
+int gisa_dpi_program_length(void *h);
+/* Word `pc` of the program in 32-bit parts: part 0 is bits 31..0, part 3
+ * bits 127..96 (0 past the end). */
+unsigned int gisa_dpi_word(void *h, int pc, int part);
+
+/* State: a JSON state file (docs/simulator.md); single registers. */
+int gisa_dpi_load_state(void *h, const char *path);
+int gisa_dpi_set(void *h, int warp, int rf, int index, int lane, unsigned int value);
+unsigned int gisa_dpi_get(void *h, int warp, int rf, int index, int lane);
+int gisa_dpi_set_active(void *h, int warp, unsigned int mask);
+unsigned int gisa_dpi_get_active(void *h, int warp);
+
+/* Stepping without comparison: 0 stepped, 1 the warp is done, -1 fault. */
+int gisa_dpi_step(void *h, int warp);
+int gisa_dpi_pc(void *h, int warp);
+int gisa_dpi_done(void *h, int warp);
+
+/* The last commit record (from gisa_dpi_step or gisa_dpi_retire). */
+int gisa_dpi_commit_pc(void *h);
+unsigned int gisa_dpi_commit_exec(void *h);
+const char *gisa_dpi_commit_text(void *h);
+int gisa_dpi_effect_count(void *h);
+int gisa_dpi_effect_rf(void *h, int i);
+int gisa_dpi_effect_index(void *h, int i);
+unsigned int gisa_dpi_effect_mask(void *h, int i);
+unsigned int gisa_dpi_effect_value(void *h, int i, int lane);
+
+/* Lockstep comparison (see above). retire returns 0, or -1 when the model
+ * cannot step (warp done, fault: a mismatch too). */
+int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec);
+int gisa_dpi_write(void *h, int rf, int index, int lane, unsigned int value);
+int gisa_dpi_check(void *h);
+
+int gisa_dpi_errors(void *h);         /* mismatches and errors so far */
+const char *gisa_dpi_message(void *h); /* the first of the last check, or the last error */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,214 @@
+/* `gisa shrink PROG -- CMD ARGS...`: the smallest program on which a test
+ * command still fails (gisa_shrink's delta debugging). Each candidate is
+ * written to a file in a fresh temporary directory, named like PROG, and
+ * the command runs with `{}` in its arguments replaced by that path (or
+ * the path appended when no argument has `{}`). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+enum { O_OUT, O_STATUS, O_TIMEOUT, O_VERBOSE };
+static const cli_opt opts[] = {
+    {"output", 'o', "FILE", "write the smallest program to FILE (default: standard output)"},
+    {"status", 0, "N", "the command fails when it exits with status N (default: any non-zero status)"},
+    {"timeout", 0, "S", "a run longer than S seconds does not count as failing (default: no limit)"},
+    {"verbose", 'v', NULL, "show the command's output and each step"},
+};
+
+#define EXEC_FAILED 127 /* the child could not run the command */
+
+typedef struct tester {
+    const cli_cmd *cmd;
+    char **argv;       /* the command, with the candidate's path in place */
+    const char *path;
+    int status;        /* -1: any non-zero */
+    unsigned timeout;
+    int verbose;
+    size_t lines, best;
+} tester;
+
+static int write_candidate(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    int bad = fwrite(text, 1, len, f) != len;
+    return fclose(f) || bad ? -1 : 0;
+}
+
+/* 1: the command still fails on the candidate; 0: it passes; -1: stop. */
+static int still_fails(void *user, const char *text, size_t len)
+{
+    tester *t = user;
+    if (write_candidate(t->path, text, len)) {
+        cli_error(t->cmd, "cannot write %s: %s", t->path, strerror(errno));
+        return -1;
+    }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        cli_error(t->cmd, "cannot start the command: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        if (!t->verbose) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0) {
+                dup2(null, 1);
+                dup2(null, 2);
+            }
+        }
+        if (t->timeout)
+            alarm(t->timeout);
+        execvp(t->argv[0], t->argv);
+        _exit(EXEC_FAILED);
+    }
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0)
+        if (errno != EINTR) {
+            cli_error(t->cmd, "waiting for the command: %s", strerror(errno));
+            return -1;
+        }
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += text[i] == '\n';
+    if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXEC_FAILED && t->status != EXEC_FAILED) {
+        cli_error(t->cmd, "cannot run '%s' (exit status %d)", t->argv[0], EXEC_FAILED);
+        return -1;
+    }
+    int fails = WIFEXITED(ws) ? (t->status < 0 ? WEXITSTATUS(ws) != 0 : WEXITSTATUS(ws) == t->status)
+                              : WIFSIGNALED(ws) && t->status < 0 && WTERMSIG(ws) != SIGALRM;
+    if (t->verbose)
+        fprintf(stderr, "gisa shrink: %zu lines: %s\n", n, fails ? "fails (kept)" : "passes");
+    return fails;
+}
+
+/* argv with every "{}" of the command replaced by path, or path appended */
+static char **command_line(char **cmd, int n, const char *path)
+{
+    char **out = calloc((size_t)n + 2, sizeof *out);
+    if (!out)
+        return NULL;
+    int placed = 0;
+    for (int i = 0; i < n; i++) {
+        const char *at = strstr(cmd[i], "{}");
+        if (!at) {
+            out[i] = strdup(cmd[i]);
+        } else {
+            size_t pre = (size_t)(at - cmd[i]), pl = strlen(path);
+            out[i] = malloc(strlen(cmd[i]) + pl);
+            if (out[i])
+                sprintf(out[i], "%.*s%s%s", (int)pre, cmd[i], path, at + 2);
+            placed = 1;
+        }
+        if (!out[i])
+            return out; /* freed by the caller; NULL-terminated so far */
+    }
+    if (!placed)
+        out[n] = strdup(path);
+    return out;
+}
+
+static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **command, int ncommand)
+{
+    char *text;
+    size_t len;
+    int r = cli_read_input(cmd, a->npos ? a->pos[0] : NULL, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/gisa-shrink.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) {
+        cli_error(cmd, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+        free(text);
+        return EXIT_USAGE;
+    }
+    const char *base = a->npos && strcmp(a->pos[0], "-") ? strrchr(a->pos[0], '/') : NULL;
+    base = base ? base + 1 : a->npos && strcmp(a->pos[0], "-") ? a->pos[0] : "prog.s";
+    snprintf(path, sizeof path, "%s/%s", dir, base);
+    t->path = path;
+    t->argv = command_line(command, ncommand, path);
+    char *out = NULL;
+    size_t out_len = 0, tests = 0;
+    gisa_diags *d = gisa_diags_new();
+    gisa_status st = t->argv && d ? gisa_shrink(text, len, still_fails, t, &out, &out_len, &tests, d) : GISA_ERR_NOMEM;
+    unlink(path);
+    rmdir(dir);
+    size_t before = 0, after = 0;
+    for (size_t i = 0; i < len; i++)
+        before += text[i] == '\n' || (i + 1 == len && text[i] != '\n');
+    for (size_t i = 0; i < out_len; i++)
+        after += out[i] == '\n';
+    if (st == GISA_ERR_INPUT) {
+        cli_error(cmd, "the command does not fail on %s: nothing to shrink", cli_input_name(a->npos ? a->pos[0] : NULL));
+        r = EXIT_INPUT;
+    } else if (st == GISA_ERR_NOMEM) {
+        cli_error(cmd, "out of memory");
+        r = EXIT_INPUT;
+    } else {
+        fprintf(stderr, "gisa shrink: %zu -> %zu lines in %zu runs of the command%s\n", before, after, tests,
+                st == GISA_ERR_IO ? " (stopped: the smallest so far follows)" : "");
+        r = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", out, out_len);
+        if (st == GISA_ERR_IO && r == EXIT_OK)
+            r = EXIT_USAGE;
+    }
+    for (int i = 0; t->argv && t->argv[i]; i++)
+        free(t->argv[i]);
+    free(t->argv);
+    gisa_free(out);
+    gisa_diags_free(d);
+    free(text);
+    return r;
+}
+
+static int run(const cli_cmd *cmd, int argc, char **argv)
+{
+    int dd = 1;
+    while (dd < argc && strcmp(argv[dd], "--"))
+        dd++;
+    cli_args a;
+    int r = cli_parse(cmd, dd, argv, &a);
+    if (r != CLI_CONTINUE)
+        return r;
+    if (dd + 1 >= argc)
+        return cli_usage_error(cmd, "expected '-- COMMAND [ARGS...]' after the program: the test that fails on it");
+    tester t = {.cmd = cmd, .status = -1, .verbose = a.val[O_VERBOSE] != NULL};
+    size_t v;
+    if (a.val[O_STATUS]) {
+        if (cli_parse_count(a.val[O_STATUS], &v) || v < 1 || v > 255)
+            return cli_usage_error(cmd, "--status needs an exit status from 1 to 255, not '%s'", a.val[O_STATUS]);
+        t.status = (int)v;
+    }
+    if (a.val[O_TIMEOUT]) {
+        if (cli_parse_count(a.val[O_TIMEOUT], &v) || v < 1 || v > 86400)
+            return cli_usage_error(cmd, "--timeout needs seconds from 1 to 86400, not '%s'", a.val[O_TIMEOUT]);
+        t.timeout = (unsigned)v;
+    }
+    if (a.val[O_OUT] && !*a.val[O_OUT])
+        return cli_usage_error(cmd, "--output needs a file name");
+    return shrink(cmd, &a, &t, argv + dd + 1, argc - dd - 1);
+}
+
+const cli_cmd cmd_shrink = {
+    "shrink",
+    "[OPTIONS] [PROG|-] -- COMMAND [ARGS...]",
+    "remove instructions from a program while a test command still fails on it",
+    "Runs COMMAND on candidate programs, with '{}' in its arguments replaced by\n"
+    "the candidate's path (the path is appended when no argument has '{}').\n"
+    "The command fails when it exits non-zero (or with --status N), or is killed\n"
+    "by a signal; the original program must make it fail. Lines are removed in\n"
+    "chunks, then one at a time (delta debugging), and the smallest program on\n"
+    "which the command still fails is printed: no single line of it can go.\n"
+    "Exit status 1 when the command does not fail on PROG.\n",
+    opts,
+    sizeof opts / sizeof *opts,
+    1,
+    run,
+};

@@ -1,0 +1,418 @@
+/* The DPI-C wrapper (include/gisa_dpi.h): a handle that holds an ISA, a
+ * simulator and the lockstep comparison of one retired instruction. It
+ * uses only the public API; its job is DPI's plain types and the
+ * comparison of what the RTL says it wrote with the model's commit record. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gisa.h"
+#include "gisa_dpi.h"
+
+#define MAX_RTL_WRITES 1024
+#define MSG_CAP 512
+
+typedef struct rtl_write {
+    int rf, index, lane;
+    unsigned value;
+} rtl_write;
+
+typedef struct dpi {
+    gisa_isa *isa;
+    gisa_sim *sim;
+    gisa_word *words;
+    size_t nwords;
+    gisa_sim_commit commit;
+    int have_commit;
+    int warp;           /* of the instruction being compared */
+    rtl_write writes[MAX_RTL_WRITES];
+    int nwrites, overflow;
+    int errors;
+    int check_failed;   /* problems since the last retire/step/load */
+    char message[MSG_CAP];
+} dpi;
+
+static _Thread_local char last_error[MSG_CAP];
+
+const char *gisa_dpi_last_error(void) { return last_error; }
+
+/* The first problem of a check (or any error) is the message kept. */
+static void fail(dpi *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(dpi *d, const char *fmt, ...)
+{
+    d->errors++;
+    if (d->check_failed++)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(d->message, sizeof d->message, fmt, ap);
+    va_end(ap);
+}
+
+/* A new operation: its problems are counted and described afresh. */
+static void begin(dpi *d)
+{
+    d->check_failed = 0;
+    d->message[0] = 0;
+}
+
+static char *read_file(dpi *d, const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+    if (!f) {
+        fail(d, "error: cannot open %s", path);
+        return NULL;
+    }
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            char *nb = realloc(buf, cap = (cap + 4096) * 2);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                fail(d, "error: out of memory reading %s", path);
+                return NULL;
+            }
+            buf = nb;
+        }
+        size_t got = fread(buf + n, 1, 4096, f);
+        n += got;
+        if (got < 4096)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(buf);
+        fail(d, "error: cannot read %s", path);
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* The first error of diags as `file:line:col: error: message`. */
+static void fail_diags(dpi *d, gisa_diags *g, const char *what)
+{
+    for (size_t i = 0; i < gisa_diags_count(g); i++) {
+        const gisa_diag *x = gisa_diags_get(g, i);
+        if (x->severity != GISA_ERROR)
+            continue;
+        char *t = gisa_diag_format(x, 0);
+        fail(d, "%s", t ? t : what);
+        gisa_free(t);
+        return;
+    }
+    fail(d, "error: %s", what);
+}
+
+void *gisa_dpi_new(const char *target, const char *isa_paths, int regs, int warps)
+{
+    dpi *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(last_error, sizeof last_error, "out of memory");
+        return NULL;
+    }
+    const char *tgt = target && *target ? target : NULL;
+    gisa_diags *g = gisa_diags_new();
+    gisa_status st;
+    if (isa_paths && *isa_paths) {
+        char *copy = strdup(isa_paths);
+        const char *paths[64];
+        size_t n = 0;
+        for (char *p = copy ? strtok(copy, ":") : NULL; p && n < 64; p = strtok(NULL, ":"))
+            paths[n++] = p;
+        st = n ? gisa_isa_load_paths(paths, n, NULL, tgt, &d->isa, g) : GISA_ERR_USAGE;
+        free(copy);
+    } else {
+        st = gisa_isa_load_embedded(tgt, &d->isa, g);
+    }
+    if (st == GISA_OK) {
+        unsigned r = regs > 0 ? (unsigned)regs : gisa_sim_max_regs(d->isa);
+        st = gisa_sim_new(d->isa, r, warps > 0 ? (unsigned)warps : 1, &d->sim);
+        if (st != GISA_OK)
+            snprintf(last_error, sizeof last_error, "cannot make a simulator of %d registers and %d warps: %s", regs,
+                     warps, gisa_status_str(st));
+    } else {
+        const gisa_diag *x = gisa_diags_count(g) ? gisa_diags_get(g, 0) : NULL;
+        snprintf(last_error, sizeof last_error, "cannot load the ISA: %s", x ? x->message : gisa_status_str(st));
+    }
+    gisa_diags_free(g);
+    if (st != GISA_OK) {
+        gisa_dpi_free(d);
+        return NULL;
+    }
+    return d;
+}
+
+void gisa_dpi_free(void *h)
+{
+    dpi *d = h;
+    if (!d)
+        return;
+    gisa_sim_free(d->sim);
+    gisa_isa_free(d->isa);
+    gisa_free(d->words);
+    free(d);
+}
+
+static int load_words(dpi *d, const char *path, int hex)
+{
+    if (!d)
+        return -1;
+    begin(d);
+    size_t len;
+    char *text = read_file(d, path, &len);
+    if (!text)
+        return -1;
+    gisa_diags *g = gisa_diags_new();
+    gisa_word *words = NULL;
+    size_t n = 0;
+    gisa_status st = hex ? gisa_words_parse(d->isa, text, len, 1, &words, &n, g)
+                         : gisa_assemble(d->isa, path, text, len, &words, &n, g);
+    free(text);
+    if (st == GISA_OK)
+        st = gisa_sim_load(d->sim, words, n);
+    if (st != GISA_OK) {
+        fail_diags(d, g, hex ? "the hex words do not parse" : "the program does not assemble");
+        gisa_free(words);
+        gisa_diags_free(g);
+        return -1;
+    }
+    gisa_diags_free(g);
+    gisa_free(d->words);
+    d->words = words;
+    d->nwords = n;
+    d->have_commit = 0;
+    return (int)n;
+}
+
+int gisa_dpi_load_asm(void *h, const char *path) { return load_words(h, path, 0); }
+int gisa_dpi_load_hex(void *h, const char *path) { return load_words(h, path, 1); }
+int gisa_dpi_program_length(void *h) { return h ? (int)((dpi *)h)->nwords : 0; }
+
+unsigned int gisa_dpi_word(void *h, int pc, int part)
+{
+    dpi *d = h;
+    if (!d || pc < 0 || (size_t)pc >= d->nwords || part < 0 || part > 3)
+        return 0;
+    return (unsigned)(d->words[pc].w[part / 2] >> (32 * (part % 2)));
+}
+
+int gisa_dpi_load_state(void *h, const char *path)
+{
+    dpi *d = h;
+    if (!d)
+        return -1;
+    begin(d);
+    size_t len;
+    char *text = read_file(d, path, &len);
+    if (!text)
+        return -1;
+    gisa_diags *g = gisa_diags_new();
+    gisa_status st = gisa_sim_state_read_json(d->sim, path, text, len, g);
+    free(text);
+    if (st != GISA_OK)
+        fail_diags(d, g, "the state file has errors");
+    gisa_diags_free(g);
+    return st == GISA_OK ? 0 : -1;
+}
+
+int gisa_dpi_set(void *h, int warp, int rf, int index, int lane, unsigned int value)
+{
+    dpi *d = h;
+    if (!d || warp < 0 || rf < 0 || rf > 3 || index < 0)
+        return -1;
+    return gisa_sim_set(d->sim, (unsigned)warp, (gisa_regfile)rf, (unsigned)index, lane, value) == GISA_OK ? 0 : -1;
+}
+
+unsigned int gisa_dpi_get(void *h, int warp, int rf, int index, int lane)
+{
+    dpi *d = h;
+    uint32_t v = 0;
+    if (d && warp >= 0 && rf >= 0 && rf <= 3 && index >= 0 && lane >= 0)
+        gisa_sim_get(d->sim, (unsigned)warp, (gisa_regfile)rf, (unsigned)index, (unsigned)lane, &v);
+    return v;
+}
+
+int gisa_dpi_set_active(void *h, int warp, unsigned int mask)
+{
+    dpi *d = h;
+    return d && warp >= 0 && gisa_sim_set_active(d->sim, (unsigned)warp, mask) == GISA_OK ? 0 : -1;
+}
+
+unsigned int gisa_dpi_get_active(void *h, int warp)
+{
+    dpi *d = h;
+    return d && warp >= 0 ? gisa_sim_get_active(d->sim, (unsigned)warp) : 0;
+}
+
+int gisa_dpi_pc(void *h, int warp)
+{
+    dpi *d = h;
+    return d && warp >= 0 ? (int)gisa_sim_pc(d->sim, (unsigned)warp) : -1;
+}
+
+int gisa_dpi_done(void *h, int warp) { return !h || warp < 0 || gisa_sim_done(((dpi *)h)->sim, (unsigned)warp); }
+
+/* Steps the model: 0, 1 when the warp is done, -1 on a fault (failed). */
+static int model_step(dpi *d, int warp)
+{
+    if (warp < 0 || (unsigned)warp >= gisa_sim_warps(d->sim) || gisa_sim_done(d->sim, (unsigned)warp))
+        return 1;
+    gisa_sim_fault f;
+    gisa_status st = gisa_sim_step(d->sim, (unsigned)warp, &d->commit, &f);
+    d->have_commit = 1;
+    d->warp = warp;
+    if (st == GISA_ERR_SIM) {
+        fail(d, "mismatch: warp %d pc %zu (%s): the model faults: %s", warp, f.pc, f.insn, f.message);
+        return -1;
+    }
+    return st == GISA_OK ? 0 : -1;
+}
+
+int gisa_dpi_step(void *h, int warp)
+{
+    dpi *d = h;
+    if (!d)
+        return -1;
+    begin(d);
+    return model_step(d, warp);
+}
+
+static const gisa_sim_effect *effect_at(void *h, int i)
+{
+    dpi *d = h;
+    if (!d || !d->have_commit || i < 0 || (unsigned)i >= d->commit.neffects)
+        return NULL;
+    return &d->commit.effect[i];
+}
+
+int gisa_dpi_commit_pc(void *h) { return h && ((dpi *)h)->have_commit ? (int)((dpi *)h)->commit.pc : -1; }
+unsigned int gisa_dpi_commit_exec(void *h) { return h && ((dpi *)h)->have_commit ? ((dpi *)h)->commit.exec : 0; }
+const char *gisa_dpi_commit_text(void *h)
+{
+    dpi *d = h;
+    return d && d->have_commit && d->commit.text ? d->commit.text : "";
+}
+int gisa_dpi_effect_count(void *h) { return h && ((dpi *)h)->have_commit ? (int)((dpi *)h)->commit.neffects : 0; }
+int gisa_dpi_effect_rf(void *h, int i) { return effect_at(h, i) ? (int)effect_at(h, i)->rf : -1; }
+int gisa_dpi_effect_index(void *h, int i) { return effect_at(h, i) ? (int)effect_at(h, i)->index : -1; }
+unsigned int gisa_dpi_effect_mask(void *h, int i) { return effect_at(h, i) ? effect_at(h, i)->mask : 0; }
+unsigned int gisa_dpi_effect_value(void *h, int i, int lane)
+{
+    const gisa_sim_effect *e = effect_at(h, i);
+    return e && lane >= 0 && lane < GISA_SIM_LANES ? e->value[lane] : 0;
+}
+
+int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec)
+{
+    dpi *d = h;
+    if (!d)
+        return -1;
+    begin(d);
+    d->nwrites = 0;
+    d->overflow = 0;
+    d->have_commit = 0;
+    size_t want = warp >= 0 ? gisa_sim_pc(d->sim, (unsigned)warp) : (size_t)-1;
+    if (warp < 0 || (unsigned)warp >= gisa_sim_warps(d->sim) || gisa_sim_done(d->sim, (unsigned)warp)) {
+        fail(d, "mismatch: warp %d: the RTL retired pc %d but the model's warp has ended", warp, pc);
+        return -1;
+    }
+    if (model_step(d, warp) != 0)
+        return -1;
+    if ((size_t)pc != want)
+        fail(d, "mismatch: warp %d: the RTL retired pc %d, the model pc %zu (%s)", warp, pc, want, d->commit.text);
+    else if (exec != d->commit.exec)
+        fail(d, "mismatch: warp %d pc %d (%s): exec mask: expected 0x%08x, got 0x%08x", warp, pc, d->commit.text,
+             d->commit.exec, exec);
+    return 0;
+}
+
+int gisa_dpi_write(void *h, int rf, int index, int lane, unsigned int value)
+{
+    dpi *d = h;
+    if (!d || rf < 0 || rf > 3 || index < 0 || lane < 0 || lane >= GISA_SIM_LANES)
+        return -1;
+    if (d->nwrites == MAX_RTL_WRITES) {
+        d->overflow = 1;
+        return -1;
+    }
+    d->writes[d->nwrites++] = (rtl_write){rf, index, lane, value};
+    return 0;
+}
+
+static const char *const rf_names[] = {"R", "P", "UR", "UP"};
+
+/* A value as the register file shows it: predicates 0/1, registers in hex. */
+static const char *show(int rf, unsigned v, char buf[16])
+{
+    snprintf(buf, 16, rf == GISA_RF_P || rf == GISA_RF_UP ? "%u" : "0x%08x", v);
+    return buf;
+}
+
+/* The RTL's last write of (rf, index, lane), or NULL. */
+static const rtl_write *rtl_find(const dpi *d, int rf, int index, int lane)
+{
+    for (int i = d->nwrites - 1; i >= 0; i--)
+        if (d->writes[i].rf == rf && d->writes[i].index == index && d->writes[i].lane == lane)
+            return &d->writes[i];
+    return NULL;
+}
+
+/* The model's final value of (rf, index, lane) in the commit: 1 when written. */
+static int model_find(const gisa_sim_commit *c, int rf, int index, int lane, unsigned *value)
+{
+    int found = 0;
+    for (unsigned i = 0; i < c->neffects; i++) {
+        const gisa_sim_effect *e = &c->effect[i];
+        if ((int)e->rf == rf && (int)e->index == index && (e->mask >> lane & 1)) {
+            *value = e->value[lane];
+            found = 1;
+        }
+    }
+    return found;
+}
+
+int gisa_dpi_check(void *h)
+{
+    dpi *d = h;
+    if (!d || !d->have_commit)
+        return d ? (fail(d, "error: gisa_dpi_check without gisa_dpi_retire"), 1) : 1;
+    const gisa_sim_commit *c = &d->commit;
+    if (d->overflow)
+        fail(d, "error: more than %d writes reported for one instruction", MAX_RTL_WRITES);
+    for (unsigned i = 0; i < c->neffects; i++) {
+        const gisa_sim_effect *e = &c->effect[i];
+        for (int l = 0; l < GISA_SIM_LANES; l++) {
+            unsigned want = 0;
+            if (!(e->mask >> l & 1) || !model_find(c, (int)e->rf, (int)e->index, l, &want) ||
+                want != e->value[l]) /* report each register and lane once: at its last write */
+                continue;
+            const rtl_write *w = rtl_find(d, (int)e->rf, (int)e->index, l);
+            char x[16], y[16];
+            if (!w)
+                fail(d, "mismatch: warp %d pc %zu (%s): %s%u lane %d: expected %s, got no write", d->warp, c->pc,
+                     c->text, rf_names[e->rf], e->index, l, show((int)e->rf, want, x));
+            else if (w->value != want)
+                fail(d, "mismatch: warp %d pc %zu (%s): %s%u lane %d: expected %s, got %s", d->warp, c->pc, c->text,
+                     rf_names[e->rf], e->index, l, show((int)e->rf, want, x), show((int)e->rf, w->value, y));
+        }
+    }
+    for (int i = 0; i < d->nwrites; i++) {
+        const rtl_write *w = &d->writes[i];
+        unsigned want = 0;
+        char x[16];
+        if (rtl_find(d, w->rf, w->index, w->lane) == w && !model_find(c, w->rf, w->index, w->lane, &want))
+            fail(d, "mismatch: warp %d pc %zu (%s): %s%d lane %d: expected no write, got %s", d->warp, c->pc, c->text,
+                 rf_names[w->rf], w->index, w->lane, show(w->rf, w->value, x));
+    }
+    d->nwrites = 0;
+    return d->check_failed;
+}
+
+int gisa_dpi_errors(void *h) { return h ? ((dpi *)h)->errors : 1; }
+const char *gisa_dpi_message(void *h) { return h ? ((dpi *)h)->message : gisa_dpi_last_error(); }

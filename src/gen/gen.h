@@ -1,0 +1,141 @@
+/* The random program generator inside the library (gisa_gen_* of gisa.h):
+ * options.c reads the options, pick.c builds one random instruction from
+ * the model, streams.c the directed multi-instruction idioms, state.c the
+ * initial state, gen.c drives them. */
+#ifndef GISA_GEN_GEN_H
+#define GISA_GEN_GEN_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gen/rng.h"
+#include "spec/model.h"
+
+#define GEN_RECENT 8      /* destinations a dependent source may read */
+#define GEN_MAX_OPS 32    /* operands per syntax form the generator handles */
+#define GEN_TEXT 192      /* one instruction's text */
+#define GEN_NO_REG 0xFFFFFFFFu /* reg_in_pool: no zero register */
+#define GEN_MAX_STREAMS 16
+#define GEN_STREAM_LINES 4
+
+/* Opcode classes by the operand kind that sets an opcode apart from the
+ * others of its optype: a constant, a uniform register, an immediate, or
+ * registers only. */
+enum { CLS_R, CLS_I, CLS_U, CLS_C, CLS_COUNT };
+
+typedef struct gen_opcode {
+    int cls;
+    int usable;                     /* some random attempt gave a valid word */
+    uint8_t *written;               /* [form * GEN_MAX_OPS + operand]: in the OutList */
+} gen_opcode;
+
+typedef struct gen_optype {
+    int family;                     /* index into gen.families */
+} gen_optype;
+
+/* What a stream reads and writes, in the order of gen_stream_defs. */
+typedef struct gen_stream_def {
+    const char *name;
+    const char *vars;  /* "a2 b2 c2": register variables and how many registers each spans */
+    const char *lines; /* the instructions, '\n'-separated, with %-placeholders (streams.c) */
+} gen_stream_def;
+
+extern const gen_stream_def gen_stream_defs[];
+extern const int gen_nstreams;
+
+/* A weight, include or exclude entry: a family, optype or opcode index. */
+typedef enum { NAME_FAMILY, NAME_OPTYPE, NAME_OPCODE } name_level;
+
+typedef struct gen_options {
+    uint32_t regs, uregs, cbanks, cwords;
+    uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl; /* rates, ppm */
+    int64_t *w_family, *w_optype;   /* weights; -1 unset */
+    uint8_t *inc[3], *exc[3];       /* per level: named in --include / --exclude */
+    int ninclude;
+    uint8_t *stream_on;             /* [gen_nstreams] */
+    int streams_given;
+    char *text[3];                  /* weights, include, exclude as given (header comment) */
+    char *streams_text;
+} gen_options;
+
+typedef struct gen_recent {
+    unsigned v[GEN_RECENT];
+    int n, at;
+} gen_recent;
+
+struct gisa_gen {
+    const gisa_isa *isa;
+    gen_options o;
+    /* the model, as the generator sees it */
+    gen_opcode *ops;
+    gen_optype *types;
+    const char **families;
+    int nfamilies;
+    int has_uniform, has_indexed;   /* the model has uniform registers / R[URb+imm] operands */
+    uint8_t stream_ok[GEN_MAX_STREAMS];  /* the target assembles the stream */
+    int stream_ops[GEN_MAX_STREAMS][GEN_STREAM_LINES]; /* the opcodes of its lines, -1 past the end */
+    unsigned max_regs;
+    unsigned cmem_banks, cmem_bytes;  /* what every constant operand of the model can address */
+    gisa_diags *scratch;              /* the streams' assembler diagnostics (never shown) */
+    /* one generation */
+    gen_rng rng;
+    uint64_t *cum;                  /* [noptypes]: cumulative optype weights */
+    uint64_t total;
+    int *cls_ops;                   /* [nopcodes]: allowed opcodes, by optype then class */
+    int *cls_at;                    /* [noptypes * (CLS_COUNT + 1)]: where each class starts */
+    gen_recent rgpr, rpred, rur, rup;
+    unsigned base_value;            /* the value the state gives the index base register */
+    gisa_word *words;
+    size_t nwords, cap_words;
+    char *text, *state;
+    size_t text_len, text_cap, state_len;
+    int oom;
+};
+
+/* options.c */
+int gen_options_init(gisa_gen *g);
+void gen_options_free(gen_options *o);
+/* The header comment: "// gisa gen --target T --seed S --count N ..." */
+void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *buf, size_t cap);
+/* The weight of an optype after --weights/--include/--exclude (0: never). */
+uint64_t gen_optype_weight(const gisa_gen *g, int optype);
+int gen_opcode_allowed(const gisa_gen *g, int opcode);
+
+/* pick.c: the per-opcode tables, and one random instruction */
+int gen_model_init(gisa_gen *g);
+void gen_model_probe(gisa_gen *g);
+void gen_model_free(gisa_gen *g);
+/* A random valid instruction of `opcode`; 0, or -1 when no attempt decoded. */
+int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst);
+/* Register choices shared with the streams */
+unsigned gen_gpr_source(gisa_gen *g, int pair);
+unsigned gen_pred_any(gisa_gen *g);
+/* Records what inst writes, for later dependent sources. */
+void gen_note_writes(gisa_gen *g, const gisa_inst *inst);
+uint64_t gen_imm_bits(gisa_gen *g, const isa_type *t);
+
+/* streams.c: fills stream_ok/stream_ops from what the target assembles. */
+void gen_stream_probe(gisa_gen *g);
+/* Emits stream s into insts (at most max); returns how many, 0 if none. */
+int gen_stream_emit(gisa_gen *g, int s, gisa_inst *insts, int max);
+int gen_stream_length(int s);
+/* The optypes a stream uses are all allowed by the weights. */
+int gen_stream_allowed(const gisa_gen *g, int s);
+
+/* state.c: the initial state as JSON into g->state */
+int gen_state_build(gisa_gen *g, uint64_t seed);
+
+/* The constant window the program reads and the state fills. */
+static inline unsigned gen_cbanks(const gisa_gen *g) { return g->o.cbanks < g->cmem_banks ? g->o.cbanks : g->cmem_banks; }
+static inline unsigned gen_cbytes(const gisa_gen *g)
+{
+    return g->o.cwords * 4 < g->cmem_bytes ? g->o.cwords * 4 : g->cmem_bytes;
+}
+
+static inline void gen_recent_push(gen_recent *r, unsigned v)
+{
+    r->v[r->at] = v;
+    r->at = (r->at + 1) % GEN_RECENT;
+    if (r->n < GEN_RECENT)
+        r->n++;
+}
+#endif

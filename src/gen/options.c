@@ -1,0 +1,459 @@
+/* The generator's options (gisa_gen_set): each is read from text, checked
+ * whole, and only then stored, so that a bad value leaves the previous one.
+ * Names are those of `gisa gen` without "--"; docs/verification.md lists
+ * them with their meaning. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/diag.h"
+#include "gen/gen.h"
+
+typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS } opt_kind;
+
+typedef struct opt_def {
+    const char *name;
+    opt_kind kind;
+    size_t off;         /* offsetof(gen_options, the uint32_t) for counts and rates */
+    uint32_t def, lo, hi; /* counts: default and range; rates: default */
+} opt_def;
+
+#define U32(f) offsetof(gen_options, f)
+static const opt_def opt_defs[] = {
+    {"regs", OPT_COUNT, U32(regs), 32, 4, GISA_SIM_MAX_REGS},
+    {"uregs", OPT_COUNT, U32(uregs), 16, 2, 62},
+    {"cbanks", OPT_COUNT, U32(cbanks), 2, 1, 64},
+    {"cwords", OPT_COUNT, U32(cwords), 64, 2, 16384},
+    {"dep-rate", OPT_RATE, U32(dep), 500000, 0, 0},
+    {"guard-rate", OPT_RATE, U32(guard), 200000, 0, 0},
+    {"ureg-rate", OPT_RATE, U32(ureg), 150000, 0, 0},
+    {"cbank-rate", OPT_RATE, U32(cbank), 150000, 0, 0},
+    {"imm-rate", OPT_RATE, U32(imm), 200000, 0, 0},
+    {"stream-rate", OPT_RATE, U32(stream), 50000, 0, 0},
+    {"fp-rate", OPT_RATE, U32(fp), 300000, 0, 0},
+    {"uniform-rate", OPT_RATE, U32(uniform), 250000, 0, 0},
+    {"ctl-rate", OPT_RATE, U32(ctl), 0, 0, 0},
+    {"weights", OPT_WEIGHTS, 0, 0, 0, 0},
+    {"include", OPT_INCLUDE, 0, 0, 0, 0},
+    {"exclude", OPT_EXCLUDE, 0, 0, 0, 0},
+    {"streams", OPT_STREAMS, 0, 0, 0, 0},
+};
+#define NOPTS (sizeof opt_defs / sizeof *opt_defs)
+#define MAX_WEIGHT 1000000
+
+static uint32_t *opt_u32(gen_options *o, const opt_def *d) { return (uint32_t *)((char *)o + d->off); }
+
+__attribute__((format(printf, 3, 4))) static gisa_status fail(gisa_diags *diags, const char *name, const char *fmt,
+                                                              ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    srcloc at = {"", 0, 0, 0, NULL, 0, NULL};
+    diag_add(diags, GISA_ERROR, &at, "--%s: %s", name, msg);
+    return GISA_ERR_USAGE;
+}
+
+int gen_options_init(gisa_gen *g)
+{
+    gen_options *o = &g->o;
+    const gisa_isa *isa = g->isa;
+    for (size_t i = 0; i < NOPTS; i++)
+        if (opt_defs[i].kind == OPT_COUNT || opt_defs[i].kind == OPT_RATE)
+            *opt_u32(o, &opt_defs[i]) = opt_defs[i].def;
+    if (o->regs > g->max_regs)
+        o->regs = g->max_regs;
+    o->w_family = malloc((size_t)(g->nfamilies + 1) * sizeof *o->w_family);
+    o->w_optype = malloc((size_t)(isa->noptypes + 1) * sizeof *o->w_optype);
+    int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
+    for (int l = 0; l < 3; l++) {
+        o->inc[l] = calloc((size_t)sizes[l] + 1, 1);
+        o->exc[l] = calloc((size_t)sizes[l] + 1, 1);
+        if (!o->inc[l] || !o->exc[l])
+            return -1;
+    }
+    o->stream_on = calloc((size_t)gen_nstreams + 1, 1);
+    if (!o->w_family || !o->w_optype || !o->stream_on)
+        return -1;
+    for (int i = 0; i < g->nfamilies; i++)
+        o->w_family[i] = -1;
+    for (int i = 0; i < isa->noptypes; i++)
+        o->w_optype[i] = -1;
+    return 0;
+}
+
+void gen_options_free(gen_options *o)
+{
+    free(o->w_family);
+    free(o->w_optype);
+    for (int l = 0; l < 3; l++) {
+        free(o->inc[l]);
+        free(o->exc[l]);
+        free(o->text[l]);
+    }
+    free(o->stream_on);
+    free(o->streams_text);
+}
+
+/* ------------------------------------------------------------ numbers */
+
+/* A decimal count without sign or spaces; -1 when it is none or over hi. */
+static int parse_count(const char *s, uint32_t hi, uint32_t *out)
+{
+    uint64_t v = 0;
+    if (!*s)
+        return -1;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9')
+            return -1;
+        v = v * 10 + (uint64_t)(*s - '0');
+        if (v > hi)
+            return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+/* A rate from 0 to 1: "0.25", ".5", "1", or a percentage "25%"; digits
+ * past the millionth are dropped. Parsed by hand: no locale, no floating
+ * point. */
+static int parse_rate(const char *s, uint32_t *ppm)
+{
+    uint64_t whole = 0, frac = 0, scale = GEN_PPM;
+    int digits = 0, percent = 0;
+    const char *p = s;
+    for (; *p >= '0' && *p <= '9'; p++, digits++)
+        if ((whole = whole * 10 + (uint64_t)(*p - '0')) > 100)
+            return -1;
+    if (*p == '.') {
+        for (p++; *p >= '0' && *p <= '9'; p++, digits++)
+            if (scale > 1) {
+                scale /= 10;
+                frac += (uint64_t)(*p - '0') * scale;
+            }
+    }
+    if (*p == '%') {
+        percent = 1;
+        p++;
+    }
+    if (*p || !digits)
+        return -1;
+    uint64_t v = whole * GEN_PPM + frac;
+    if (percent)
+        v /= 100;
+    if (v > GEN_PPM)
+        return -1;
+    *ppm = (uint32_t)v;
+    return 0;
+}
+
+/* ------------------------------------------------------------ names */
+
+/* Finds NAME (len n, any case) among families, optypes and opcodes. */
+static int find_name(const gisa_gen *g, const char *s, size_t n, name_level *level)
+{
+    const gisa_isa *isa = g->isa;
+    for (int i = 0; i < g->nfamilies; i++)
+        if (strlen(g->families[i]) == n && !strncasecmp(g->families[i], s, n))
+            return *level = NAME_FAMILY, i;
+    for (int i = 0; i < isa->noptypes; i++)
+        if (strlen(isa->optypes[i].name) == n && !strncasecmp(isa->optypes[i].name, s, n))
+            return *level = NAME_OPTYPE, i;
+    for (int i = 0; i < isa->nopcodes; i++)
+        if (strlen(isa->opcodes[i].name) == n && !strncasecmp(isa->opcodes[i].name, s, n))
+            return *level = NAME_OPCODE, i;
+    return -1;
+}
+
+/* "unknown name 'FFAM' (did you mean FFMA?)" for a name that is none */
+static gisa_status unknown_name(const gisa_gen *g, gisa_diags *diags, const char *opt, const char *s, size_t n,
+                                int opcodes_too)
+{
+    const gisa_isa *isa = g->isa;
+    const char *best = NULL;
+    int bestd = n < 4 ? 2 : 3;
+    for (int l = 0; l < 3; l++) {
+        int count = l == 0 ? g->nfamilies : l == 1 ? isa->noptypes : opcodes_too ? isa->nopcodes : 0;
+        for (int i = 0; i < count; i++) {
+            const char *c = l == 0 ? g->families[i] : l == 1 ? isa->optypes[i].name : isa->opcodes[i].name;
+            char up[64];
+            size_t k = 0;
+            for (; k < n && k < sizeof up - 1; k++)
+                up[k] = (char)toupper((unsigned char)s[k]);
+            int d = edit_distance(up, k, c, strlen(c));
+            if (d < bestd) {
+                bestd = d;
+                best = c;
+            }
+        }
+    }
+    const char *what = opcodes_too ? "a family, optype or opcode" : "a family or optype";
+    if (best)
+        return fail(diags, opt, "unknown name '%.*s': expected %s (did you mean %s?)", (int)n, s, what, best);
+    return fail(diags, opt, "unknown name '%.*s': expected %s ('gisa gen --list' lists them)", (int)n, s, what);
+}
+
+/* Calls each(item, len) for the comma-separated items of s (spaces around
+ * them allowed); an empty item is an error. */
+typedef struct list_iter {
+    const char *p;
+    const char *item;
+    size_t len;
+} list_iter;
+
+static int list_next(list_iter *it)
+{
+    if (!it->p)
+        return 0;
+    const char *s = it->p;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    const char *e = strchr(s, ',');
+    const char *end = e ? e : s + strlen(s);
+    const char *t = end;
+    while (t > s && (t[-1] == ' ' || t[-1] == '\t'))
+        t--;
+    it->item = s;
+    it->len = (size_t)(t - s);
+    it->p = e ? e + 1 : NULL;
+    return 1;
+}
+
+static char *append_text(char *old, const char *add)
+{
+    size_t n = old ? strlen(old) : 0, m = strlen(add);
+    char *s = realloc(old, n + m + 2);
+    if (!s)
+        return old;
+    if (n)
+        s[n++] = ',';
+    memcpy(s + n, add, m + 1);
+    return s;
+}
+
+static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags)
+{
+    gen_options *o = &g->o;
+    /* checked whole first: NAME=W, ... */
+    list_iter it = {value, NULL, 0};
+    int n = 0;
+    while (list_next(&it)) {
+        const char *eq = memchr(it.item, '=', it.len);
+        if (!it.len || !eq)
+            return fail(diags, "weights", "expected NAME=WEIGHT items separated by commas, not '%.*s'", (int)it.len,
+                        it.item);
+        name_level lv;
+        size_t nl = (size_t)(eq - it.item);
+        while (nl && it.item[nl - 1] == ' ')
+            nl--;
+        if (find_name(g, it.item, nl, &lv) < 0)
+            return unknown_name(g, diags, "weights", it.item, nl, 0);
+        if (lv == NAME_OPCODE)
+            return fail(diags, "weights", "'%.*s' is an opcode: weights are per family or optype (--include and "
+                        "--exclude take opcodes)", (int)nl, it.item);
+        char num[16];
+        const char *w = eq + 1;
+        while (*w == ' ')
+            w++;
+        size_t wl = (size_t)(it.item + it.len - w);
+        uint32_t v;
+        if (wl >= sizeof num || (memcpy(num, w, wl), num[wl] = 0, parse_count(num, MAX_WEIGHT, &v)))
+            return fail(diags, "weights", "weight of %.*s: expected an integer from 0 to %d, not '%.*s'", (int)nl,
+                        it.item, MAX_WEIGHT, (int)wl, w);
+        n++;
+    }
+    if (!n)
+        return fail(diags, "weights", "expected NAME=WEIGHT items separated by commas");
+    it = (list_iter){value, NULL, 0};
+    while (list_next(&it)) {
+        const char *eq = memchr(it.item, '=', it.len);
+        size_t nl = (size_t)(eq - it.item);
+        while (nl && it.item[nl - 1] == ' ')
+            nl--;
+        name_level lv;
+        int idx = find_name(g, it.item, nl, &lv);
+        const char *w = eq + 1;
+        uint32_t v = 0;
+        for (; w < it.item + it.len; w++)
+            if (*w >= '0' && *w <= '9')
+                v = v * 10 + (uint32_t)(*w - '0');
+        (lv == NAME_FAMILY ? o->w_family : o->w_optype)[idx] = v;
+    }
+    o->text[0] = append_text(o->text[0], value);
+    return GISA_OK;
+}
+
+static gisa_status set_list(gisa_gen *g, int exclude, const char *value, gisa_diags *diags)
+{
+    gen_options *o = &g->o;
+    const char *opt = exclude ? "exclude" : "include";
+    list_iter it = {value, NULL, 0};
+    int n = 0;
+    while (list_next(&it)) {
+        name_level lv;
+        if (!it.len)
+            return fail(diags, opt, "expected names separated by commas, found an empty item");
+        if (find_name(g, it.item, it.len, &lv) < 0)
+            return unknown_name(g, diags, opt, it.item, it.len, 1);
+        n++;
+    }
+    if (!n)
+        return fail(diags, opt, "expected names separated by commas");
+    it = (list_iter){value, NULL, 0};
+    while (list_next(&it)) {
+        name_level lv;
+        int idx = find_name(g, it.item, it.len, &lv);
+        (exclude ? o->exc : o->inc)[lv][idx] = 1;
+        o->ninclude += !exclude;
+    }
+    o->text[exclude ? 2 : 1] = append_text(o->text[exclude ? 2 : 1], value);
+    return GISA_OK;
+}
+
+static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags)
+{
+    gen_options *o = &g->o;
+    uint8_t on[64] = {0};
+    list_iter it = {value, NULL, 0};
+    while (list_next(&it)) {
+        int s = -1;
+        for (int k = 0; k < gen_nstreams && s < 0; k++)
+            if (strlen(gen_stream_defs[k].name) == it.len && !strncasecmp(gen_stream_defs[k].name, it.item, it.len))
+                s = k;
+        if (it.len == 4 && !strncasecmp(it.item, "none", 4))
+            continue;
+        if (s < 0) {
+            char names[256] = "";
+            for (int k = 0; k < gen_nstreams; k++)
+                snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "",
+                         gen_stream_defs[k].name);
+            return fail(diags, "streams", "unknown stream '%.*s' (expected some of: %s; or none)", (int)it.len,
+                        it.item, names);
+        }
+        if (!g->stream_ok[s])
+            return fail(diags, "streams", "stream %s uses instructions target %s does not have", gen_stream_defs[s].name,
+                        g->isa->target_name ? g->isa->target_name : "(this ISA)");
+        on[s] = 1;
+    }
+    memcpy(o->stream_on, on, (size_t)gen_nstreams);
+    o->streams_given = 1;
+    free(o->streams_text);
+    o->streams_text = strdup(value);
+    return GISA_OK;
+}
+
+gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags)
+{
+    if (!g || !name || !value)
+        return GISA_ERR_USAGE;
+    const opt_def *d = NULL;
+    for (size_t i = 0; i < NOPTS && !d; i++)
+        if (!strcmp(opt_defs[i].name, name))
+            d = &opt_defs[i];
+    if (!d) {
+        const char *best = NULL;
+        int bestd = 3;
+        for (size_t i = 0; i < NOPTS; i++) {
+            int dist = edit_distance(name, strlen(name), opt_defs[i].name, strlen(opt_defs[i].name));
+            if (dist < bestd) {
+                bestd = dist;
+                best = opt_defs[i].name;
+            }
+        }
+        if (best)
+            return fail(diags, name, "unknown generator option (did you mean --%s?)", best);
+        return fail(diags, name, "unknown generator option");
+    }
+    uint32_t v;
+    switch (d->kind) {
+    case OPT_COUNT: {
+        uint32_t hi = d->hi;
+        if (!strcmp(d->name, "regs") && hi > g->max_regs)
+            hi = g->max_regs;
+        if (parse_count(value, hi, &v) || v < d->lo)
+            return fail(diags, d->name, "expected an integer from %u to %u, not '%s'", d->lo, hi, value);
+        *opt_u32(&g->o, d) = v;
+        return GISA_OK;
+    }
+    case OPT_RATE:
+        if (parse_rate(value, &v))
+            return fail(diags, d->name, "expected a rate from 0 to 1 (like 0.25) or a percentage (25%%), not '%s'",
+                        value);
+        *opt_u32(&g->o, d) = v;
+        return GISA_OK;
+    case OPT_WEIGHTS: return set_weights(g, value, diags);
+    case OPT_INCLUDE: return set_list(g, 0, value, diags);
+    case OPT_EXCLUDE: return set_list(g, 1, value, diags);
+    case OPT_STREAMS: return set_streams(g, value, diags);
+    }
+    return GISA_ERR_USAGE;
+}
+
+/* ------------------------------------------------------------ effects */
+
+int gen_opcode_allowed(const gisa_gen *g, int opcode)
+{
+    const gen_options *o = &g->o;
+    const isa_opcode *op = &g->isa->opcodes[opcode];
+    int t = (int)(op->optype - g->isa->optypes), f = g->types[t].family;
+    if (o->exc[NAME_OPCODE][opcode] || o->exc[NAME_OPTYPE][t] || o->exc[NAME_FAMILY][f])
+        return 0;
+    if (o->ninclude && !o->inc[NAME_OPCODE][opcode] && !o->inc[NAME_OPTYPE][t] && !o->inc[NAME_FAMILY][f])
+        return 0;
+    return g->ops[opcode].usable;
+}
+
+uint64_t gen_optype_weight(const gisa_gen *g, int optype)
+{
+    const gen_options *o = &g->o;
+    const isa_optype *ot = &g->isa->optypes[optype];
+    int any = 0;
+    for (int k = 0; k < ot->nopcodes && !any; k++)
+        any = gen_opcode_allowed(g, ot->opcodes[k]);
+    if (!any)
+        return 0;
+    int64_t w = o->w_optype[optype];
+    if (w < 0)
+        w = o->w_family[g->types[optype].family];
+    return w < 0 ? 1 : (uint64_t)w;
+}
+
+static void put_rate(char *buf, size_t cap, uint32_t ppm)
+{
+    char frac[8];
+    snprintf(frac, sizeof frac, "%06u", ppm % GEN_PPM);
+    for (int i = 5; i > 0 && frac[i] == '0'; i--)
+        frac[i] = 0;
+    if (ppm % GEN_PPM == 0)
+        snprintf(buf, cap, "%u", ppm / GEN_PPM);
+    else
+        snprintf(buf, cap, "%u.%s", ppm / GEN_PPM, frac);
+}
+
+void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *buf, size_t cap)
+{
+    const gen_options *o = &g->o;
+    size_t n = 0;
+#define PUT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap)
+    PUT("// gisa gen --target %s --seed %llu --count %zu", g->isa->target_name ? g->isa->target_name : "?",
+        (unsigned long long)seed, count);
+    for (size_t i = 0; i < NOPTS; i++) {
+        const opt_def *d = &opt_defs[i];
+        uint32_t v = d->kind == OPT_COUNT || d->kind == OPT_RATE ? *opt_u32((gen_options *)o, d) : 0;
+        if (d->kind == OPT_COUNT && (v != d->def || !strcmp(d->name, "regs")))
+            PUT(" --%s %u", d->name, v);
+        else if (d->kind == OPT_RATE && v != d->def) {
+            char r[24];
+            put_rate(r, sizeof r, v);
+            PUT(" --%s %s", d->name, r);
+        } else if (d->kind >= OPT_WEIGHTS && d->kind <= OPT_EXCLUDE && o->text[d->kind - OPT_WEIGHTS])
+            PUT(" --%s '%s'", d->name, o->text[d->kind - OPT_WEIGHTS]);
+        else if (d->kind == OPT_STREAMS && o->streams_text)
+            PUT(" --%s '%s'", d->name, o->streams_text);
+    }
+#undef PUT
+}

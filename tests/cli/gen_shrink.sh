@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# End-to-end tests of `gisa gen` and `gisa shrink`: a generated program (both
+# targets) assembles to the words `gen --words` wrote (hex and bin), `gisa dis`
+# prints its lines back, `gisa run` runs it from the --state-out file and
+# without one (exit 0); the same seed gives the same bytes; bad options exit 2
+# with a reason and write nothing; --list names families and streams.
+# Shrinking: with a test that fails when an instruction pattern is present,
+# the result is exactly one line that has it; --status; a test that does not
+# fail exits 1; a missing command is refused.
+# Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
+source "$(dirname "$0")/lib/harness.bash" gen
+
+# ------------------------------------------------------------ gen
+expect 0 "gen --help" "$G" gen --help
+check "gen --help shows usage" has out '^usage: gisa gen'
+
+for t in gisa128 fermi; do
+    expect 0 "gen $t" "$G" gen --target $t --seed 7 -n 400 -o p.s --words p.hex --state-out st.json
+    check "$t: header comment repeats the options" has p.s "^// gisa gen --target $t --seed 7 --count 400 --regs 32$"
+    check "$t: 400 instructions" test "$(grep -vc '^//' p.s)" -eq 400
+    expect 0 "$t: the text assembles" "$G" as --target $t --format hex -o a.hex p.s
+    check "$t: to the words gen wrote" cmp -s a.hex p.hex
+    expect 0 "$t: words disassemble" "$G" dis --target $t p.hex
+    grep -v '^//' p.s >lines.s
+    check "$t: to the generated lines" cmp -s out lines.s
+    expect 0 "$t: runs from its state" "$G" run --target $t --regs 32 --state st.json p.s -o final.json
+    expect 0 "$t: runs without a state" "$G" run --target $t --regs 32 p.s -o final0.json
+    expect 0 "$t: binary words" "$G" gen --target $t --seed 7 -n 400 --words p.bin
+    check "$t: nothing on stdout with --words alone" test ! -s out
+    expect 0 "$t: bin = as output" "$G" as --target $t -o a.bin p.s
+    check "$t: bin words" cmp -s a.bin p.bin
+done
+
+expect 0 "gen again" "$G" gen --seed 7 -n 400 -o again.s --state-out again.json --target gisa128
+expect 0 "gen once more" "$G" gen --seed 7 -n 400 -o once.s --state-out once.json
+check "same seed, same program" cmp -s again.s once.s
+check "same seed, same state" cmp -s again.json once.json
+expect 0 "gen seed 8" "$G" gen --seed 8 -n 400 -o other.s
+if cmp -s other.s once.s; then bad "another seed, another program"; else ok; fi
+expect 0 "gen hex seed" "$G" gen --seed 0x7 -n 400 -o hexseed.s
+check "--seed 0x7 is --seed 7 (but for the header)" cmp -s <(tail -n +2 hexseed.s) <(tail -n +2 once.s)
+
+expect 0 "gen --list" "$G" gen --list
+check "--list names the families" has out '^  IALU +IADD'
+check "--list names the streams" has out '^  wide128 '
+expect 0 "fermi --list" "$G" gen --list --target fermi
+check "fermi has no integer streams" has out 'add64 +\(not on this target\)'
+
+expect 0 "weights and lists" "$G" gen --seed 3 -n 300 --weights 'FFMA=1' --include FFMA,FADD \
+    --exclude FFMA_RRC --guard-rate 0 -o w.s
+check "only FFMA and FADD" test "$(grep -v '^//' w.s | grep -cvE '^(FFMA|FADD)')" -eq 0
+check "no FFMA_RRC (a constant SrcC)" test -z "$(grep -E '^FFMA[^,]*,[^,]*,[^,]*, -?[|]?c\[' w.s || true)"
+check "FFMA_RCR stays (a constant SrcB)" has w.s '^FFMA[^,]*,[^,]*, -?[|]?c\['
+check "no guards at guard-rate 0" hasnt w.s '^@'
+check "header has the options" has w.s "--guard-rate 0 --weights 'FFMA=1' --include 'FFMA,FADD' --exclude 'FFMA_RRC'"
+
+# bad options: exit 2, a reason, no output
+expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
+check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"
+check "nothing written" test ! -e bad.s
+expect 2 "bad weight name" "$G" gen --weights FFAM=2 -o bad.s
+check "did you mean" has err "did you mean FFMA"
+expect 2 "bad regs" "$G" gen --regs 64 --target fermi
+check "regs range" has err "from 4 to 63"
+expect 2 "bad seed" "$G" gen --seed -1
+check "seed range" has err "seed needs a number"
+expect 2 "bad count" "$G" gen --count 1e3
+expect 2 "--format without --words" "$G" gen --format bin
+expect 2 "unknown stream" "$G" gen --streams add65
+check "streams listed" has err "expected some of: add64"
+expect 2 "nothing left" "$G" gen --exclude IALU,FALU,HALU,DALU -o bad.s
+check "nothing left explained" has err "leave no instruction"
+check "nothing written" test ! -e bad.s
+
+# ------------------------------------------------------------ shrink
+expect 0 "shrink --help" "$G" shrink --help
+"$G" gen --seed 5 -n 300 --stream-rate 0.3 --streams wide128 -o big.s
+check "the program has the pattern" has big.s 'IMAD\.WIDE\.X'
+cat >pattern.sh <<'EOF'
+#!/bin/sh
+# fails (exit 1) when the candidate has an IMAD.WIDE.X
+! grep -q 'IMAD\.WIDE\.X' "$1"
+EOF
+chmod +x pattern.sh
+expect 0 "shrink to the pattern" "$G" shrink big.s -o small.s -- ./pattern.sh {}
+check "one line left" test "$(wc -l <small.s)" -eq 1
+check "the line with the pattern" has small.s '^(@!?P[0-6] )?IMAD\.WIDE\.X'
+check "the line comes from the program" grep -qxF -f small.s big.s
+check "a summary on stderr" has err '^gisa shrink: 301 -> 1 lines in [0-9]+ runs'
+# the path appended when no argument has {}; the result on stdout
+expect 0 "shrink, path appended" "$G" shrink big.s -- ./pattern.sh
+check "stdout has the line" test "$(cat out)" = "$(cat small.s)"
+
+cat >status.sh <<'EOF'
+#!/bin/sh
+# exit 3 with both an ISETP and an IMAD.WIDE; 1 with only one of them
+grep -q '^ISETP' "$1" && grep -q 'IMAD\.WIDE' "$1" && exit 3
+exit 1
+EOF
+chmod +x status.sh
+expect 0 "shrink --status 3" "$G" shrink --status 3 big.s -o two.s -- ./status.sh {}
+check "two lines left" test "$(wc -l <two.s)" -eq 2
+check "an ISETP and an IMAD.WIDE" test "$(grep -c '^ISETP' two.s)" -eq 1 -a "$(grep -c 'IMAD\.WIDE' two.s)" -eq 1
+
+expect 1 "a test that passes" "$G" shrink big.s -- true
+check "said so" has err "does not fail on big.s"
+expect 2 "no command" "$G" shrink big.s
+check "command needed" has err "expected '-- COMMAND"
+expect 2 "a command that cannot run" "$G" shrink big.s -- ./no-such-test
+check "cannot run" has err "cannot run './no-such-test'"
+expect 2 "bad --status" "$G" shrink --status 0 big.s -- ./pattern.sh
+
+# a simulator-driven test: fails while the first register of the final
+# state (lane 0) has the value the whole program gives it
+"$G" gen --seed 11 -n 60 --regs 8 -o sim.s --state-out sim.json
+"$G" run --regs 8 --state sim.json sim.s -o full.json
+lane0() { tr -d ' \n' <"$1" | grep -oE "\"$2\":(\\[\"0x[0-9a-f]+\"|\"0x[0-9a-f]+\")" | grep -oE '0x[0-9a-f]+' | head -1; }
+reg=$(grep -oE '^  "R[0-9]+"' full.json | head -1 | tr -d ' "')
+want=$(lane0 full.json "$reg")
+cat >same_reg.sh <<EOF
+#!/bin/bash
+$(declare -f lane0)
+"$G" run --regs 8 --state sim.json "\$1" -o cand.json || exit 0
+[ "\$(lane0 cand.json $reg)" != "$want" ]
+EOF
+chmod +x same_reg.sh
+check "the test fails on the program ($reg = $want)" test -n "$reg" -a -n "$want"
+expect 0 "shrink against the simulator" "$G" shrink sim.s -o small_sim.s -- ./same_reg.sh {}
+check "a few lines left" test "$(wc -l <small_sim.s)" -le 12
+expect 1 "the test still fails on the result" ./same_reg.sh small_sim.s
+check "no temporary files left" no_tmp
+finish
