@@ -3,7 +3,8 @@
  * (instructions x warps x 32 lanes / seconds) for 1 thread and for all
  * cores. Not a test.
  *
- *   sim_bench [KERNEL...]   kernels: int fp hfma2 ffma_rz dfma (default all)
+ *   sim_bench [--engine native|doc|auto] [KERNEL...]
+ *   kernels: int fp hfma2 ffma_rz dfma (default all)
  *
  * With one thread it also measures the step path: every warp stepped to the
  * end with gisa_sim_step, a commit record filled per instruction (what a
@@ -98,6 +99,8 @@ static void fill(gisa_sim *sim, const char *kernel)
             }
 }
 
+static gisa_sim_engine engine = GISA_ENGINE_AUTO;
+
 /* Best time of RUNS runs stepping every warp to the end with commit records. */
 static double step_time(gisa_sim *sim, const char *kernel)
 {
@@ -134,6 +137,7 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
     if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
         return 1;
     gisa_sim_set_threads(sim, threads);
+    gisa_sim_set_engine(sim, engine);
     gisa_sim_load(sim, words, n);
     double best = 1e30;
     for (int run = 0; run < RUNS; run++) {
@@ -171,6 +175,12 @@ int main(int argc, char **argv)
         return 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int rc = 0;
+    if (argc > 2 && !strcmp(argv[1], "--engine")) {
+        engine = !strcmp(argv[2], "doc") ? GISA_ENGINE_DOC : !strcmp(argv[2], "native") ? GISA_ENGINE_NATIVE
+                                                                                        : GISA_ENGINE_AUTO;
+        argc -= 2;
+        argv += 2;
+    }
     int nk = argc > 1 ? argc - 1 : 5;
     for (int k = 0; k < nk; k++) {
         const char *kernel = argc > 1 ? argv[k + 1] : all[k];

@@ -1,18 +1,59 @@
-/* libFuzzer harness: the state-JSON reader. Byte 0 picks the target
- * (fuzz_target.h), the rest is the JSON text. Properties: bad input changes
- * nothing (the written state equals the initial one); good input round-trips
- * (write, read into a fresh simulator, write again: the same text). */
+/* libFuzzer harness: the state-JSON reader and writer. Byte 0 picks the
+ * target (fuzz_target.h), the rest is the JSON text. The simulator has as
+ * many warps as the file's "warps" array (at most 8), else 2.
+ * Properties: bad input changes nothing and says why; good input
+ * round-trips (write, read into a fresh simulator, write again: the same
+ * text), and so does the state written with registers as floats (the
+ * --values form picked by the input's length): floats read back to the same
+ * bits. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "fuzz_target.h"
 
-static gisa_sim *fresh(const gisa_isa *isa)
+static gisa_sim *fresh(const gisa_isa *isa, unsigned warps)
 {
     gisa_sim *s;
-    if (gisa_sim_new(isa, 16, 2, &s) != GISA_OK)
+    if (gisa_sim_new(isa, 16, warps, &s) != GISA_OK)
         abort();
     return s;
+}
+
+typedef struct text {
+    char *s;
+    size_t n;
+} text;
+
+static int append(void *user, const char *data, size_t n)
+{
+    text *t = user;
+    char *p = realloc(t->s, t->n + n + 1);
+    if (!p)
+        abort();
+    memcpy(p + t->n, data, n);
+    t->s = p;
+    t->n += n;
+    p[t->n] = 0;
+    return 0;
+}
+
+/* Written with `values`, read into a fresh simulator: the same hex text. */
+static void check_floats(const gisa_isa *isa, const gisa_sim *s, const char *hex, gisa_state_values values)
+{
+    text t = {NULL, 0};
+    if (gisa_sim_state_write(s, values, append, &t) != GISA_OK || !t.s)
+        abort();
+    gisa_sim *u = fresh(isa, gisa_sim_warps(s));
+    gisa_diags *d = gisa_diags_new();
+    if (gisa_sim_state_read_json(u, "floats", t.s, t.n, d) != GISA_OK)
+        abort();
+    char *again = gisa_sim_state_write_json(u);
+    if (!again || strcmp(hex, again))
+        abort();
+    free(again);
+    free(t.s);
+    gisa_diags_free(d);
+    gisa_sim_free(u);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -22,23 +63,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const gisa_isa *isa = fuzz_target_isa(data[0]);
     data++;
     size--;
-    gisa_sim *s = fresh(isa);
-    char *before = gisa_sim_state_write_json(s);
     gisa_diags *d = gisa_diags_new();
-    gisa_status st = gisa_sim_state_read_json(s, "fuzz.json", (const char *)data, size, d);
+    gisa_state *st = NULL;
+    unsigned warps = 2;
+    if (gisa_state_parse("fuzz.json", (const char *)data, size, &st, d) == GISA_OK) {
+        if (gisa_state_warps(st) > 8) {
+            gisa_state_free(st);
+            gisa_diags_free(d);
+            return 0;
+        }
+        warps = gisa_state_warps(st) ? gisa_state_warps(st) : 2;
+    } else if (gisa_diags_errors(d) == 0) {
+        abort(); /* an error must say why */
+    }
+    gisa_state_free(st);
+    gisa_sim *s = fresh(isa, warps);
+    char *before = gisa_sim_state_write_json(s);
+    gisa_status status = gisa_sim_state_read_json(s, "fuzz.json", (const char *)data, size, d);
     char *after = gisa_sim_state_write_json(s);
     if (!before || !after)
         abort();
-    if (st != GISA_OK) {
+    if (status != GISA_OK) {
         if (strcmp(before, after) || gisa_diags_errors(d) == 0)
             abort(); /* an error must say why and change nothing */
     } else {
-        gisa_sim *t = fresh(isa);
+        gisa_sim *t = fresh(isa, warps);
         if (gisa_sim_state_read_json(t, "again", after, strlen(after), d) != GISA_OK)
             abort();
         char *again = gisa_sim_state_write_json(t);
         if (!again || strcmp(after, again))
             abort();
+        check_floats(isa, s, after, (gisa_state_values)(size % 5));
         free(again);
         gisa_sim_free(t);
     }

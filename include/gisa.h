@@ -438,6 +438,12 @@ unsigned gisa_sim_regs(const gisa_sim *sim);
 unsigned gisa_sim_warps(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
 void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
+/* Which semantics run each instruction: the C functions (native), the ISA
+ * documents' pseudo-code with the rulings' patches (doc), or native where
+ * the optype has a C function and doc otherwise (auto, the default). An
+ * instruction the chosen engine cannot run faults when reached, saying why. */
+typedef enum gisa_sim_engine { GISA_ENGINE_AUTO = 0, GISA_ENGINE_NATIVE = 1, GISA_ENGINE_DOC = 2 } gisa_sim_engine;
+gisa_status gisa_sim_set_engine(gisa_sim *sim, gisa_sim_engine engine);
 
 /* lane < 0 writes every lane. Indices are as in assembly (R5 is 5); the
  * zero registers and PT/UPT cannot be set. */
@@ -569,13 +575,50 @@ typedef struct gisa_sim_diff {
 int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
 
 /* State as JSON (format in docs/simulator.md). Reading applies the keys to
- * every warp (the "laneid"/"warpid" specials per warp); on any error nothing
- * is changed and diags name the key. Writing returns a string to release
- * with gisa_free. */
+ * every warp (the "laneid"/"warpid" specials per warp), or with a "warps"
+ * array each object to its warp; on any error nothing is changed and diags
+ * name the key. Writing returns a string to release with gisa_free (NULL
+ * when out of memory). */
 gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
                                      gisa_diags *diags);
 char *gisa_sim_state_write_json(const gisa_sim *sim);
 
+/* The same reading in two steps, for a caller that sizes the simulator
+ * from the file: gisa_state_parse checks the text (everything but what
+ * depends on the simulator) and keeps its values; time and memory are
+ * linear in len, and the text is not needed afterwards. */
+typedef struct gisa_state gisa_state;
+gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *diags);
+/* The number of warps the state describes (its "warps" array), or 0 when
+ * its keys apply to any number of warps. */
+unsigned gisa_state_warps(const gisa_state *state);
+/* The memory the parsed state holds, in bytes. */
+size_t gisa_state_bytes(const gisa_state *state);
+/* Applies it: the warp count must match (when it has one) and registers
+ * exist; on an error nothing changes. */
+gisa_status gisa_sim_state_apply(gisa_sim *sim, const gisa_state *state, gisa_diags *diags);
+void gisa_state_free(gisa_state *state);
+
+/* How the writer shows register values (R and UR; predicates, masks and
+ * constants are always as above). Floats are exact: the shortest decimal
+ * that reads back to the same bits; a NaN is written as its hex bits. */
+typedef enum gisa_state_values {
+    GISA_STATE_HEX = 0, /* "0x3fc00000" */
+    GISA_STATE_F32,     /* 1.5 (JSON numbers; "inf", "-inf") */
+    GISA_STATE_F64,     /* registers in pairs R[0:1], R[2:3], ... as F64 numbers */
+    GISA_STATE_F16X2,   /* "f16x2:1.5, -2" (high half first) */
+    GISA_STATE_BF16X2   /* "bf16x2:1.5, -2" */
+} gisa_state_values;
+/* Receives the text in pieces; returns nonzero to stop (the write then
+ * returns GISA_ERR_IO). */
+typedef int (*gisa_write_fn)(void *user, const char *data, size_t len);
+/* Streams the state as JSON through fn in pieces of at most 64 KiB: memory
+ * does not grow with the state. */
+gisa_status gisa_sim_state_write(const gisa_sim *sim, gisa_state_values values, gisa_write_fn fn, void *user);
+/* Bytes a simulator of `warps` warps and `regs` registers per lane running
+ * a program of `nwords` words needs (the state, the pre-decoded program
+ * and its texts), for a resource check before gisa_sim_new. */
+size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords);
 
 /* ---------------------------------------------------------------- random programs */
 

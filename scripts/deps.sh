@@ -3,7 +3,7 @@
 #
 # To add a dependency: append its Debian package to GISA_DEB_PACKAGES, and a
 # command it must provide (if any) to GISA_TOOLS.
-#   e.g. GISA_DEB_PACKAGES+=(libjansson-dev libmpfr-dev libgmp-dev)
+#   e.g. GISA_DEB_PACKAGES+=(libmpfr-dev libgmp-dev)
 # Extra packages can also be passed in the environment:
 #   GISA_EXTRA_PACKAGES="foo bar" scripts/deps.sh
 # `scripts/deps.sh --ci` adds what .ci/run needs besides the build (see
@@ -15,7 +15,6 @@ GISA_DEB_PACKAGES=(
     gcc
     make
     pkg-config
-    libjansson-dev
     libmpfr-dev
     libgmp-dev
     # the Python binding's tests (python/, tests/cli/python.sh; skipped without them)

@@ -5,11 +5,12 @@
 
 #include "common.h"
 
-enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS, O_LISTING };
+enum { O_OUTPUT, O_FORMAT, O_MAX_ERRORS, O_MAXMEM, O_LISTING };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write to FILE ('-': standard output; default a.bin, a.hex or a.c)"},
     {"format", 0, "FMT", "bin (16 bytes per word, little-endian), hex (one word per line) or c"},
     {"max-errors", 0, "N", "show at most N errors, count the rest (default 100; 0: no limit)"},
+    {"max-memory", 0, "SIZE", "refuse an input estimated to need more memory (default 4G; K, M, G, T suffixes)"},
     {"listing", 'a', "[=FILE]", "also write a listing: line, offset, encoding, source (default: standard output)"},
 };
 
@@ -87,7 +88,10 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    int r = cli_assemble_input(cmd, isa, a, max_errors, ls.f ? list_line : NULL, &ls, &words, &n);
+    /* the image: 16 bytes a word, or text (hex 33, C about 100) in a buffer that doubles */
+    static const size_t out_bytes[] = {16, 66, 200};
+    const cli_budget budget = {a->val[O_MAXMEM], out_bytes[fmt] + (list_path ? 160 : 0), 0};
+    int r = cli_assemble_input(cmd, isa, a, max_errors, &budget, ls.f ? list_line : NULL, &ls, &words, &n);
     free(ls.file);
     if (ls.f && fclose(ls.f) && r == CLI_CONTINUE) {
         cli_error(cmd, "out of memory");
@@ -126,6 +130,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     size_t max_errors = 100;
     if (a.val[O_MAX_ERRORS] && cli_parse_count(a.val[O_MAX_ERRORS], &max_errors))
         return cli_usage_error(cmd, "--max-errors needs a number, not '%s'", a.val[O_MAX_ERRORS]);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     const char *list = a.val[O_LISTING];
     if (list && *list == '=') /* -a=FILE */
         a.val[O_LISTING] = ++list;

@@ -4,13 +4,14 @@
 
 #include "common.h"
 
-enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT };
+enum { O_OUTPUT, O_FORMAT, O_OFFSETS, O_RAW, O_STRICT, O_MAXMEM };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write the listing to FILE (default: standard output)"},
     {"format", 0, "FMT", "input format: bin (16-byte little-endian words) or hex (default: hex for a *.hex file, else bin)"},
     {"offsets", 0, NULL, "prefix each line with its byte offset, /*0040*/"},
     {"raw", 0, NULL, "append the word in hex, // 0x..."},
     {"strict", 0, NULL, "exit 1 when any word is not a valid instruction"},
+    {"max-memory", 0, "SIZE", "refuse an input estimated to need more memory (default 4G; K, M, G, T suffixes)"},
 };
 
 #define CHUNK (1u << 20) /* bytes of text written at a time */
@@ -28,7 +29,7 @@ static char *put_hex(char *p, uint64_t v, int digits)
 /* The listing, one line per word, formatted into a buffer that is written
  * out whenever it holds a chunk: the text of a large image is never all in
  * memory, and the output is written while the next words are printed. */
-static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, cli_out *out, size_t *invalid)
+static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, FILE *out, size_t *invalid)
 {
     unsigned bits = gisa_isa_word_bits(isa);
     size_t wbytes = bits / 8;
@@ -62,12 +63,12 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
         }
         *p++ = '\n';
         if ((size_t)(p - buf) >= CHUNK) {
-            if (cli_out_write(out, buf, (size_t)(p - buf)))
-                break; /* the error is cli_out_close's to report */
+            if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf))
+                break; /* the error is cli_output_close's to report */
             p = buf;
         }
     }
-    cli_out_write(out, buf, (size_t)(p - buf));
+    fwrite(buf, 1, (size_t)(p - buf), out);
     free(buf);
     return 0;
 }
@@ -76,19 +77,24 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
 {
     gisa_word *words;
     size_t n;
-    int r = cli_read_words(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &words, &n);
+    /* the listing is written in pieces: no output held per word */
+    const cli_budget budget = {a->val[O_MAXMEM], 0, CHUNK + LINE_MAX_TEXT};
+    int r = cli_read_words_within(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &budget, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
-    cli_out *out;
+    /* the text is written as it is made: a chunk's worth of memory, not the whole listing's */
+    cli_output *o;
     size_t invalid = 0;
-    r = cli_out_open(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", &out);
-    if (r == CLI_CONTINUE && listing(isa, a, words, n, out, &invalid)) {
+    FILE *out = cli_output_open(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", &o);
+    if (!out)
+        r = EXIT_USAGE;
+    else if (listing(isa, a, words, n, out, &invalid)) {
+        cli_output_close(o, 0);
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;
-    }
+    } else
+        r = cli_output_close(o, 1);
     free(words);
-    int c = cli_out_close(out, r == CLI_CONTINUE);
-    r = r == CLI_CONTINUE ? c : r;
     if (r == EXIT_OK && invalid && a->val[O_STRICT]) {
         fprintf(stderr, "%zu invalid %s\n", invalid, invalid == 1 ? "word" : "words");
         r = EXIT_INPUT;
@@ -106,6 +112,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     const char *fmt = a.val[O_FORMAT];
     if (fmt && strcmp(fmt, "bin") && strcmp(fmt, "hex"))
         return cli_usage_error(cmd, "unknown format '%s' (expected bin or hex)", fmt);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     /* as `gisa run` does: a file named *.hex is hex text unless --format says otherwise */
     size_t plen = a.npos && a.pos[0] ? strlen(a.pos[0]) : 0;
     hex = fmt ? !strcmp(fmt, "hex") : plen > 4 && !strcmp(a.pos[0] + plen - 4, ".hex");

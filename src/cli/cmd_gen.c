@@ -136,6 +136,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             gisa_status st = gisa_gen_generate(g, seed, count, d);
             for (size_t k = 0; k < gisa_diags_count(d); k++)
                 cli_error(cmd, "%s", gisa_diags_get(d, k)->message);
+            if (st != GISA_OK && gisa_diags_count(d) == 0)
+                cli_error(cmd, "%s", st == GISA_ERR_NOMEM ? "out of memory" : gisa_status_str(st));
             gisa_diags_free(d);
             r = st == GISA_OK ? write_outputs(cmd, isa, g, &a) : st == GISA_ERR_USAGE ? EXIT_USAGE : EXIT_INPUT;
         }

@@ -1,20 +1,24 @@
 /* `gisa run`: simulate a program on W warps and print the final state. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common.h"
 
-enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES };
+enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"output", 'o', "FILE", "write the final state to FILE (default: standard output)"},
     {"trace", 0, "[=FILE]", "commit log: every instruction reached, its exec mask and every write (default: standard error)"},
     {"regs", 0, "N", "registers per lane, R0..R(N-1) (default and most: 255 for gisa128, 63 for fermi)"},
-    {"warps", 0, "W", "number of warps (default 1)"},
+    {"warps", 0, "W", "number of warps (default: as many as the state file has, else 1)"},
     {"threads", 0, "T", "worker threads (default: one per core)"},
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
     {"trace-format", 0, "FMT", "trace as text (default) or json (one object per instruction)"},
     {"trace-values", 0, "LIST", "also show written values as numbers: f32, f64 (pairs), f16, bf16 (comma-separated)"},
+    {"values", 0, "FMT", "write R and UR values as hex (default), f32, f64 (pairs R[0:1], ...), f16x2 or bf16x2"},
+    {"max-memory", 0, "SIZE", "refuse a run estimated to need more memory (default 4G; K, M, G, T suffixes)"},
+    {"engine", 0, "E", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists)"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -76,47 +80,103 @@ static int parse_limit(const cli_cmd *cmd, const char *val, const char *what, si
     return CLI_CONTINUE;
 }
 
+static int value_format(const char *s)
+{
+    static const char *const names[] = {"hex", "f32", "f64", "f16x2", "bf16x2"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(s ? s : "hex", names[i]))
+            return i;
+    return -1;
+}
+
+static int to_stream(void *user, const char *data, size_t n) { return fwrite(data, 1, n, (FILE *)user) != n; }
+
+/* Runs the simulation with its outputs streamed to their files: neither the
+ * trace nor the final state is held in memory. */
 static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a, unsigned flags)
 {
-    const char *trace_path = a->val[O_TRACE];
-    FILE *trace = NULL;
-    char *trace_buf = NULL;
-    size_t trace_len = 0;
-    if (trace_path) {
-        /* a trace file is written whole at the end, like every output */
-        trace = *trace_path ? open_memstream(&trace_buf, &trace_len) : stderr;
-        if (!trace) {
-            cli_error(cmd, "out of memory");
-            return EXIT_INPUT;
-        }
+    const char *trace_path = a->val[O_TRACE], *out_path = a->val[O_OUT] ? a->val[O_OUT] : "-";
+    cli_output *trace_out = NULL, *state_out = NULL;
+    FILE *trace = NULL, *out;
+    if (trace_path && *trace_path && !(trace = cli_output_open(cmd, trace_path, &trace_out)))
+        return EXIT_USAGE;
+    if (trace_path && !*trace_path)
+        trace = stderr;
+    if (!(out = cli_output_open(cmd, out_path, &state_out))) {
+        if (trace_out)
+            cli_output_close(trace_out, 0);
+        return EXIT_USAGE;
+    }
+    if (trace) {
         gisa_sim_set_trace(sim, trace_to_file, trace);
         gisa_sim_set_trace_flags(sim, flags);
     }
     gisa_sim_fault fault;
     gisa_status st = gisa_sim_run(sim, &fault);
-    int r = EXIT_OK;
-    if (trace && trace != stderr) {
-        fclose(trace);
-        r = cli_write_output(cmd, trace_path, trace_buf, trace_len);
-        free(trace_buf);
-    }
+    int r = trace_out ? cli_output_close(trace_out, 1) : EXIT_OK;
     if (st == GISA_ERR_SIM) {
         fprintf(stderr, "gisa run: simulation fault: warp %u, pc %zu (byte 0x%zx): %s\n  %s\n", fault.warp, fault.pc,
                 fault.pc * 16, fault.message, fault.insn);
     } else if (st != GISA_OK) {
+        cli_output_close(state_out, 0);
         cli_error(cmd, "%s", gisa_status_str(st));
         return EXIT_INPUT;
     }
-    char *json = gisa_sim_state_write_json(sim);
-    if (!json) {
-        cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
+    gisa_status ws = gisa_sim_state_write(sim, (gisa_state_values)value_format(a->val[O_VALUES]), to_stream, out);
+    if (ws != GISA_OK) {
+        int e = errno;
+        cli_output_close(state_out, 0);
+        if (ws == GISA_ERR_IO)
+            cli_error(cmd, "cannot write '%s': %s", out_path, strerror(e));
+        else
+            cli_error(cmd, "%s", gisa_status_str(ws));
+        return ws == GISA_ERR_IO ? EXIT_USAGE : EXIT_INPUT;
     }
-    int w = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", json, strlen(json));
-    free(json);
+    int w = cli_output_close(state_out, 1);
     if (st == GISA_ERR_SIM)
         return EXIT_FAULT;
     return r != EXIT_OK ? r : w;
+}
+
+/* What the run will hold in memory, checked against --max-memory before
+ * anything is allocated. The outputs are streamed and not counted. */
+static int check_memory(const cli_cmd *cmd, const cli_args *a, size_t regs, size_t warps, size_t nwords,
+                        size_t state_bytes)
+{
+    size_t sim = gisa_sim_footprint((unsigned)regs, (unsigned)warps, 0);
+    size_t prog = gisa_sim_footprint((unsigned)regs, 0, nwords) - gisa_sim_footprint((unsigned)regs, 0, 0);
+    /* the program's words and text are still held besides the simulator's copy */
+    size_t need = sim + 2 * prog + state_bytes;
+    char detail[300], s[32], p[32], f[32];
+    cli_human_size(s, sizeof s, sim);
+    cli_human_size(p, sizeof p, 2 * prog);
+    cli_human_size(f, sizeof f, state_bytes);
+    snprintf(detail, sizeof detail,
+             "%zu warps x %zu registers x 32 lanes: %s; %zu instructions: %s; the state file: %s; "
+             "the output and the trace are streamed",
+             warps, regs, s, nwords, p, f);
+    return cli_check_memory(cmd, "this run", detail, need, a->val[O_MAXMEM], CLI_DEFAULT_MAX_MEMORY);
+}
+
+/* Reads and checks the state file (the text is freed once parsed). */
+static int read_state(const cli_cmd *cmd, const char *path, gisa_state **st)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int r = cli_read_input(cmd, path, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = gisa_diags_new();
+    gisa_status s = gisa_state_parse(cli_input_name(path), text, len, st, d);
+    free(text);
+    cli_print_diags(stderr, d, 0, NULL);
+    gisa_diags_free(d);
+    if (s != GISA_OK) {
+        cli_error(cmd, s == GISA_ERR_NOMEM ? "out of memory reading the state file; nothing was simulated"
+                                           : "bad state file; nothing was simulated");
+        return s == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
+    }
+    return CLI_CONTINUE;
 }
 
 static int run(const cli_cmd *cmd, int argc, char **argv)
@@ -132,9 +192,23 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         (r = parse_limit(cmd, a.val[O_THREADS], "threads", 0, 256, &threads)) != CLI_CONTINUE ||
         (r = trace_flags(cmd, &a, &flags)) != CLI_CONTINUE)
         return r;
+    gisa_sim_engine engine = GISA_ENGINE_AUTO;
+    if (a.val[O_ENGINE]) {
+        static const char *const en[] = {"auto", "native", "doc"};
+        int k = 0;
+        while (k < 3 && strcmp(a.val[O_ENGINE], en[k]))
+            k++;
+        if (k == 3)
+            return cli_usage_error(cmd, "unknown engine '%s' (expected native, doc or auto)", a.val[O_ENGINE]);
+        engine = (gisa_sim_engine)k;
+    }
     int fmt = program_format(a.npos ? a.pos[0] : NULL, a.val[O_FORMAT]);
     if (fmt < 0)
         return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a.val[O_FORMAT]);
+    if (value_format(a.val[O_VALUES]) < 0)
+        return cli_usage_error(cmd, "unknown --values '%s' (expected hex, f32, f64, f16x2 or bf16x2)", a.val[O_VALUES]);
+    if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
+        return r;
     if (a.val[O_OUT] && !*a.val[O_OUT])
         return cli_usage_error(cmd, "-o needs a file name");
     gisa_isa *isa;
@@ -144,8 +218,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     gisa_word *words = NULL;
     size_t n = 0;
     gisa_sim *sim = NULL;
-    char *state = NULL;
-    size_t state_len = 0;
+    gisa_state *state = NULL;
     if ((r = cli_read_words(cmd, isa, &a, (cli_words_from)fmt, 100, &words, &n)) != CLI_CONTINUE) {
         fputs("gisa run: nothing was simulated\n", stderr);
         goto done;
@@ -157,29 +230,42 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
                             gisa_sim_max_regs(isa));
         goto done;
     }
+    if (a.val[O_STATE] && (r = read_state(cmd, a.val[O_STATE], &state)) != CLI_CONTINUE)
+        goto done;
+    if (!a.val[O_WARPS] && gisa_state_warps(state))
+        warps = gisa_state_warps(state); /* a state written by a W-warp run starts W warps */
+    if ((r = check_memory(cmd, &a, regs, warps, n, gisa_state_bytes(state))) != CLI_CONTINUE)
+        goto done;
     if (gisa_sim_new(isa, (unsigned)regs, (unsigned)warps, &sim) != GISA_OK) {
         cli_error(cmd, "cannot allocate %zu warps of %zu registers", warps, regs);
         r = EXIT_INPUT;
         goto done;
     }
     gisa_sim_set_threads(sim, (unsigned)threads);
-    gisa_sim_load(sim, words, n);
-    if (a.val[O_STATE]) {
-        if ((r = cli_read_input(cmd, a.val[O_STATE], &state, &state_len)) != CLI_CONTINUE)
-            goto done;
+    gisa_sim_set_engine(sim, engine);
+    if (gisa_sim_load(sim, words, n) != GISA_OK) {
+        cli_error(cmd, "out of memory");
+        r = EXIT_INPUT;
+        goto done;
+    }
+    free(words);
+    words = NULL;
+    if (state) {
         gisa_diags *d = gisa_diags_new();
-        gisa_status st = gisa_sim_state_read_json(sim, cli_input_name(a.val[O_STATE]), state, state_len, d);
+        gisa_status st = gisa_sim_state_apply(sim, state, d);
         cli_print_diags(stderr, d, 0, NULL);
         gisa_diags_free(d);
+        gisa_state_free(state);
+        state = NULL;
         if (st != GISA_OK) {
             cli_error(cmd, "bad state file; nothing was simulated");
-            r = EXIT_USAGE;
+            r = st == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
             goto done;
         }
     }
     r = simulate(cmd, sim, &a, flags);
 done:
-    free(state);
+    gisa_state_free(state);
     free(words);
     gisa_sim_free(sim);
     gisa_isa_free(isa);
@@ -193,8 +279,12 @@ const cli_cmd cmd_run = {
     "PROGRAM is assembly source (assembled first), or words with --format bin|hex.\n"
     "Every warp runs the whole program in order; lanes whose guard predicate is\n"
     "false, or that are not active, change nothing. The state file and the output\n"
-    "use the same JSON format (docs/simulator.md); with --warps W every warp starts\n"
-    "from the state file, except the \"laneid\" and \"warpid\" specials.\n"
+    "use the same JSON format (docs/simulator.md); a state with a \"warps\" array\n"
+    "(what a run of several warps writes) starts that many warps; otherwise, with\n"
+    "--warps W, every warp starts from the state file, except the \"laneid\" and\n"
+    "\"warpid\" specials. Values may be integers or floats (1.5, \"-0.0\", \"f16:1.5\").\n"
+    "The memory a run needs (registers of every warp, the program, the state\n"
+    "file) is estimated first; over --max-memory the run is refused at once.\n"
     "A fault (an invalid instruction or register index reached) stops the warp,\n"
     "prints where and why, still writes the state, and exits with status 3.\n"
     "Trace (commit log): 'wW PC exec 0xMASK TEXT' per instruction reached (exec:\n"

@@ -80,6 +80,68 @@ int cli_parse_count(const char *s, size_t *out)
     return 0;
 }
 
+int cli_parse_size(const char *s, size_t *out)
+{
+    char num[32];
+    size_t n = strlen(s), shift = 0;
+    const char *units = "KMGT", *u = n ? strchr(units, s[n - 1] & ~0x20) : NULL;
+    if (u && s[n - 1] && (s[n - 1] & ~0x20) == *u) {
+        shift = 10 * (size_t)(u - units + 1);
+        n--;
+    }
+    if (!n || n >= sizeof num)
+        return -1;
+    memcpy(num, s, n);
+    num[n] = 0;
+    size_t v;
+    if (cli_parse_count(num, &v) || (shift && v > ((size_t)-1 >> shift)))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+void cli_human_size(char *buf, size_t cap, size_t n)
+{
+    static const char *const unit[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)n;
+    int i = 0;
+    while (v >= 1024 && i < 6) {
+        v /= 1024;
+        i++;
+    }
+    if (i == 0)
+        snprintf(buf, cap, "%zu bytes", n);
+    else
+        snprintf(buf, cap, v < 10 ? "%.1f %s" : "%.0f %s", v, unit[i]);
+}
+
+int cli_check_size_option(const cli_cmd *cmd, const char *opt)
+{
+    size_t size;
+    if (opt && cli_parse_size(opt, &size))
+        return cli_usage_error(cmd, "--max-memory needs a size such as 512M or 8G, not '%s'", opt);
+    return CLI_CONTINUE;
+}
+
+int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, size_t need, const char *opt, size_t dflt)
+{
+    size_t limit = dflt;
+    int r = cli_check_size_option(cmd, opt);
+    if (r != CLI_CONTINUE)
+        return r;
+    if (opt)
+        cli_parse_size(opt, &limit);
+    if (need <= limit)
+        return CLI_CONTINUE;
+    char n[32], l[32];
+    cli_human_size(n, sizeof n, need);
+    cli_human_size(l, sizeof l, limit);
+    cli_error(cmd, "%s needs about %s of memory (%s), over the limit of %s; nothing was done. "
+                   "Raise the limit with --max-memory SIZE (e.g. --max-memory %zuG)",
+              what, n, detail, l, (need >> 30) + 1);
+    return EXIT_INPUT;
+}
+
 /* ------------------------------------------------------------ options */
 
 /* The options every subcommand takes besides its own. */
@@ -407,8 +469,35 @@ static int open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const
     return CLI_CONTINUE;
 }
 
+/* An upper bound of the words in an input: its statements or lines. */
+static size_t words_in(const gisa_isa *isa, cli_words_from from, const char *data, size_t len)
+{
+    if (from == CLI_WORDS_BIN)
+        return len / (gisa_isa_word_bits(isa) / 8) + 1;
+    size_t n = 1;
+    for (size_t i = 0; i < len; i++)
+        n += data[i] == '\n' || (from == CLI_WORDS_ASM && data[i] == ';');
+    return n;
+}
+
+static int check_budget(const cli_cmd *cmd, const gisa_isa *isa, cli_words_from from, const cli_budget *b,
+                        const char *data, size_t len)
+{
+    size_t n = words_in(isa, from, data, len), need = len + n * (sizeof(gisa_word) + b->per_word) + b->fixed;
+    char detail[240], in[32], buf[32];
+    cli_human_size(in, sizeof in, len);
+    cli_human_size(buf, sizeof buf, b->fixed);
+    if (b->fixed)
+        snprintf(detail, sizeof detail, "the input: %s; up to %zu words of 16 bytes; a %s output buffer", in, n, buf);
+    else
+        snprintf(detail, sizeof detail, "the input: %s; up to %zu words of 16 bytes and %zu bytes of output each", in, n,
+                 b->per_word);
+    return cli_check_memory(cmd, from == CLI_WORDS_ASM ? "assembling this input" : "disassembling this input", detail,
+                            need, b->max_memory, CLI_DEFAULT_MAX_MEMORY);
+}
+
 static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
-                      gisa_asm_options *opt, gisa_word **words, size_t *n)
+                      const cli_budget *budget, gisa_asm_options *opt, gisa_word **words, size_t *n)
 {
     const char *name;
     char *data;
@@ -417,6 +506,11 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
     int r = open_input(cmd, a, limit, &name, &data, &len, &d);
     if (r != CLI_CONTINUE)
         return r;
+    if (budget && (r = check_budget(cmd, isa, from, budget, data, len)) != CLI_CONTINUE) {
+        free(data);
+        gisa_diags_free(d);
+        return r;
+    }
     *words = NULL;
     *n = 0;
     gisa_status st;
@@ -444,22 +538,29 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
     return r;
 }
 
-int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
-                   gisa_word **words, size_t *n)
+int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, gisa_word **words, size_t *n)
 {
     gisa_asm_options opt;
     memset(&opt, 0, sizeof opt);
-    return read_words(cmd, isa, a, from, limit, &opt, words, n);
+    return read_words(cmd, isa, a, from, limit, budget, &opt, words, n);
+}
+
+int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
+                   gisa_word **words, size_t *n)
+{
+    return cli_read_words_within(cmd, isa, a, from, limit, NULL, words, n);
 }
 
 int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
-                       void (*line)(void *user, const gisa_asm_line *l), void *user, gisa_word **words, size_t *n)
+                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       gisa_word **words, size_t *n)
 {
     gisa_asm_options opt;
     memset(&opt, 0, sizeof opt);
     opt.line = line;
     opt.user = user;
-    return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, &opt, words, n);
+    return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, budget, &opt, words, n);
 }
 
 int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,

@@ -94,16 +94,6 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
 gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why,
                              size_t why_cap);
 void cli_release_include(void *user, gisa_include *inc);
-/* An output written in pieces: cli_out_open (path "-": standard output)
- * returns CLI_CONTINUE or an exit status after printing the reason (and
- * *o must still be closed); cli_out_write returns -1 once a write failed;
- * cli_out_close(o, 1) puts the file in place (a temporary file beside it
- * is renamed over it) and returns EXIT_OK or EXIT_USAGE after printing the
- * reason; cli_out_close(o, 0) leaves the old file as it was. */
-typedef struct cli_out cli_out;
-int cli_out_open(const cli_cmd *cmd, const char *path, cli_out **o);
-int cli_out_write(cli_out *o, const char *buf, size_t len);
-int cli_out_close(cli_out *o, int commit);
 /* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
@@ -134,6 +124,29 @@ int cli_outdir_commit(cli_outdir *o);
 /* Removes the temporary directory (after an error). */
 void cli_outdir_abort(cli_outdir *o);
 
+/* The same written as it is produced: cli_output_open returns the stream
+ * to write (a temporary file beside path, the device itself, or stdout),
+ * or NULL after printing the reason; cli_output_close(o, 1) makes the file
+ * whole (EXIT_OK, or EXIT_USAGE after printing why), cli_output_close(o, 0)
+ * removes it. At most two are open at once. */
+typedef struct cli_output cli_output;
+FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **o);
+int cli_output_close(cli_output *o, int ok);
+/* Parses a size: a count of bytes with an optional K, M, G or T suffix
+ * (powers of 1024). Returns 0 on success. */
+int cli_parse_size(const char *s, size_t *out);
+/* When `need` bytes exceed the limit (`opt`, the --max-memory value, else
+ * `dflt`), prints the estimate, what it is made of (`detail`), the limit
+ * and the option that raises it, and returns EXIT_INPUT; else CLI_CONTINUE
+ * (EXIT_USAGE for a bad opt). `what` names the work ("this run"). */
+int cli_check_memory(const cli_cmd *cmd, const char *what, const char *detail, size_t need, const char *opt,
+                     size_t dflt);
+#define CLI_DEFAULT_MAX_MEMORY ((size_t)4 << 30)
+/* n bytes for a message: "1.5 GiB", "300 MiB", "12 KiB", "100 bytes". */
+void cli_human_size(char *buf, size_t cap, size_t n);
+/* CLI_CONTINUE when the --max-memory value `opt` (may be NULL) is a size,
+ * else a usage error. */
+int cli_check_size_option(const cli_cmd *cmd, const char *opt);
 /* Reads the input named by the first positional argument (none or "-":
  * stdin) and turns it into words: assembles it, or parses a binary or hex
  * image. Prints the diagnostics (at most `limit`, 0: no limit) and, on
@@ -142,9 +155,21 @@ void cli_outdir_abort(cli_outdir *o);
 typedef enum cli_words_from { CLI_WORDS_ASM, CLI_WORDS_BIN, CLI_WORDS_HEX } cli_words_from;
 int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
                    gisa_word **words, size_t *n);
-/* The same for assembly, with a listing callback (gisa_asm_options.line). */
+/* The memory `as` and `dis` will hold, checked once the input is read and
+ * before it is processed: the input, its words (an upper bound: the lines
+ * and ';' of a source, the size of an image), `per_word` bytes of output
+ * per word and `fixed` bytes of output buffer (a streamed output). `max_memory`
+ * is the --max-memory value (NULL: the default). */
+typedef struct cli_budget {
+    const char *max_memory;
+    size_t per_word, fixed;
+} cli_budget;
+int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, gisa_word **words, size_t *n);
+/* cli_read_words_within for assembly, with a listing callback (gisa_asm_options.line). */
 int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
-                       void (*line)(void *user, const gisa_asm_line *l), void *user, gisa_word **words, size_t *n);
+                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       gisa_word **words, size_t *n);
 /* For commands that write a file: rejects an empty -o, then loads the ISA. */
 int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);
 /* cli_parse, then cli_load_isa: the start of every command. */

@@ -162,160 +162,208 @@ int cli_write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-/* The temporary file a signal handler must remove (see on_signal). */
-static char tmp_path[PATH_MAX + 16];
-static volatile sig_atomic_t tmp_live;
+static int write_stream(const cli_cmd *cmd, FILE *f, const char *name, const char *buf, size_t len)
+{
+    if ((len && fwrite(buf, 1, len, f) != len) || fflush(f)) {
+        cli_error(cmd, "cannot write '%s': %s", name, strerror(errno));
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The temporary files a signal handler must remove (see on_signal): a
+ * command writes at most two outputs at once (run: the state and the trace). */
+#define MAX_LIVE 2
+static char tmp_path[MAX_LIVE][PATH_MAX + 16];
+static volatile sig_atomic_t tmp_live[MAX_LIVE];
+static struct sigaction saved[3];
+static int nlive;
 
 static void on_signal(int sig)
 {
-    if (tmp_live)
-        unlink(tmp_path); /* async-signal-safe */
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (tmp_live[i])
+            unlink(tmp_path[i]); /* async-signal-safe */
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
 static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
-#define NCAUGHT (sizeof caught / sizeof *caught)
 
-static void catch_signals(struct sigaction *old, int on)
+static void catch_signals(int on)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < NCAUGHT; i++) {
+    for (size_t i = 0; i < sizeof caught / sizeof *caught; i++) {
         if (on)
-            sigaction(caught[i], &sa, &old[i]);
+            sigaction(caught[i], &sa, &saved[i]);
         else
-            sigaction(caught[i], &old[i], NULL);
+            sigaction(caught[i], &saved[i], NULL);
     }
 }
 
-/* An output being written: standard output, a file written in place (a
- * device, a FIFO, a file whose directory takes no new file), or a
- * temporary file renamed over the target at the end. One at a time (the
- * signal handler knows one temporary file). */
-struct cli_out {
+struct cli_output {
     const cli_cmd *cmd;
-    int fd;
-    int temp;          /* fd is tmp_path, renamed over target on commit */
-    int err;           /* the first errno of a failed write */
+    FILE *f;
+    char *shown, *real;  /* the path as given; the file a link points to */
+    const char *target;
+    int slot;            /* tmp_path slot, -1: written in place */
     mode_t mode;
-    char *target;      /* where it goes (a symbolic link's file) */
-    const char *shown; /* the path as the user wrote it */
-    struct sigaction old[NCAUGHT];
 };
 
-static int out_fail(cli_out *o, const char *what, int e)
+static cli_output *output_new(const cli_cmd *cmd, const char *path)
 {
-    cli_error(o->cmd, "cannot %s '%s': %s", what, o->shown, strerror(e));
-    return EXIT_USAGE;
-}
-
-/* Opens the temporary file beside the target; 0, or an errno value. */
-static int open_temp(cli_out *o)
-{
-    if (snprintf(tmp_path, sizeof tmp_path, "%s.tmpXXXXXX", o->target) >= (int)sizeof tmp_path)
-        return ENAMETOOLONG;
-    catch_signals(o->old, 1);
-    tmp_live = 1;
-    o->fd = mkstemp(tmp_path);
-    if (o->fd >= 0) {
-        o->temp = 1;
-        return 0;
+    cli_output *o = calloc(1, sizeof *o);
+    if (o && !(o->shown = strdup(path))) {
+        free(o);
+        o = NULL;
     }
-    int e = errno;
-    tmp_live = 0;
-    catch_signals(o->old, 0);
-    return e;
-}
-
-int cli_out_open(const cli_cmd *cmd, const char *path, cli_out **out)
-{
-    cli_out *o = calloc(1, sizeof *o);
-    *out = o;
-    if (!o) {
+    if (!o)
         cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
+    else
+        o->cmd = cmd;
+    return o;
+}
+
+static void output_free(cli_output *o)
+{
+    free(o->shown);
+    free(o->real);
+    free(o);
+}
+
+/* A temporary file beside the target, renamed over it on success. */
+static FILE *open_atomic(cli_output *o)
+{
+    int slot = 0;
+    while (slot < MAX_LIVE && tmp_live[slot])
+        slot++;
+    if (slot == MAX_LIVE || snprintf(tmp_path[slot], sizeof tmp_path[slot], "%s.tmpXXXXXX", o->target) >= (int)sizeof tmp_path[slot]) {
+        cli_error(o->cmd, "cannot write '%s': path too long", o->shown);
+        return NULL;
     }
-    o->cmd = cmd;
-    o->shown = path;
-    o->fd = -1;
+    if (nlive++ == 0)
+        catch_signals(1);
+    tmp_live[slot] = 1;
+    int fd = mkstemp(tmp_path[slot]);
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
+    if (!f) {
+        int e = errno;
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp_path[slot]);
+        }
+        tmp_live[slot] = 0;
+        if (--nlive == 0)
+            catch_signals(0);
+        struct stat st;
+        if (!stat(o->target, &st)) { /* no file can be made beside it: the file itself says why not */
+            if (!(f = fopen(o->target, "wb")))
+                cli_error(o->cmd, "cannot write '%s': %s", o->shown, strerror(errno));
+            return f; /* o->slot stays -1: written in place */
+        }
+        cli_error(o->cmd, "cannot create '%s': %s", o->shown, strerror(e));
+        return NULL;
+    }
+    o->slot = slot;
+    return f;
+}
+
+FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **out)
+{
+    *out = NULL;
+    cli_output *o = output_new(cmd, path);
+    if (!o)
+        return NULL;
+    o->slot = -1;
     if (!strcmp(path, "-")) {
-        o->shown = "<stdout>";
-        fflush(stdout);
-        o->fd = STDOUT_FILENO;
-        return CLI_CONTINUE;
+        o->f = stdout;
+        *out = o;
+        return o->f;
     }
     struct stat st;
     mode_t mask = umask(0);
     umask(mask);
     o->mode = 0666 & ~mask;
+    o->target = path;
     int in_place = 0;
     if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
         /* replace the file the link points to, not the link; a dangling
          * link is written through (creating its target) */
-        o->target = realpath(path, NULL);
-        in_place = !o->target;
+        o->real = realpath(path, NULL);
+        o->target = o->real ? o->real : path;
+        in_place = !o->real;
     }
-    if (!o->target && !(o->target = strdup(path))) {
-        cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
-    }
-    int exists = !stat(o->target, &st);
-    if (exists && S_ISREG(st.st_mode))
+    if (in_place || !stat(o->target, &st)) {
+        if (in_place || !S_ISREG(st.st_mode)) {
+            /* /dev/null, a FIFO, a terminal: nothing to rename over; write in place */
+            o->f = fopen(o->target, "wb");
+            if (!o->f) {
+                cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
+                output_free(o);
+                return NULL;
+            }
+            *out = o;
+            return o->f;
+        }
         o->mode = st.st_mode & 0777; /* keep the permissions of the file replaced */
-    int e = in_place || (exists && !S_ISREG(st.st_mode)) ? -1 : open_temp(o);
-    if (e > 0 && !exists)
-        return out_fail(o, "create", e);
-    if (e) { /* nothing to rename over, or no file can be made beside it: the file itself says why not */
-        o->fd = open(o->target, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-        if (o->fd < 0)
-            return out_fail(o, "write", errno);
     }
-    return CLI_CONTINUE;
+    if (!(o->f = open_atomic(o))) {
+        output_free(o);
+        return NULL;
+    }
+    *out = o;
+    return o->f;
 }
 
-int cli_out_write(cli_out *o, const char *buf, size_t len)
-{
-    if (!o->err && len && cli_write_all(o->fd, buf, len))
-        o->err = errno ? errno : EIO;
-    return o->err ? -1 : 0;
-}
-
-int cli_out_close(cli_out *o, int commit)
+int cli_output_close(cli_output *o, int ok)
 {
     if (!o)
-        return EXIT_INPUT;
-    int e = commit ? o->err : ECANCELED;
-    if (o->temp) {
-        if (!e && (fchmod(o->fd, o->mode) || fsync(o->fd)))
+        return EXIT_USAGE;
+    int e = 0, r = EXIT_OK;
+    if (o->f == stdout) {
+        if (fflush(stdout) || ferror(stdout))
+            e = errno ? errno : EIO;
+    } else if (o->slot < 0) {
+        if (fclose(o->f))
             e = errno;
-        if (close(o->fd) && !e)
+    } else {
+        int fd = fileno(o->f);
+        if (ok && (fflush(o->f) || ferror(o->f) || fchmod(fd, o->mode) || fsync(fd)))
+            e = errno ? errno : EIO;
+        if (fclose(o->f) && !e)
             e = errno;
-        if (!e && rename(tmp_path, o->target))
+        if (ok && !e && rename(tmp_path[o->slot], o->target))
             e = errno;
-        if (e)
-            unlink(tmp_path);
-        tmp_live = 0;
-        catch_signals(o->old, 0);
-    } else if (o->fd >= 0 && o->fd != STDOUT_FILENO && close(o->fd) && !e) {
-        e = errno;
+        if (e || !ok)
+            unlink(tmp_path[o->slot]);
+        tmp_live[o->slot] = 0;
+        if (--nlive == 0)
+            catch_signals(0);
     }
-    int r = !e || e == ECANCELED ? EXIT_OK : out_fail(o, "write", e);
-    free(o->target);
-    free(o);
-    return r;
+    if (e && ok) {
+        cli_error(o->cmd, "cannot write '%s': %s", o->f == stdout ? "<stdout>" : o->shown, strerror(e));
+        r = EXIT_USAGE;
+    }
+    output_free(o);
+    return ok ? r : EXIT_USAGE;
 }
 
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len)
 {
-    cli_out *o;
-    int r = cli_out_open(cmd, path, &o);
-    if (r != CLI_CONTINUE) {
-        cli_out_close(o, 0);
-        return r;
+    if (!strcmp(path, "-"))
+        return write_stream(cmd, stdout, "<stdout>", buf, len);
+    cli_output *o;
+    FILE *f = cli_output_open(cmd, path, &o);
+    if (!f)
+        return EXIT_USAGE;
+    if (len && fwrite(buf, 1, len, f) != len) {
+        int e = errno;
+        cli_output_close(o, 0);
+        cli_error(cmd, "cannot write '%s': %s", path, strerror(e));
+        return EXIT_USAGE;
     }
-    cli_out_write(o, buf, len);
-    return cli_out_close(o, 1);
+    return cli_output_close(o, 1);
 }

@@ -108,7 +108,6 @@ void gen_model_free(gisa_gen *g);
 int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst);
 /* Register choices shared with the streams */
 unsigned gen_gpr_source(gisa_gen *g, int pair);
-unsigned gen_pred_any(gisa_gen *g);
 /* Records what inst writes, for later dependent sources. */
 void gen_note_writes(gisa_gen *g, const gisa_inst *inst);
 uint64_t gen_imm_bits(gisa_gen *g, const isa_type *t);

@@ -3,6 +3,7 @@
  * Names are those of `gisa gen` without "--"; docs/verification.md lists
  * them with their meaning. */
 #include <ctype.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -181,14 +181,6 @@ unsigned gen_gpr_source(gisa_gen *g, int pair)
     return reg_in_pool(g, &g->rgpr, g->o.regs, GEN_NO_REG, pair, 0);
 }
 
-/* P0..P6 (a source reads a recent one at the dependency rate) */
-unsigned gen_pred_any(gisa_gen *g)
-{
-    if (g->rpred.n && gen_chance(&g->rng, g->o.dep))
-        return recent_pick(&g->rng, &g->rpred);
-    return (unsigned)gen_below(&g->rng, 7);
-}
-
 static unsigned pred_operand(gisa_gen *g, gen_recent *rc, unsigned truth, int written)
 {
     gen_rng *r = &g->rng;

@@ -7,13 +7,17 @@
 #include "asm/asm.h"
 #include "common/diag.h"
 #include "disasm/disasm.h"
+#include "docsem/docsem.h"
 #include "spec/load.h"
 
 static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
 {
     if (st != GISA_OK)
         return st;
-    if (disasm_plan_build(*out) || asm_plan_build(*out)) {
+    /* pseudo-code that does not parse is a warning here (the optype does
+     * not run under the doc engine) and an error of gisa lint */
+    ds_model_build(*out, GISA_WARNING, diags);
+    if (disasm_plan_build(*out) || asm_plan_build(*out) || !(*out)->docsem) {
         diag_add(diags, GISA_ERROR, NULL, "out of memory loading the ISA description");
         gisa_isa_free(*out);
         *out = NULL;

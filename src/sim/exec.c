@@ -75,6 +75,8 @@ static void record_uniform(sim_exec *x, gisa_regfile rf, unsigned slot, uint32_t
 void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask)
 {
     uint32_t *dst = x->w->r + (size_t)row * LANES;
+    if (row >= x->w->rows_used) /* the state writer reads rows below it only */
+        x->w->rows_used = row + 1;
     gisa_sim_effect *e;
     if (x->commit && row < x->regs && mask && (e = effect(x, GISA_RF_R, row, mask)) != NULL) {
         memcpy(e->old_value, dst, sizeof e->old_value);

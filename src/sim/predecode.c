@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "docsem/docsem.h"
 #include "sim/bind.h"
+#include "sim/docexec.h"
 #include "sim/sim.h"
 
 #define TEXT_CAP 160
@@ -43,7 +45,7 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     o->inv = (go->deco & GISA_DECO_INV) != 0;
     o->abs = (go->deco & GISA_DECO_ABS) != 0;
     o->pnot = (go->deco & GISA_DECO_NOT) != 0;
-    if (sl->sfx_slot >= 0 && sim_read_sel(op, F, sl, inst->field, def, &o->sel, why, cap))
+    if (sl->sfx_slot >= 0 && def != &sim_doc_opdef && sim_read_sel(op, F, sl, inst->field, def, &o->sel, why, cap))
         return why;
     switch (go->kind) {
     case GISA_OPND_PR: o->kind = SK_NONE; return NULL;
@@ -95,6 +97,19 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     return why;
 }
 
+/* constants are read before the run: no instruction writes constant memory */
+static void read_constants(const gisa_sim *s, sim_insn *in)
+{
+    for (int r = 0; r < RO_COUNT; r++) {
+        sim_opnd *o = &in->op[r];
+        if (o->kind != SK_CMEM)
+            continue;
+        o->imm = sim_const_read(s, o->bank, o->offset);
+        if (o->pair)
+            o->imm |= (uint64_t)sim_const_read(s, o->bank, o->offset + 4) << 32;
+    }
+}
+
 static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, char *text, char *why)
 {
     const gisa_isa *isa = s->isa;
@@ -118,6 +133,9 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     const isa_opcode *op = &isa->opcodes[opc];
     const syntax_form *F = &op->forms[form];
     const sim_opdef *def = sim_find_opdef(op->optype->semantics);
+    const int doc = s->engine == GISA_ENGINE_DOC || (s->engine == GISA_ENGINE_AUTO && !def);
+    if (doc)
+        def = &sim_doc_opdef;
     if (!def) {
         snprintf(why, TEXT_CAP, "%s has no semantics in this simulator", op->optype->name);
         in->fault = why;
@@ -130,7 +148,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
         in->guard = (uint8_t)guard;
         in->guard_not = (uint8_t)guard_not;
     }
-    if ((in->fault = sim_read_mods(op, def, inst.field, in->m, why, TEXT_CAP)) != NULL)
+    if (!doc && (in->fault = sim_read_mods(op, def, inst.field, in->m, why, TEXT_CAP)) != NULL)
         return;
     for (int k = 0; k < F->nops; k++) {
         const opnd_slot *sl = &F->ops[k];
@@ -148,10 +166,17 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
         if (in->fault)
             return;
     }
+    if (doc) {
+        read_constants(s, in); /* the compiler folds them */
+        in->fault = sim_doc_compile(s, op, F, inst.field, in, why, TEXT_CAP);
+    }
 }
 
 void sim_program_free(gisa_sim *s)
 {
+    for (size_t pc = 0; s->prog && pc < s->nprog; pc++)
+        ds_prog_free(s->prog[pc].doc);
+    s->nprog = 0;
     free(s->prog);
     free(s->strings);
     free(s->insts);
@@ -181,19 +206,12 @@ gisa_status sim_predecode(gisa_sim *s, int keep_insts)
         sim_program_free(s);
         return GISA_ERR_NOMEM;
     }
+    s->nprog = s->nwords;
     for (size_t pc = 0; pc < s->nwords; pc++) {
         sim_insn *in = &s->prog[pc];
         char *text = s->strings + pc * 2 * TEXT_CAP;
         decode_one(s, pc, in, s->insts ? &s->insts[pc] : NULL, text, text + TEXT_CAP);
-        /* constants are read now: no instruction writes constant memory */
-        for (int r = 0; r < RO_COUNT; r++) {
-            sim_opnd *o = &in->op[r];
-            if (o->kind != SK_CMEM)
-                continue;
-            o->imm = sim_const_read(s, o->bank, o->offset);
-            if (o->pair)
-                o->imm |= (uint64_t)sim_const_read(s, o->bank, o->offset + 4) << 32;
-        }
+        read_constants(s, in);
     }
     s->prog_valid = 1;
     return GISA_OK;

@@ -80,6 +80,7 @@ typedef struct sim_opdef {
 
 typedef struct sim_insn {
     const sim_opdef *def;
+    struct ds_prog *doc; /* the doc engine's program (def is sim_doc_opdef) */
     uint32_t m[SIM_MAXMODS];
     sim_opnd op[RO_COUNT];
     uint8_t guard, guard_not;
@@ -96,6 +97,9 @@ typedef struct sim_warp {
     unsigned id;
     size_t pc;              /* next instruction (gisa_sim_step, gisa_sim_continue) */
     int halted;             /* stopped by a fault at pc */
+    unsigned rows_used; /* rows 0..rows_used-1 may be nonzero: every write of a row
+                         * (sim_write_gpr, gisa_sim_set, a state file) raises it, so
+                         * that the writer skips the rest without reading it */
 } sim_warp;
 
 typedef struct sim_exec {
@@ -118,10 +122,12 @@ struct gisa_sim {
     const gisa_isa *isa;
     unsigned regs, nwarps, threads;
     sim_warp *warps;
+    void *slab;          /* the rows of every warp (sim_warp.r points into it) */
     uint32_t *cbank[64]; /* 64 KiB each, allocated on first write */
     gisa_word *words;
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
+    size_t nprog;
     char *strings;       /* texts of prog */
     gisa_inst *insts;    /* decoded words, kept only when commits are produced */
     int prog_valid;      /* prog matches the words, constants and the commit needs */
@@ -131,6 +137,7 @@ struct gisa_sim {
     gisa_commit_fn commit_fn;
     void *commit_user;
     sim_exec *step_x;    /* gisa_sim_step's execution context, made on first use */
+    gisa_sim_engine engine;
 };
 
 /* Pre-decodes the loaded program (predecode.c); keep_insts also keeps the

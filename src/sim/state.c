@@ -7,9 +7,9 @@
 
 #define CBANK_BYTES 65536u
 
-static void warp_reset(gisa_sim *s, sim_warp *w, unsigned id)
+/* A fresh warp: its rows are in the zeroed slab already. */
+static void warp_init(sim_warp *w, unsigned id)
 {
-    memset(w->r, 0, (size_t)(s->regs + 2) * LANES * sizeof *w->r);
     memset(w->ur, 0, sizeof w->ur);
     memset(w->p, 0, sizeof w->p);
     memset(w->up, 0, sizeof w->up);
@@ -30,6 +30,14 @@ unsigned gisa_sim_max_regs(const gisa_isa *isa)
     return n > GISA_SIM_MAX_REGS ? GISA_SIM_MAX_REGS : n;
 }
 
+size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords)
+{
+    /* predecode.c keeps two texts of 160 bytes per instruction */
+    const size_t per_word = sizeof(gisa_word) + sizeof(sim_insn) + 2 * 160;
+    const size_t per_warp = sizeof(sim_warp) + (size_t)(regs + 2) * LANES * sizeof(uint32_t);
+    return sizeof(gisa_sim) + (size_t)warps * per_warp + nwords * per_word;
+}
+
 gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out)
 {
     if (!out)
@@ -48,14 +56,19 @@ gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gis
         free(s);
         return GISA_ERR_NOMEM;
     }
+    /* one zeroed slab for every warp's rows: calloc maps fresh pages, so a
+     * register no warp touches costs no time; each warp's rows start on a
+     * cache line (a row is 128 bytes) so the lane loops see aligned arrays */
+    size_t rows = (size_t)(regs + 2) * LANES;
+    s->slab = calloc((size_t)warps * rows + 16, sizeof(uint32_t));
+    if (!s->slab) {
+        gisa_sim_free(s);
+        return GISA_ERR_NOMEM;
+    }
+    uint32_t *base = (uint32_t *)(((uintptr_t)s->slab + 63) & ~(uintptr_t)63);
     for (unsigned i = 0; i < warps; i++) {
-        /* rows start on a cache line so the lane loops see aligned arrays */
-        s->warps[i].r = aligned_alloc(64, (size_t)(regs + 2) * LANES * sizeof(uint32_t));
-        if (!s->warps[i].r) {
-            gisa_sim_free(s);
-            return GISA_ERR_NOMEM;
-        }
-        warp_reset(s, &s->warps[i], i);
+        s->warps[i].r = base + (size_t)i * rows;
+        warp_init(&s->warps[i], i);
     }
     *out = s;
     return GISA_OK;
@@ -65,9 +78,7 @@ void gisa_sim_free(gisa_sim *s)
 {
     if (!s)
         return;
-    if (s->warps)
-        for (unsigned i = 0; i < s->nwarps; i++)
-            free(s->warps[i].r);
+    free(s->slab);
     free(s->warps);
     for (int b = 0; b < 64; b++)
         free(s->cbank[b]);
@@ -79,6 +90,16 @@ void gisa_sim_free(gisa_sim *s)
 
 unsigned gisa_sim_regs(const gisa_sim *s) { return s ? s->regs : 0; }
 unsigned gisa_sim_warps(const gisa_sim *s) { return s ? s->nwarps : 0; }
+gisa_status gisa_sim_set_engine(gisa_sim *s, gisa_sim_engine engine)
+{
+    if (!s || (engine != GISA_ENGINE_AUTO && engine != GISA_ENGINE_NATIVE && engine != GISA_ENGINE_DOC))
+        return GISA_ERR_USAGE;
+    if (s->engine != engine)
+        sim_invalidate(s); /* the pre-decoded program is bound to one engine */
+    s->engine = engine;
+    return GISA_OK;
+}
+
 void gisa_sim_set_threads(gisa_sim *s, unsigned threads)
 {
     if (s)
@@ -104,6 +125,8 @@ gisa_status gisa_sim_set(gisa_sim *s, unsigned warp, gisa_regfile rf, unsigned i
     uint32_t lanes = lane < 0 ? UINT32_MAX : UINT32_C(1) << lane;
     switch (rf) {
     case GISA_RF_R:
+        if (index >= w->rows_used)
+            w->rows_used = index + 1;
         for (int l = 0; l < LANES; l++)
             if (lanes >> l & 1)
                 w->r[(size_t)index * LANES + (unsigned)l] = value;

@@ -438,9 +438,14 @@ gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
     linter L = {isa, diags, 0, {0}, {0}};
     strmap_init(&L.seen);
     arena_init(&L.keys);
-    for (int r = 0; r < isa->nrulings; r++)
+    for (int r = 0; r < isa->nrulings; r++) {
+        const raw_def *rd = isa->rulings[r].ruling;
+        /* semantic patches are listed by the semantics layer with their reasons */
+        if (!rd->nfields && !rd->has_syntax && !rd->nexceptions && !rd->nopinfo && (rd->nsempatch || rd->nsemantics))
+            continue;
         emit(&L, GISA_WARNING, "ruling", &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
              isa->rulings[r].ruling->loc.line, isa->rulings[r].ruling->description ? isa->rulings[r].ruling->description : "");
+    }
     lint_types(&L);
     for (int i = 0; i < isa->nopcodes && !full(&L); i++) {
         lint_fields(&L, &isa->opcodes[i]);

@@ -215,6 +215,7 @@ struct gisa_isa {
      * never reads them, and each tool reads only its own. */
     const struct dis_model *dis;       /* print plans (disasm/plan.h) */
     const struct asm_model *asm_model; /* candidate tables (asm/asm.h) */
+    const struct ds_model *docsem;     /* the pseudo-code, parsed and patched (docsem/docsem.h) */
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */

@@ -9,7 +9,7 @@
 
 typedef enum section {
     SEC_NONE, SEC_ENCODING, SEC_SYNTAX, SEC_DESCRIPTION, SEC_OPERANDINFO, SEC_MODIFIERINFO,
-    SEC_SEMANTICS, SEC_EXAMPLES, SEC_SIMULATION, SEC_EXCEPTION
+    SEC_SEMANTICS, SEC_EXAMPLES, SEC_SIMULATION, SEC_EXCEPTION, SEC_SEMPATCH
 } section;
 
 static const struct { const char *kw; section sec; } section_names[] = {
@@ -17,7 +17,7 @@ static const struct { const char *kw; section sec; } section_names[] = {
     {"__Description", SEC_DESCRIPTION}, {"__OperandInfo", SEC_OPERANDINFO},
     {"__ModifierInfo", SEC_MODIFIERINFO}, {"__Semantics", SEC_SEMANTICS},
     {"__Examples", SEC_EXAMPLES},       {"__Simulation", SEC_SIMULATION},
-    {"__Exception", SEC_EXCEPTION},
+    {"__Exception", SEC_EXCEPTION},     {"__SemanticPatch", SEC_SEMPATCH},
 };
 
 static const struct { const char *kw; raw_kind kind; int typed; } def_names[] = {
@@ -36,6 +36,7 @@ typedef struct parser {
     raw_def *def;
     section sec;
     int in_fence;
+    int fence_no; /* code blocks opened in the current section */
     srcloc fence_loc;
     srcloc line; /* the current line (col/len set per message) */
     cursor c;
@@ -553,12 +554,13 @@ static void parse_line(parser *p)
             keep_line(p, &p->def->syntax, &p->def->nsyntax);
         else if (p->sec == SEC_EXAMPLES)
             keep_line(p, &p->def->examples, &p->def->nexamples);
-        else if (p->sec == SEC_SEMANTICS)
+        else if (p->sec == SEC_SEMANTICS && p->fence_no == 1) /* later blocks illustrate, they do not run */
             keep_line(p, &p->def->semantics, &p->def->nsemantics);
         return;
     }
     if (fence) {
         p->in_fence = 1;
+        p->fence_no++;
         p->fence_loc = at_col(p, start, 3);
         if (p->def && p->sec == SEC_SYNTAX)
             p->def->has_syntax = 1;
@@ -580,6 +582,7 @@ static void parse_line(parser *p)
                 else if (!cur_at_end(c))
                     err(p, c->i, c->n - c->i, "unexpected text after %s", section_names[k].kw);
                 p->sec = section_names[k].sec;
+                p->fence_no = 0;
                 if (p->sec == SEC_SYNTAX && p->def)
                     p->def->has_syntax = 1;
                 return;
@@ -615,6 +618,12 @@ static void parse_line(parser *p)
     case SEC_SIMULATION: /* `semantics = NAME;` (project extension); other lines are prose */
         if (c->n - start > 9 && !memcmp(c->s + start, "semantics", 9) && !is_ident_char(c->s[start + 9]))
             parse_key_value(p);
+        break;
+    case SEC_SEMPATCH: /* lines for the semantics layer (docsem/model.c), kept as written */
+        if (p->def->kind != RAW_RULING)
+            err(p, start, c->n - start, "__SemanticPatch belongs in a __DefRuling%s", "");
+        else
+            keep_line(p, &p->def->sempatch, &p->def->nsempatch);
         break;
     case SEC_ENCODING: parse_field(p); break;
     case SEC_OPERANDINFO: parse_opinfo(p); break;

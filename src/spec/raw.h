@@ -81,6 +81,8 @@ typedef struct raw_def {
     int nexamples;
     raw_line *semantics;
     int nsemantics;
+    raw_line *sempatch; /* __DefRuling: __SemanticPatch lines */
+    int nsempatch;
     raw_opinfo *opinfo;
     int nopinfo;
     raw_exception *exceptions;

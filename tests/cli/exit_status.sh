@@ -17,7 +17,7 @@ status() {
     seen+=" $want"
 }
 
-for c in lint doc as dis run; do
+for c in lint doc as dis run gen; do
     status 0 "$c --help" "$G" "$c" --help
     status 2 "$c: unknown option" "$G" "$c" --bogus
     status 2 "$c: unknown target" "$G" "$c" --target nope
@@ -52,12 +52,27 @@ status 2 "run: bad state file" "$G" run --state <(echo '{"Q1": 1}') ok.s
 status 2 "run: unwritable output" "$G" run ok.s -o "$T/nowhere/x.json"
 status 3 "run: simulation fault" "$G" run --regs 4 fault.s -o x.json
 
+status 0 "gen" "$G" gen -n 20 -o g.s --state-out g.json
+status 2 "gen: a bad option value" "$G" gen --guard-rate 2
+status 2 "gen: nothing left to generate" "$G" gen --exclude IALU,FALU,HALU,DALU
+status 2 "gen: unwritable output" "$G" gen -o "$T/nowhere/g.s"
+
+status 0 "shrink" "$G" shrink g.s -o small.s -- false
+status 1 "shrink: the test does not fail" "$G" shrink g.s -- true
+status 2 "shrink: no test command" "$G" shrink g.s
+status 2 "shrink: unreadable program" "$G" shrink nope.s -- false
+status 2 "shrink: a command that cannot run" "$G" shrink g.s -- "$T/nowhere/test"
+status 2 "shrink: unwritable output" "$G" shrink g.s -o "$T/nowhere/s.s" -- false
+
 # an input too large for memory is an input error, not a crash
 if [ -z "${GISA_SANITIZED:-}" ]; then # sanitizers reserve far more address space than ulimit -v allows
     repeat 2000000 'FADD R5, R6, R7' >big.s
     status 1 "as: out of memory" bash -c "ulimit -v 40000; exec '$G' as big.s -o big.bin"
     check "out of memory is named" has err 'out of memory'
     check "nothing written when out of memory" test ! -e big.bin
+    status 1 "gen: out of memory" bash -c "ulimit -v 40000; exec '$G' gen -n 5000000 -o gbig.s"
+    check "out of memory is named" has err 'out of memory'
+    check "nothing written when out of memory" test ! -e gbig.s
 fi
 
 # stdout that cannot be written (a full disk) is a file error

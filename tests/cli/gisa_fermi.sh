@@ -45,8 +45,8 @@ check "no output on errors" test ! -e e.bin
 printf 'FFMA R3, R1, R2, c[0x10][0x4]\nFCMP.LT R4, R1, R2, R5\n' >r.s
 echo '{"R1": "0x3fc00000", "R2": "0x40000000", "R5": "0xbf800000", "c[0x10][0x4]": "0x3f800000"}' >r.json
 expect 0 "run --target fermi" "$G" run "${F[@]}" r.s --state r.json --out o.json
-check "FFMA with bank 0x10: 1.5 * 2 + 1 = 4" has o.json '"R3": \["0x40800000"'
-check "FCMP: R5 < 0 selects R1" has o.json '"R4": \["0x3fc00000"'
+check "FFMA with bank 0x10: 1.5 * 2 + 1 = 4" has o.json '"R3": "0x40800000"'
+check "FCMP: R5 < 0 selects R1" has o.json '"R4": "0x3fc00000"'
 expect 2 "--regs 64 on fermi" "$G" run "${F[@]}" r.s --regs 64
 check "names the limit" has err 'only 63 registers'
 

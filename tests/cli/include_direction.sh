@@ -6,7 +6,10 @@
 # component) and these directions are refused:
 #   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi
 #   src/common                -> src/spec
+#   src/spec, src/common      -> src/docsem
+#   src/docsem                -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi
 #   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi
+#   (src/sim may use src/docsem, the interpreter of the documents' pseudo-code)
 # (src/gen, the random program generator, sits beside the tools: it reads
 # the model and calls the others through include/gisa.h only.)
 # src/manual (the HTML manual, a lib-layer user of the public API and the
@@ -27,9 +30,11 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec)$ ]] ;;
-    asm | disasm | sim | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem)$ ]] ;;
+    docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
+    asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem)$ ]] ;;
+    sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi)$ ]] ;;
     *) return 1 ;;
     esac
 }

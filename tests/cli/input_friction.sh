@@ -26,7 +26,7 @@ check "hex words after a BOM disassemble" has out '^FADD R0, R1, R2$'
 printf '%s{"R1": "0x3f800000"}\n' "$BOM" >state.json
 printf 'FADD R0, R1, R1\n' >double.s
 expect 0 "state JSON after a BOM" "$G" run double.s --state state.json --out out.json
-check "the state was read" has out.json '"R0": \["0x40000000"'
+check "the state was read" has out.json '"R0": "0x40000000"'
 
 expect 0 "dis of a *.hex file reads hex text" "$G" dis plain.hex
 check "... and prints the instruction" has out '^FADD R0, R1, R2$'

@@ -137,7 +137,6 @@ if command -v pkg-config >/dev/null 2>&1; then
     run pkg-config --static --libs gisa
     check "pkg-config --static: -lm -lpthread" has out '-lm( |$)'
     check "pkg-config --static: -lpthread" has out '-lpthread'
-    check "pkg-config --static: -ljansson" has out '-ljansson'
     if [ "$shared" = 1 ]; then
         # shellcheck disable=SC2046
         run "$CC" "${CFLAGS_STRICT[@]}" -o consumer_shared "$CONSUMER" $(pkg-config --cflags --libs gisa) \

@@ -6,11 +6,21 @@
  *    decimal and negative integers, "laneid"/"warpid", R[2:3] pairs, Pn
  *    booleans and arrays, URn, UPn, c[bank][offset], "active", {"warps": [..]};
  *  - every error: GISA_ERR_INPUT, a diagnostic naming the key (or the line
- *    and column for invalid JSON), and the state completely unchanged.
+ *    and column for invalid JSON), and the state completely unchanged;
+ *  - floats: random decimal literals, as JSON numbers and strings, read as
+ *    F32, F64 (pairs), F16 and BF16 agree with GNU MPFR's correctly rounded
+ *    value (an overflow is an error); every --values form written reads
+ *    back to the same bits, NaN payloads included;
+ *  - the output's shape: constants once per file, one value for 32 equal
+ *    lanes, the warp count the file carries (gisa_state_warps);
+ *  - JSON syntax: escapes in keys, a byte-order mark, invalid UTF-8,
+ *    trailing commas and deep nesting.
  */
+#include <mpfr.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fpref.h"
 #include "testlib.h"
 
 static gisa_isa *isa;
@@ -133,6 +143,39 @@ static void randomize(gisa_sim *s, unsigned nconst, unsigned *banks, unsigned *o
     }
 }
 
+typedef struct textbuf {
+    char *s;
+    size_t n, cap;
+} textbuf;
+
+static int to_buf(void *user, const char *data, size_t n)
+{
+    textbuf *b = user;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = (b->n + n + 1) * 2;
+        char *p = realloc(b->s, cap);
+        if (!p)
+            return 1;
+        b->s = p;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, data, n);
+    b->n += n;
+    b->s[b->n] = 0;
+    return 0;
+}
+
+/* gisa_sim_state_write into a string (malloc'd), or NULL */
+static char *write_mode(const gisa_sim *s, gisa_state_values mode)
+{
+    textbuf b = {0};
+    if (gisa_sim_state_write(s, mode, to_buf, &b) != GISA_OK) {
+        free(b.s);
+        return NULL;
+    }
+    return b.s;
+}
+
 static void test_round_trip(void)
 {
     static const unsigned shapes[][2] = {{255, 1}, {40, 1}, {40, 3}, {1, 2}, {9, 5}};
@@ -153,6 +196,15 @@ static void test_round_trip(void)
             for (int i = 0; i < 12; i++)
                 CHECKF(cget(a, banks[i], offs[i]) == cget(b, banks[i], offs[i]), "c[0x%x][0x%x] differs", banks[i],
                        offs[i]);
+            /* every --values form reads back to the same bits */
+            for (int mode = GISA_STATE_F32; mode <= GISA_STATE_BF16X2; mode++) {
+                char *tf = write_mode(a, (gisa_state_values)mode);
+                gisa_sim *c = new_sim(regs, warps);
+                CHECKF(tf && rd_ok(c, tf) && same_state(a, c), "regs %u warps %u: --values mode %d does not round-trip",
+                       regs, warps, mode);
+                free(tf);
+                gisa_sim_free(c);
+            }
             /* reading the same text again changes nothing */
             CHECK(rd_ok(b, t1));
             char *t3 = gisa_sim_state_write_json(b);
@@ -344,7 +396,7 @@ static void test_forms(void)
     /* the highest register of a sim with --regs 16 */
     {
         gisa_sim *s = new_sim(16, 1);
-        CHECK(rd_ok(s, "{\"R15\": 15, \"R[14:15]\": \"0x0000000f0000000e\"}"));
+        CHECK(rd_ok(s, "{\"R[14:15]\": \"0x0000000f0000000e\"}"));
         CHECK(get(s, 0, GISA_RF_R, 15, 0) == 15 && get(s, 0, GISA_RF_R, 14, 0) == 14);
         gisa_sim_free(s);
     }
@@ -378,7 +430,15 @@ static void test_errors(void)
         {"{\"R1\": \"\"}", "\"R1\""},
         {"{\"R1\": \"0x\"}", "\"R1\""},
         {"{\"R1\": \"12a\"}", "\"R1\""},
-        {"{\"R1\": 1.5}", "\"R1\""},
+        {"{\"R1\": 1e39}", "\"R1\""},
+        {"{\"R1\": \"1.5.2\"}", "\"R1\""},
+        {"{\"R1\": \"f64:1.5\"}", "\"R1\""},
+        {"{\"R[2:3]\": \"f16:1.5\"}", "\"R[2:3]\""},
+        {"{\"R1\": \"f16x2:1.5\"}", "\"R1\""},
+        {"{\"R1\": \"f16:65520\"}", "\"R1\""},
+        {"{\"R1\": \"bf16:1e39\"}", "\"R1\""},
+        {"{\"c[0x1][0x10]\": 1e39}", "\"c[0x1][0x10]\""},
+        {"{\"active\": 1.0}", "\"active\""},
         {"{\"R1\": null}", "\"R1\""},
         {"{\"R1\": {}}", "\"R1\""},
         {"{\"R1\": true}", "\"R1\""},
@@ -444,8 +504,13 @@ static void test_errors(void)
         {"{\"warps\": [{\"R1\": 1}, {\"R1\": 2}, {\"Q9\": 3}]}", "\"Q9\""},
         /* a valid key first, a bad one later: nothing applied */
         {"{\"R2\": 7, \"UR3\": 1, \"c[0x2][0x0]\": 5, \"active\": \"0x1\", \"P0\": true, \"R3\": \"bad\"}", "\"R3\""},
-        /* duplicate keys */
+        /* duplicate keys, overlapping pairs, a constant given two values */
         {"{\"R1\": 1, \"R1\": 2}", "R1"},
+        {"{\"R15\": 15, \"R[14:15]\": 1}", "R[14:15]"},
+        {"{\"UR[2:3]\": 1, \"UR3\": 1}", "UR3"},
+        {"{\"c[0x1][0x10]\": 1, \"c[1][10]\": 2}", "c[1][10]"},
+        {"{\"warps\": [{\"c[0x1][0x10]\": 1}, {\"c[0x1][0x10]\": 1}, {\"c[0x1][0x10]\": 2}]}", "c[0x1][0x10]"},
+        {"{\"warps\": [{}, {}, {}], \"warps\": [{}, {}, {}]}", "warps"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gisa_sim *s = new_sim(16, 3);
@@ -520,12 +585,184 @@ static void test_errors(void)
     gisa_sim_free(s);
 }
 
+/* ------------------------------------------------------------------ floats */
+
+/* A random decimal literal: digits, an optional point, an exponent aimed at
+ * each format's range (overflow and underflow included). */
+static void random_decimal(char *buf, size_t cap, int neg)
+{
+    char digits[40];
+    int nd = 1 + (int)tg_below(&rng, 25), point = (int)tg_below(&rng, (uint64_t)nd + 1);
+    for (int i = 0; i < nd; i++)
+        digits[i] = (char)('0' + (i == 0 ? 1 + tg_below(&rng, 9) : tg_below(&rng, 10)));
+    int e = (int)tg_below(&rng, 700) - 350;
+    if (tg_below(&rng, 2))
+        e = (int)tg_below(&rng, 100) - 50;
+    size_t n = 0;
+    if (neg)
+        buf[n++] = '-';
+    for (int i = 0; i < nd; i++) {
+        if (i == point && i)
+            buf[n++] = '.';
+        buf[n++] = digits[i];
+    }
+    if (point == nd && tg_below(&rng, 2))
+        n += (size_t)snprintf(buf + n, cap - n, ".0");
+    snprintf(buf + n, cap - n, "e%d", e);
+}
+
+/* The correctly rounded value of a decimal in format fi (MPFR), and
+ * whether it overflows. */
+static uint64_t ref_decimal(const char *dec, int fi, int *overflow)
+{
+    mpfr_t x;
+    mpfr_init2(x, FMT[fi].mbits + 1);
+    int t = mpfr_strtofr(x, dec, NULL, 10, MPFR_RNDN);
+    uint64_t bits = ref_finish(fi, x, t, 0);
+    *overflow = (bits & ~f_sign(&FMT[fi])) == f_inf(&FMT[fi]);
+    mpfr_clear(x);
+    return bits;
+}
+
+static void test_floats(void)
+{
+    static const struct {
+        const char *key, *prefix;
+        int fi;
+    } dest[] = {{"R1", "", F32}, {"R[2:3]", "", F64}, {"R4", "f16:", F16}, {"R5", "bf16:", BF16},
+                {"R6", "f32:", F32}, {"R[8:9]", "f64:", F64}};
+    gisa_sim *s = new_sim(16, 1);
+    size_t checked = 0, mismatches = 0;
+    for (int i = 0; i < 6000; i++) {
+        char dec[64], json[160];
+        random_decimal(dec, sizeof dec, (int)tg_below(&rng, 2));
+        for (size_t k = 0; k < sizeof dest / sizeof dest[0]; k++) {
+            int ovf, as_number = !*dest[k].prefix && (i & 1);
+            uint64_t want = ref_decimal(dec, dest[k].fi, &ovf), got = 0;
+            if (as_number)
+                snprintf(json, sizeof json, "{\"%s\": %s}", dest[k].key, dec);
+            else
+                snprintf(json, sizeof json, "{\"%s\": \"%s%s\"}", dest[k].key, dest[k].prefix, dec);
+            gisa_status st = rd(s, json, NULL);
+            unsigned index = dest[k].key[1] == '[' ? (unsigned)(dest[k].key[2] - '0') : (unsigned)(dest[k].key[1] - '0');
+            got = get(s, 0, GISA_RF_R, index, 7);
+            if (FMT[dest[k].fi].bits == 64)
+                got |= (uint64_t)get(s, 0, GISA_RF_R, index + 1, 7) << 32;
+            int ok = ovf ? st == GISA_ERR_INPUT : st == GISA_OK && got == want;
+            checked++;
+            if (!ok && mismatches++ < 10)
+                CHECKF(0, "%s: got %s 0x%llx, want %s0x%llx", json, gisa_status_str(st), (unsigned long long)got,
+                       ovf ? "an error (overflow), not " : "", (unsigned long long)want);
+        }
+    }
+    CHECKF(mismatches == 0, "%zu of %zu float literals read wrong", mismatches, checked);
+    /* the spellings of special values */
+    static const struct {
+        const char *json;
+        unsigned reg;
+        uint32_t bits;
+    } special[] = {
+        {"{\"R1\": \"inf\"}", 1, 0x7f800000},       {"{\"R1\": \"-inf\"}", 1, 0xff800000},
+        {"{\"R1\": \"nan\"}", 1, 0x7fc00000},       {"{\"R1\": \"-nan\"}", 1, 0xffc00000},
+        {"{\"R1\": -0.0}", 1, 0x80000000},           {"{\"R1\": \"-0.0\"}", 1, 0x80000000},
+        {"{\"R1\": 0.0}", 1, 0},                      {"{\"R1\": 1}", 1, 1},
+        {"{\"R1\": \"1\"}", 1, 1},                  {"{\"R1\": \"f32:1\"}", 1, 0x3f800000},
+        {"{\"R1\": \"0x1p-149\"}", 1, 1},           {"{\"R1\": 1E+1}", 1, 0x41200000},
+        {"{\"R1\": \"f16x2:-inf, nan\"}", 1, 0xfc007e00}, {"{\"R1\": \"bf16x2: 1 , -1 \"}", 1, 0x3f80bf80},
+        {"{\"R[2:3]\": \"-inf\"}", 3, 0xfff00000},  {"{\"UR[2:3]\": 1.5}", 3, 0x3ff80000},
+        {"{\"c[0x0][0x0]\": -1.5}", 0, 0xbfc00000},
+    };
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) {
+        CHECK(rd_ok(s, special[i].json));
+        uint32_t v = strstr(special[i].json, "UR[") ? get(s, 0, GISA_RF_UR, special[i].reg, 0)
+                   : strstr(special[i].json, "c[") ? cget(s, 0, 0) : get(s, 0, GISA_RF_R, special[i].reg, 31);
+        CHECKF(v == special[i].bits, "%s: 0x%08x, want 0x%08x", special[i].json, v, special[i].bits);
+    }
+    gisa_sim_free(s);
+}
+
+/* ------------------------------------------------------------------ output shape */
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p++)
+        n++;
+    return n;
+}
+
+static void test_shape(void)
+{
+    gisa_sim *s = new_sim(8, 5);
+    for (unsigned i = 0; i < 40; i++)
+        gisa_sim_set_const(s, i % 3, i * 8, i + 1);
+    for (unsigned w = 0; w < 5; w++) {
+        gisa_sim_set(s, w, GISA_RF_R, 1, -1, 0x1234);
+        gisa_sim_set(s, w, GISA_RF_R, 2, (int)w, 7);
+        gisa_sim_set(s, w, GISA_RF_P, 3, -1, 1);
+    }
+    char *t = gisa_sim_state_write_json(s);
+    CHECK(t != NULL);
+    if (!t)
+        return;
+    CHECKF(count(t, "\"c[") == 40, "constants written %zu times for 40 constants and 5 warps", count(t, "\"c["));
+    CHECK(count(t, "\"R1\": \"0x00001234\"") == 5);
+    CHECK(count(t, "\"P3\": true") == 5);
+    CHECK(count(t, "\"R2\": [") == 5);
+    gisa_state *st;
+    gisa_diags *d = gisa_diags_new();
+    CHECK(gisa_state_parse("x.json", t, strlen(t), &st, d) == GISA_OK);
+    CHECK(gisa_state_warps(st) == 5 && gisa_state_bytes(st) > 0);
+    gisa_sim *wrong = new_sim(8, 4), *right = new_sim(8, 5);
+    char *before = gisa_sim_state_write_json(wrong);
+    CHECK(gisa_sim_state_apply(wrong, st, d) == GISA_ERR_INPUT && test_diags_contain(d, "5 warps"));
+    char *after = gisa_sim_state_write_json(wrong);
+    CHECK(before && after && !strcmp(before, after));
+    CHECK(gisa_sim_state_apply(right, st, d) == GISA_OK && same_state(s, right));
+    gisa_state_free(st);
+    CHECK(gisa_state_parse("x.json", "{\"R1\": 1}", 9, &st, d) == GISA_OK && gisa_state_warps(st) == 0);
+    gisa_state_free(st);
+    free(before);
+    free(after);
+    free(t);
+    gisa_diags_free(d);
+    gisa_sim_free(wrong);
+    gisa_sim_free(right);
+    gisa_sim_free(s);
+}
+
+static void test_json_syntax(void)
+{
+    gisa_sim *s = new_sim(8, 1);
+    gisa_diags *dk;
+    CHECK(rd(s, "\xEF\xBB\xBF{\"R\\u0031\": \"0x\\u0031\", \"note\u00e9\": 1}", &dk) == GISA_ERR_INPUT);
+    CHECK(test_diags_contain(dk, "state.json:1:25: error: state key \"note\u00e9\""));
+    gisa_diags_free(dk);
+    CHECK(rd_ok(s, "\xEF\xBB\xBF{\"R\\u0031\": \"0x\\u0031\"}") && get(s, 0, GISA_RF_R, 1, 0) == 1);
+    static const char *const bad[] = {
+        "{\"R1\": 1,}", "{\"R1\": [1,]}", "{\"R1\" 1}", "{\"R\xff\": 1}", "{\"R1\": \"\\x\"}", "{\"R1\": 01}",
+        "{\"R1\": 1.}", "{\"R1\": -}", "{\"R1\": tru}", "{\"R1\": \"a\nb\"}", "{\"R1\": 1} x", "{'R1': 1}",
+        "{\"R1\": [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gisa_diags *d;
+        CHECKF(rd(s, bad[i], &d) == GISA_ERR_INPUT && test_diags_contain(d, "state.json:1:"), "accepted: %s", bad[i]);
+        gisa_diags_free(d);
+    }
+    gisa_sim_free(s);
+}
+
 int main(void)
 {
     isa = test_isa();
+    ref_init();
     test_round_trip();
     test_forms();
     test_errors();
+    test_floats();
+    test_shape();
+    test_json_syntax();
+    ref_free();
     gisa_isa_free(isa);
     return test_summary();
 }

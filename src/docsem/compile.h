@@ -1,0 +1,106 @@
+/* Internals of the compiler (compile.c: context, variables, statements;
+ * cexpr.c: expressions and built-ins). */
+#ifndef GISA_DOCSEM_COMPILE_H
+#define GISA_DOCSEM_COMPILE_H
+#include <setjmp.h>
+
+#include "docsem/docsem.h"
+
+/* The type of a value at compile time. */
+typedef enum vty {
+    V_VOID,
+    V_INT,   /* integer (128-bit) */
+    V_BOOL,  /* 0 or 1 */
+    V_FP,    /* bit pattern of format fmt */
+    V_EXACT, /* a deferred exact value: x_op over component slots, rounded later */
+    V_REAL,  /* a real literal not yet given a format */
+    V_NAME,  /* a modifier value or value name (compile time only) */
+    V_ARRAY, /* elements elems[0..n-1] */
+    V_FUNC,  /* getFunctionFromTable: the truth table in `lut` */
+    V_STR
+} vty;
+
+typedef enum xop { X_VAL, X_ADD, X_MUL, X_FMA } xop;
+
+#define MAX_ELEMS 8
+#define MAX_VARS 512
+#define MAX_CONSTS 64
+#define MAX_PROLOGUE 64
+
+typedef struct cval cval;
+struct cval {
+    vty ty;
+    uint8_t fmt;   /* V_FP, V_EXACT */
+    uint8_t konst; /* V_INT/V_BOOL/V_FP: the value is k */
+    ds_int k;
+    int slot;      /* otherwise its slot */
+    /* V_EXACT: value = a (X_VAL), a + c (X_ADD), a * b (X_MUL), a * b + c (X_FMA), times 2^scale on a */
+    xop x;
+    int xa, xb, xc, scale;
+    /* V_NAME: the modifier's spelling and its type's value name (or the
+     * literal name twice); slot >= 0 for a modifier (which one) */
+    const char *name, *tname;
+    const mod_slot *mslot;
+    const isa_type *mtype;
+    double real; /* V_REAL */
+    const char *text;
+    cval *elems; /* V_ARRAY */
+    int nelems;
+};
+
+typedef struct var {
+    const char *name;
+    cval v;
+    int set;          /* has a value */
+    int width, is_signed; /* declared integer type (0: unbounded) */
+    int fp_decl;      /* declared F16/BF16/F32/F64: fmt + 1 */
+    const ds_operand *opnd; /* an operand of the instruction */
+    ds_vtype vtype;   /* its declared value type */
+    ds_deco deco;
+    int private_;     /* has its own slot for masked stores (inside runtime regions) */
+    int absent_out;   /* a result the form does not have: writes are dropped */
+    int owned;        /* the name was allocated by the compiler */
+} var;
+
+typedef struct cc {
+    const ds_insn *in;
+    const ds_optype *sem;
+    ds_prog *p;
+    int cap;
+    var *vars;
+    int nvars;
+    struct {
+        ds_int k;
+        int slot;
+    } consts[MAX_CONSTS];
+    int nconsts;
+    ds_op pro[MAX_PROLOGUE]; /* operand loads, run first */
+    int npro;
+    int prologue; /* cc_emit appends to pro */
+    int rt;      /* depth of runtime-conditional regions */
+    int dead;    /* inside a constant-false branch: nothing is emitted */
+    char *why;
+    size_t whycap;
+    jmp_buf fail;
+} cc;
+
+__attribute__((noreturn, format(printf, 3, 4))) void cc_fail(cc *c, const ds_node *at, const char *fmt, ...);
+int cc_slot(cc *c, const ds_node *at);
+ds_op *cc_emit(cc *c, int code, int d);
+cval cc_const(vty ty, ds_int k);
+cval cc_expr(cc *c, const ds_node *e);
+/* the value in a slot (materialises a constant) */
+int cc_in_slot(cc *c, const cval *v, const ds_node *at);
+/* integer view: FP bit patterns and booleans as integers */
+cval cc_as_int(cc *c, cval v, const ds_node *at);
+cval cc_read_var(cc *c, var *v, const ds_node *at);
+var *cc_find_var(cc *c, const char *name);
+var *cc_new_var(cc *c, const char *name);
+void cc_assign(cc *c, var *v, cval val, const ds_node *at);
+/* a value converted to a format (reals, integers as bits, FP as is) */
+cval cc_to_fp(cc *c, cval v, int fmt, const ds_node *at);
+cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at);
+int cc_name_eq(cc *c, const cval *a, const cval *b, const ds_node *at);
+ds_vtype cc_h2_fmt(cc *c, const ds_node *at);
+cval cc_call(cc *c, const ds_node *e);
+#endif

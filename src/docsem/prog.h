@@ -1,0 +1,86 @@
+/* A compiled semantics program: what the pseudo-code of one instruction word
+ * becomes once its variant is chosen, its modifiers and operand decorations
+ * folded in as constants, its types resolved and its loops unrolled. The
+ * program is a list of lane-vector operations on slots of 32 lanes of
+ * 128-bit values; control flow that depends on lane values is a mask stack
+ * (DO_IF / DO_ELSE / DO_ENDIF), so each operation runs once for the warp.
+ *
+ * The executor (src/sim/docexec.c) runs it; it is the only code that knows
+ * floating-point arithmetic (the simulator's softfp), so this layer stays
+ * free of it. */
+#ifndef GISA_DOCSEM_PROG_H
+#define GISA_DOCSEM_PROG_H
+#include <stdint.h>
+
+#include "docsem/ast.h"
+
+#define DS_LANES 32
+#define DS_NPORTS 16
+#define DS_MAX_SLOTS 256
+#define DS_MAX_DEPTH 32
+
+typedef enum ds_opcode {
+    /* integers (128-bit, two's complement): d = a OP b (b = imm when bk) */
+    DO_CONST, DO_MOV, DO_STORE, /* STORE: d = a on the lanes of the current mask */
+    DO_ADD, DO_SUB, DO_MUL, DO_DIV, DO_CDIV, DO_MOD, DO_AND, DO_OR, DO_XOR, DO_SHL, DO_SHR,
+    DO_LT, DO_LE, DO_GT, DO_GE, DO_EQ, DO_NE, DO_MIN, DO_MAX, DO_LAND, DO_LOR,
+    DO_NOT, DO_NEG, DO_LNOT, DO_ABS,
+    DO_BITS,   /* d = (a >> k) & (2^width - 1) */
+    DO_SEXT,   /* d = a's low `width` bits, sign-extended */
+    DO_INSERT, /* d = a with bits [k, k+width) replaced by b's low bits */
+    DO_SEL,    /* d = a ? b : c */
+    DO_LUT3,   /* d = the function of truth table imm on a, b, c, bit by bit over `width` bits */
+    /* floating point: fmt (ds_fmt), rnd (0 RN, 1 RM, 2 RP, 3 RZ) */
+    DO_FADD, DO_FMUL, /* FMUL: a*b*2^k */
+    DO_FFMA,          /* a*b*2^k + c, one rounding */
+    DO_FCVT,          /* a (format k) to fmt, rounded */
+    DO_FCMP,          /* the FCMPOp bit mask imm: 1 less, 2 equal, 4 greater, 8 unordered */
+    DO_FISNAN, DO_FISSUB, DO_FMIN, DO_FMAX, /* FMIN/FMAX: +0 above -0 */
+    /* control */
+    DO_IF, DO_ELSE, DO_ENDIF,
+    DO_FAULT, /* stop with the message prog->strings[k] on the first lane of the mask where a is true */
+    /* ports: DS_NPORTS inputs / outputs, numbered by the caller */
+    DO_IN,      /* d = port k (64 bits when width == 64) */
+    DO_INPRED,  /* d = predicate port k (0/1) */
+    DO_OLD,     /* d = the current value of output port k (what an unwritten result keeps) */
+    DO_OLDPRED,
+    DO_OUT,     /* output port k = a's low 32 (64) bits */
+    DO_OUTPRED, /* predicate output port k = a != 0 */
+    DO_COUNT
+} ds_opcode;
+
+typedef enum ds_fmt { DS_F16, DS_BF16, DS_F32, DS_F64 } ds_fmt;
+
+typedef struct ds_op {
+    uint8_t code, fmt, rnd, bk;
+    uint8_t width;
+    uint16_t d, a, b, c;
+    int32_t k;
+    ds_int imm;
+} ds_op;
+
+typedef struct ds_prog {
+    ds_op *ops;
+    int nops;
+    int nslots;
+    const char **strings; /* fault messages */
+    int nstrings;
+    uint32_t outs, pred_outs; /* output ports written (bit per port) */
+    uint32_t olds, pred_olds; /* output ports whose old value is read */
+    const char *fault;        /* set: the instruction cannot run; the reason */
+    const struct ds_variant *variant;
+} ds_prog;
+
+/* The runtime side of the ports: lane arrays the caller fills. */
+typedef struct ds_io {
+    const uint32_t *lo[DS_NPORTS], *hi[DS_NPORTS];
+    const uint8_t *pred[DS_NPORTS];
+    const uint32_t *old_lo[DS_NPORTS], *old_hi[DS_NPORTS];
+    const uint8_t *old_pred[DS_NPORTS];
+    uint32_t *out_lo[DS_NPORTS], *out_hi[DS_NPORTS];
+    uint8_t *out_pred[DS_NPORTS];
+    uint32_t mask;
+    const char *fault; /* set by DO_FAULT */
+    int fault_lane;
+} ds_io;
+#endif

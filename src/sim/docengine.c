@@ -1,0 +1,110 @@
+/* The doc engine's side of the simulator: a pre-decoded word becomes a
+ * compiled program (the operands the pre-decoder placed are its ports, one
+ * per operand role), and the program's sim_fn hands it the lanes that
+ * fetch() prepared, the current values of its results, and the result
+ * arrays that write_back() writes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "docsem/docsem.h"
+#include "sim/bind.h"
+#include "sim/docexec.h"
+
+static int is_result(int role) { return role == RO_D || role == RO_PU || role == RO_PV; }
+
+static void unpack(uint32_t m, uint8_t *lanes)
+{
+    for (int l = 0; l < LANES; l++)
+        lanes[l] = (uint8_t)(m >> l & 1);
+}
+
+static void op_doc(sim_exec *x)
+{
+    const sim_insn *in = x->in;
+    const ds_prog *p = in->doc;
+    ds_io io;
+    memset(&io, 0, sizeof io);
+    io.mask = x->mask;
+    io.lo[RO_A] = x->a;
+    io.hi[RO_A] = x->ah;
+    io.lo[RO_B] = x->b;
+    io.hi[RO_B] = x->bh;
+    io.lo[RO_C] = x->c;
+    io.hi[RO_C] = x->ch;
+    io.pred[RO_PP] = x->pp;
+    io.pred[RO_PQ] = x->pq;
+    io.pred[RO_PA] = x->pa;
+    io.pred[RO_PB] = x->pb;
+    io.pred[RO_PC] = x->pc;
+    io.out_lo[RO_D] = x->d;
+    io.out_hi[RO_D] = x->dh;
+    io.out_pred[RO_PU] = x->pu;
+    io.out_pred[RO_PV] = x->pv;
+    const sim_opnd *d = &in->op[RO_D];
+    if (p->olds & 1u << RO_D) {
+        io.old_lo[RO_D] = x->w->r + (size_t)d->rd_lo * LANES;
+        io.old_hi[RO_D] = x->w->r + (size_t)d->rd_hi * LANES;
+    }
+    uint8_t old_pu[LANES], old_pv[LANES];
+    if (p->pred_olds & 1u << RO_PU) {
+        unpack(x->w->p[in->op[RO_PU].rd_lo], old_pu);
+        io.old_pred[RO_PU] = old_pu;
+    }
+    if (p->pred_olds & 1u << RO_PV) {
+        unpack(x->w->p[in->op[RO_PV].rd_lo], old_pv);
+        io.old_pred[RO_PV] = old_pv;
+    }
+    /* results the program leaves alone keep their values */
+    if (d->kind == SK_GPR && !(p->outs & 1u << RO_D)) {
+        memcpy(x->d, x->w->r + (size_t)d->rd_lo * LANES, sizeof x->d);
+        memcpy(x->dh, x->w->r + (size_t)d->rd_hi * LANES, sizeof x->dh);
+    }
+    if (!(p->pred_outs & 1u << RO_PU) && in->op[RO_PU].kind == SK_PRED)
+        unpack(x->w->p[in->op[RO_PU].rd_lo], x->pu);
+    if (!(p->pred_outs & 1u << RO_PV) && in->op[RO_PV].kind == SK_PRED)
+        unpack(x->w->p[in->op[RO_PV].rd_lo], x->pv);
+    sim_doc_run(p, &io);
+    if (io.fault) {
+        x->fault = io.fault;
+        x->fault_lane = io.fault_lane;
+    }
+}
+
+const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0};
+
+const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const uint64_t *fields,
+                            sim_insn *in, char *why, size_t cap)
+{
+    ds_operand ops[RO_COUNT + 8];
+    int n = 0;
+    for (int k = 0; k < F->nops && n < (int)(sizeof ops / sizeof ops[0]); k++) {
+        const opnd_slot *sl = &F->ops[k];
+        if (sl->kind == OK_PR || sl->kind == OK_INDEXED) {
+            snprintf(why, cap, "operand %s of %s is not supported by the doc engine", sl->name, op->name);
+            return why;
+        }
+        int r = sim_operand_role(sl);
+        if (r < 0)
+            continue;
+        const sim_opnd *o = &in->op[r];
+        ds_operand *d = &ops[n++];
+        memset(d, 0, sizeof *d);
+        d->name = sl->name;
+        d->port = r;
+        d->out = (uint8_t)is_result(r);
+        d->pred = o->kind == SK_PRED || o->kind == SK_UPRED;
+        d->pair = o->pair;
+        d->neg = o->neg;
+        d->abs = o->abs;
+        d->inv = o->inv;
+        d->is_const = o->kind == SK_CONST || o->kind == SK_CMEM;
+        d->value = o->imm;
+        if (d->out && o->kind != SK_GPR && !d->pred) {
+            snprintf(why, cap, "result %s of %s is not supported by the doc engine", sl->name, op->name);
+            return why;
+        }
+    }
+    ds_insn di = {s->isa, op, F, fields, ops, n};
+    in->doc = ds_compile(&di, why, cap);
+    return in->doc ? NULL : why;
+}
