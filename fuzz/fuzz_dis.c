@@ -67,10 +67,12 @@ static void check_word(const gisa_isa *isa, gisa_word w, size_t small_cap, gisa_
         abort();
     }
     memset(small, 'x', sizeof small);
-    gisa_disassemble(isa, w, small, small_cap);
+    gisa_status ss = gisa_disassemble(isa, w, small, small_cap);
     size_t sl = strnlen(small, small_cap);
     if (sl >= small_cap || strncmp(small, text, sl))
         abort(); /* not terminated within the buffer, or not a prefix */
+    if ((ss == GISA_ERR_TRUNCATED) != (strlen(text) >= small_cap) || (ss != GISA_ERR_TRUNCATED && ss != st))
+        abort(); /* cut exactly when the text does not fit, else the word's own status */
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

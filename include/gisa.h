@@ -67,7 +67,8 @@ extern "C" {
  *                                 gisa_sim_state_read_json, gisa_gen_*, gisa_shrink;
  *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
  *   (any)                         gisa_isa_manual passes on its callback's status;
- *   GISA_ERR_SIM                  gisa_sim_run.
+ *   GISA_ERR_SIM                  gisa_sim_run;
+ *   GISA_ERR_TRUNCATED            gisa_disassemble, gisa_print (the text was cut).
  * Memory the library returns to the caller (the words of gisa_assemble and
  * gisa_words_parse, the buffers of gisa_words_serialize, gisa_diag_format,
  * gisa_isa_doc and gisa_sim_state_write_json) is released with gisa_free. */
@@ -82,7 +83,9 @@ typedef enum gisa_status {
     GISA_ERR_NOMEM = 4,   /* out of memory or over a documented limit */
     /* look-ups and runs */
     GISA_ERR_NOTFOUND = 5, /* a named item does not exist */
-    GISA_ERR_SIM = 6       /* the simulated program faulted (see gisa_sim_fault) */
+    GISA_ERR_SIM = 6,      /* the simulated program faulted (see gisa_sim_fault) */
+    /* the caller's buffer */
+    GISA_ERR_TRUNCATED = 7 /* the text did not fit and was cut (still NUL-terminated) */
 } gisa_status;
 
 const char *gisa_status_str(gisa_status s);
@@ -109,6 +112,13 @@ typedef struct gisa_diag {
     int length;              /* number of columns to underline (>= 1) */
     const char *message;
     const char *source_line; /* the offending line without its newline, or NULL */
+    /* where the file was included from, printed before the diagnostic as
+     * GCC does ("In file included from a.s:3:", one line per level), or
+     * NULL outside included files */
+    const char *context;
+    /* the kind of a lint warning (gisa_isa_lint_category), shown after the
+     * message as "[-Wkind]" as GCC does, or NULL */
+    const char *category;
 } gisa_diag;
 
 typedef struct gisa_diags gisa_diags;
@@ -124,8 +134,10 @@ void gisa_diags_set_limit(gisa_diags *d, size_t limit);
 size_t gisa_diags_dropped(const gisa_diags *d);
 void gisa_diags_clear(gisa_diags *d);
 /* Formats one diagnostic as `file:line:col: error: message`, plus the source
- * line and a caret line when with_source is set. Returns a string to
- * release with gisa_free. */
+ * line and a caret line when with_source is set, after its context lines
+ * when it has some. Columns count characters (UTF-8 code points), not
+ * bytes, so that the caret stands under the character it names. Returns a
+ * string to release with gisa_free. */
 char *gisa_diag_format(const gisa_diag *g, int with_source);
 
 /* ---------------------------------------------------------------- ISA model */
@@ -185,9 +197,13 @@ const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
 size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
 
 /* Runs every consistency check; problems are appended to diags as warnings
- * or errors, and each semantic patch of the rulings as a note (the optype,
+ * or errors, each at the line and column of the definition at fault; each
+ * warning has a category (gisa_diag.category) by which a caller can
+ * silence it; each semantic patch of the rulings is a note (the optype,
  * the patch, its reason). Returns GISA_ERR_INPUT when at least one error was found. */
 gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
+/* The categories of lint warnings, i = 0, 1, ... until NULL. */
+const char *gisa_isa_lint_category(size_t i);
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
  * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
@@ -253,8 +269,9 @@ gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst);
 gisa_status gisa_encode(const gisa_isa *isa, gisa_inst *inst, gisa_word *word);
 
 /* Canonical assembly text of inst (no trailing newline) into buf[cap],
- * truncated and always NUL-terminated; it judges nothing (decode does).
- * GISA_ERR_USAGE for bad arguments or values that do not fit their fields. */
+ * always NUL-terminated; it judges nothing (decode does). GISA_ERR_TRUNCATED
+ * when the text was cut to fit cap, GISA_ERR_USAGE for bad arguments or
+ * values that do not fit their fields. */
 gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
 
 /* Names of what an inst refers to; NULL for an out-of-range index. */
@@ -330,11 +347,70 @@ void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sc
 
 typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 2 } gisa_out_format;
 
-/* Assembles `len` bytes of source text. On success *words and *nwords receive a
+/* Assembles `len` bytes of source text. On success *words and *nwords receive an
  * array (release with gisa_free). On errors the diagnostics are in diags
- * (at most the diags limit), *words is NULL and GISA_ERR_INPUT is returned. */
+ * (at most the diags limit), *words is NULL and GISA_ERR_INPUT is returned.
+ * Besides instructions the text may hold the directives (docs/assembly.md)
+ * `.inst 0x...` and `.word 0x...` (raw words, several separated by commas),
+ * `.invalid 0x...` (a raw word, as gisa_disassemble prints one that does not
+ * decode) and `.include "FILE"`, which needs gisa_assemble_ex. */
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                           gisa_word **words, size_t *nwords, gisa_diags *diags);
+
+/* What gisa_assemble_ex needs beyond the text: a reader for the files of
+ * `.include "NAME"` and a callback for a listing. The library reads no
+ * file itself: without `include`, an .include is an error that says so.
+ * Zero-initialise the struct and set what you use. */
+typedef struct gisa_include {
+    const char *name; /* the file as diagnostics and the listing show it (e.g. its path) */
+    const char *id;   /* what makes two includes the same file, for finding cycles (e.g. a
+                         canonical path); NULL: name */
+    const char *text; /* its contents, len bytes (valid until release) */
+    size_t len;
+    void *handle;     /* the reader's own, for release */
+} gisa_include;
+
+/* One source line, as assembled: `nwords` words, from index `first_word`
+ * of the result, came from it (after the first error no words are kept:
+ * 0). An .include line comes before the lines of the file it includes; a
+ * line that goes on after an .include is reported again for the words
+ * that follow. text (len bytes, no newline) and words are valid during the
+ * call only. */
+typedef struct gisa_asm_line {
+    const char *file;
+    int line;          /* 1-based, in file */
+    int depth;         /* 0 in the main file, 1 in a file it includes, ... */
+    const char *text;
+    size_t len;
+    size_t first_word, nwords;
+    const gisa_word *words; /* [nwords] */
+} gisa_asm_line;
+
+#define GISA_MAX_INCLUDE_DEPTH 32
+
+typedef struct gisa_asm_options {
+    /* Reads the file `name` (as written in the directive) included from
+     * the file `from` (its gisa_include.name; the main file's filename):
+     * fills *inc and returns GISA_OK, or returns another status with the
+     * reason in why[why_cap]. Resolving `name` (relative to from's
+     * directory, search paths) is the reader's choice. */
+    gisa_status (*include)(void *user, const char *from, const char *name, gisa_include *inc, char *why,
+                           size_t why_cap);
+    /* Called once the included file is assembled (may be NULL). */
+    void (*release)(void *user, gisa_include *inc);
+    /* Called for every source line, in order, includes inlined (may be NULL). */
+    void (*line)(void *user, const gisa_asm_line *line);
+    void *user;
+    /* The main file's id for cycle detection (see gisa_include.id); NULL: filename. */
+    const char *file_id;
+} gisa_asm_options;
+
+/* gisa_assemble with options (NULL: none, which is gisa_assemble). Files
+ * nest at most GISA_MAX_INCLUDE_DEPTH deep, and a file that includes itself
+ * (directly or not) is an error naming the chain. Diagnostics in an
+ * included file carry their context (gisa_diag.context). */
+gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags);
 
 /* Assembles exactly one instruction (no trailing text other than ';' and a
  * comment). */
@@ -356,8 +432,10 @@ gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, 
 
 /* Decodes one word into canonical text (no trailing newline). Returns GISA_OK
  * when the word is a valid instruction; otherwise GISA_ERR_INPUT and the
- * text is `.invalid 0x... // reason`. `buf` always receives a NUL-terminated
- * string (truncated to cap). */
+ * text is `.invalid 0x... // reason` (which gisa_assemble reads back as the
+ * same word). `buf` always receives a NUL-terminated string; when the text
+ * does not fit in cap bytes it is cut and the status is GISA_ERR_TRUNCATED,
+ * whether or not the word is valid (512 bytes always suffice). */
 gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
 
 /* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */

@@ -20,6 +20,7 @@ out=fuzz/fuzz_asm.dict
     done | sort -u | sed 's/.*/"&"/'
     printf '"%s"\n' ", " "; " "@P0 " "@!P1 " "-" "|" "~" "!" "c[0x0][0x100]" "R[2:3]" "R[UR2+0x1]" \
         ".H0_H0" ".H1_H1" ".B1" '$sched=' '$req=' '$wsb=' "0x" "0f3F800000" "0d3FE0000000000000" "0h3C00" \
-        "1.5" "-0.25" "1e-3" "inf" "nan" "//" "/*" "*/"
+        "1.5" "-0.25" "1e-3" "inf" "nan" "//" "/*" "*/" \
+        ".inst 0x" ".word 0x" ".invalid 0x" '.include \"f1.s\"' '.include \"f2.s\"' '\x0A%%\x0A' ":"
 } >"$out"
 echo "wrote $out ($(wc -l <"$out") lines)"

@@ -37,34 +37,34 @@ static inline const gisa_isa *fuzz_target_isa(uint8_t b)
  * exists and its column is at most one past the end of that line (errors
  * such as "expected an operand" point just after the last character).
  * Diagnostics without a line (line 0) are allowed when `allow_unplaced`. */
+static inline int fuzz_diag_placed(const gisa_diag *g, const char *text, size_t len, int allow_unplaced)
+{
+    if (g->severity != GISA_ERROR)
+        return 1;
+    if (g->line <= 0)
+        return allow_unplaced;
+    /* find line g->line: [b, e) */
+    size_t b = 0, e = 0;
+    int line = 1;
+    for (;;) {
+        e = b;
+        while (e < len && text[e] != '\n')
+            e++;
+        if (line == g->line)
+            break;
+        if (e >= len)
+            return 0; /* no such line */
+        b = e + 1;
+        line++;
+    }
+    return g->col >= 1 && (size_t)g->col <= e - b + 1;
+}
+
 static inline int fuzz_diags_placed(const gisa_diags *d, const char *text, size_t len, int allow_unplaced)
 {
-    for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        const gisa_diag *g = gisa_diags_get(d, i);
-        if (g->severity != GISA_ERROR)
-            continue;
-        if (g->line <= 0) {
-            if (!allow_unplaced)
-                return 0;
-            continue;
-        }
-        /* find line g->line: [b, e) */
-        size_t b = 0, e = 0;
-        int line = 1;
-        for (;;) {
-            e = b;
-            while (e < len && text[e] != '\n')
-                e++;
-            if (line == g->line)
-                break;
-            if (e >= len)
-                return 0; /* no such line */
-            b = e + 1;
-            line++;
-        }
-        if (g->col < 1 || (size_t)g->col > e - b + 1)
+    for (size_t i = 0; i < gisa_diags_count(d); i++)
+        if (!fuzz_diag_placed(gisa_diags_get(d, i), text, len, allow_unplaced))
             return 0;
-    }
     return 1;
 }
 #endif

@@ -204,6 +204,24 @@ int asm_parse_statement(const gisa_isa *isa, const char *line, size_t begin, sta
  * it as soon as the mnemonic is read, so that those loads overlap the
  * parsing of the operands. */
 void asm_find_mnemonic(const gisa_isa *isa, statement *st);
+#define ASM_MAX_NAME 1024           /* an .include file name, with its NUL */
+#define ASM_MAX_DIRECTIVE_WORDS 64  /* values of one .inst */
+
+/* A parsed directive (directive.c): raw words, or a file to include. */
+typedef struct asm_directive {
+    int include;   /* .include: name; otherwise words */
+    int invalid;   /* .invalid: the word is expected not to decode */
+    int col;       /* column of its '.' */
+    char name[ASM_MAX_NAME];
+    int name_col, name_len; /* the quoted name, quotes included */
+    gisa_word words[ASM_MAX_DIRECTIVE_WORDS];
+    int nwords;
+} asm_directive;
+
+/* Parses the directive at s[q] == '.' that ends at s[t] (the statement's
+ * ';' or the line's end; comments already blanked). Returns 0, or -1 with
+ * *err filled (columns relative to the line). */
+int asm_parse_directive(const gisa_isa *isa, const char *s, size_t q, size_t t, asm_directive *d, asm_error *err);
 /* Encodes a parsed statement. Returns 0, or -1 with *err filled. */
 int asm_encode(const gisa_isa *isa, statement *st, gisa_word *out, asm_error *err);
 #endif

@@ -102,13 +102,20 @@ static inline int asm_reg_value(const isa_type *t, const char *name, size_t n, a
 
 static int eq(const char *a, size_t n, const char *b) { return n && b[0] == a[0] && strlen(b) == n && !memcmp(a, b, n); }
 
+static int int_digits(const src_opnd *o);
+
 /* ------------------------------------------------------------ descriptions */
 
 static const char *describe_src(const gisa_isa *isa, const src_opnd *o, char *buf, size_t cap)
 {
     switch (o->kind) {
     case SRC_PAIR: return "a register pair";
-    case SRC_NUMBER: return "an immediate";
+    case SRC_NUMBER:
+        if (o->fpfx || !int_digits(o)) { /* 1.5 where an integer is expected: say which value */
+            snprintf(buf, cap, "a float value (%.*s)", (int)(o->num_len > 40 ? 40 : o->num_len), o->num);
+            return buf;
+        }
+        return "an immediate";
     case SRC_CMEM: return "a constant-memory operand";
     case SRC_INDEXED: return "an indexed register";
     case SRC_NAME: break;
@@ -408,6 +415,35 @@ static int int_digits(const src_opnd *o)
     return 1;
 }
 
+/* `FADD R0, R1, 0x3f800000` reads the integer 1065353216 as a float: legal,
+ * but the writer almost surely meant the bit pattern (an F32 of 1.0). Where
+ * the digits fit the format, the warning shows what those bits are. */
+static void hex_integer_warning(ctx *c, const src_opnd *o, fp_format f)
+{
+    static const char raw[] = {'h', 'h', 'f', 'd'};
+    static const int rawdig[] = {4, 4, 8, 16};
+    static const char *const fname[] = {"F16", "BF16", "F32", "F64"};
+    size_t digits = o->num_len - 2;
+    uint64_t v;
+    char shown[FP_PRINT_MAX + 8] = "";
+    if (digits == (size_t)rawdig[f] && parse_int_literal(o, &v)) {
+        char bits[24];
+        snprintf(bits, sizeof bits, "0%c%0*llX", raw[f], rawdig[f], (unsigned long long)v);
+        int n = fp_print_n(v, f, shown, sizeof shown - 2);
+        if (n > 0 && !strpbrk(shown, ".en")) /* "1" -> "1.0": a float, as written in assembly */
+            memcpy(shown + n, ".0", 3);
+        if (n >= 0)
+            warn(c, o->col, o->len, "%s: %.*s is the integer %llu converted to %s, not a bit pattern; for the %s %s (these bits) write %s or %s, for the integer %llu.0",
+                 c->F->mnemonic, (int)o->num_len, o->num, (unsigned long long)v, fname[f], fname[f], shown, shown, bits, (unsigned long long)v);
+        else
+            warn(c, o->col, o->len, "%s: %.*s is the integer %llu converted to %s, not a bit pattern; for the %s NaN with these bits write %s, for the integer %llu.0",
+                 c->F->mnemonic, (int)o->num_len, o->num, (unsigned long long)v, fname[f], fname[f], bits, (unsigned long long)v);
+        return;
+    }
+    warn(c, o->col, o->len, "%s: %.*s is an integer converted to %s, not a bit pattern; raw %s bits are written 0%c followed by %d hex digits, a float value as a decimal (1.0)",
+         c->F->mnemonic, (int)o->num_len, o->num, fname[f], fname[f], raw[f], rawdig[f]);
+}
+
 /* One float literal (maybe raw 0f/0d/0h bits) in format f, sign folded in. */
 static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_format f, uint64_t *bits, int depth, int si)
 {
@@ -429,6 +465,8 @@ static int float_literal(ctx *c, const opnd_slot *s, const src_opnd *o, fp_forma
         *bits = v;
     } else {
         int ovf = 0;
+        if (o->num_len > 2 && o->num[1] == 'x' && int_digits(o))
+            hex_integer_warning(c, o, f);
         if (o->num_len > FP_MAX_LITERAL)
             FAIL(o->col, o->len, NULL, si, "%s immediate too long: more than %d characters", fname[f], FP_MAX_LITERAL);
         if (fp_parse(o->num, o->num_len, f, bits, &ovf))

@@ -102,7 +102,7 @@ static int parse_hex_line(const char *b, const char *e, int lineno, size_t ndigi
 {
     /* `file:line: error:` with the column in the message: a hex dump's
      * lines are not worth echoing with a caret */
-    srcloc at = {INPUT_NAME, lineno, 0, 0, NULL, 0};
+    srcloc at = {INPUT_NAME, lineno, 0, 0, NULL, 0, NULL};
     const char *p = b;
     while (p < e && is_blank(*p))
         p++;
@@ -222,7 +222,7 @@ static gisa_status parse_bin(const gisa_isa *isa, const char *data, size_t len, 
 {
     size_t nbytes = word_bytes(isa);
     if (len % nbytes) {
-        srcloc at = {INPUT_NAME, 0, 0, 0, NULL, 0};
+        srcloc at = {INPUT_NAME, 0, 0, 0, NULL, 0, NULL};
         diag_add(diags, GISA_ERROR, &at,
                  "truncated input: %zu bytes is not a whole number of %zu-byte words (%zu trailing bytes at offset 0x%zx)%s",
                  len, nbytes, len % nbytes, len - len % nbytes,

@@ -348,8 +348,10 @@ static int parse_operand(const char *s, size_t *pos, src_opnd *o, asm_error *err
         *pos = i;
         return 0;
     }
-    /* suffix and closing bar, in either order */
+    /* suffix and closing bar, in either order; the operand ends with the
+     * last of them (not with the blanks, or a blanked comment, after it) */
     int k;
+    size_t end = i;
     for (k = 0; k < 3; k++) {
         i = skip(s, i);
         if (s[i] != '.' && s[i] != '|')
@@ -367,8 +369,9 @@ static int parse_operand(const char *s, size_t *pos, src_opnd *o, asm_error *err
             o->abs = 2;
             i++;
         }
+        end = i;
     }
-    o->len = (int)(i - (size_t)o->col);
+    o->len = (int)(end - (size_t)o->col);
     if (o->abs == 1)
         return fail(err, (size_t)o->col, (size_t)o->len, "missing the closing '|' of an absolute value");
     if (o->abs == 2)
@@ -376,6 +379,16 @@ static int parse_operand(const char *s, size_t *pos, src_opnd *o, asm_error *err
     if (k == 3)
         i = skip(s, i);
     if (!at_end(s, i) && s[i] != ',' && s[i] != '$') {
+        /* "R0 R1": a space, then what starts an operand: a forgotten comma */
+        if (i > *pos && is_space(s[i - 1]) &&
+            (is_alnum(s[i]) || s[i] == '-' || s[i] == '~' || s[i] == '!' || s[i] == '|')) {
+            size_t e = i;
+            while (!at_end(s, e) && s[e] != ',' && s[e] != '$' && !is_space(s[e]))
+                e++;
+            char m[96];
+            snprintf(m, sizeof m, "expected ',' before '%.*s': operands are separated by commas", (int)(e - i > 32 ? 32 : e - i), s + i);
+            return fail(err, i, e - i, m);
+        }
         size_t e = i;
         while (!at_end(s, e) && s[e] != ',' && s[e] != '$')
             e++;
@@ -497,6 +510,8 @@ int asm_parse_statement(const gisa_isa *isa, const char *s, size_t i, statement 
         st->words[st->nwords++] = (src_word){s + wb, i - wb, (int)wb, -1};
     }
     st->mnem_len = i - b;
+    if (s[i] == ':' && !st->nwords && !st->guard_present)
+        return fail(err, b, i + 1 - b, "labels are not part of this ISA: it has no branches, so nothing can refer to one (write it as a comment: // start)");
     if (!at_end(s, i) && !is_space(s[i]))
         return fail(err, i, 1, "expected a space after the instruction name");
     asm_find_mnemonic(isa, st);

@@ -14,55 +14,87 @@ static const cli_opt opts[] = {
     {"max-memory", 0, "SIZE", "refuse an input estimated to need more memory (default 4G; K, M, G, T suffixes)"},
 };
 
-/* Builds the listing in memory so that -o FILE is written all at once. */
-static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, char **out, size_t *len,
-                   size_t *invalid)
+#define CHUNK (1u << 20) /* bytes of text written at a time */
+#define LINE_MAX_TEXT 640 /* the longest line: offset, text (gisa_disassemble fits 512), raw word */
+
+/* Writes `digits` hex digits of v (lowercase) at p; returns the end. */
+static char *put_hex(char *p, uint64_t v, int digits)
+{
+    static const char hex[] = "0123456789abcdef";
+    for (int i = digits - 1; i >= 0; i--, v >>= 4)
+        p[i] = hex[v & 15];
+    return p + digits;
+}
+
+/* The listing, one line per word, formatted into a buffer that is written
+ * out whenever it holds a chunk: the text of a large image is never all in
+ * memory, and the output is written while the next words are printed. */
+static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, FILE *out, size_t *invalid)
 {
     unsigned bits = gisa_isa_word_bits(isa);
     size_t wbytes = bits / 8;
-    FILE *f = open_memstream(out, len);
-    if (!f)
+    int offsets = a->val[O_OFFSETS] != NULL, raw = a->val[O_RAW] != NULL;
+    char *buf = malloc(CHUNK + LINE_MAX_TEXT);
+    if (!buf)
         return -1;
-    char text[1024];
+    char *p = buf;
     *invalid = 0;
     for (size_t i = 0; i < n; i++) {
-        if (gisa_disassemble(isa, w[i], text, sizeof text) != GISA_OK)
-            ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
-        if (a->val[O_OFFSETS])
-            fprintf(f, "/*%04zx*/ ", i * wbytes);
-        fputs(text, f);
-        if (a->val[O_RAW]) {
-            if (bits == 64)
-                fprintf(f, "  // 0x%016llx", (unsigned long long)w[i].w[0]);
-            else
-                fprintf(f, "  // 0x%016llx%016llx", (unsigned long long)w[i].w[1], (unsigned long long)w[i].w[0]);
+        if (offsets) { /* the byte offset, at least 4 digits, in a comment */
+            size_t off = i * wbytes;
+            int digits = 4;
+            while (digits < 16 && off >> (4 * digits))
+                digits++;
+            *p++ = '/';
+            *p++ = '*';
+            p = put_hex(p, off, digits);
+            memcpy(p, "*/ ", 3);
+            p += 3;
         }
-        fputc('\n', f);
+        if (gisa_disassemble(isa, w[i], p, 512) != GISA_OK)
+            ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
+        p += strlen(p);
+        if (raw) {
+            memcpy(p, "  // 0x", 7);
+            p += 7;
+            if (bits == 128)
+                p = put_hex(p, w[i].w[1], 16);
+            p = put_hex(p, w[i].w[0], 16);
+        }
+        *p++ = '\n';
+        if ((size_t)(p - buf) >= CHUNK) {
+            if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf))
+                break; /* the error is cli_output_close's to report */
+            p = buf;
+        }
     }
-    return fclose(f) ? -1 : 0;
+    fwrite(buf, 1, (size_t)(p - buf), out);
+    free(buf);
+    return 0;
 }
 
 static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int hex)
 {
     gisa_word *words;
     size_t n;
-    /* a listing line is about 64 characters (+11 with --offsets, +38 with
-     * --raw), in a buffer that doubles */
-    const cli_budget budget = {a->val[O_MAXMEM], 2 * (64 + (a->val[O_OFFSETS] ? 11 : 0) + (a->val[O_RAW] ? 38 : 0))};
+    /* the listing is written in pieces: no output held per word */
+    const cli_budget budget = {a->val[O_MAXMEM], 0, CHUNK + LINE_MAX_TEXT};
     int r = cli_read_words_within(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &budget, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
-    char *out = NULL;
-    size_t out_len = 0, invalid = 0;
-    if (listing(isa, a, words, n, &out, &out_len, &invalid)) {
-        free(words);
-        free(out);
+    /* the text is written as it is made: a chunk's worth of memory, not the whole listing's */
+    cli_output *o;
+    size_t invalid = 0;
+    FILE *out = cli_output_open(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", &o);
+    if (!out)
+        r = EXIT_USAGE;
+    else if (listing(isa, a, words, n, out, &invalid)) {
+        cli_output_close(o, 0);
         cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
-    }
+        r = EXIT_INPUT;
+    } else
+        r = cli_output_close(o, 1);
     free(words);
-    r = cli_write_output(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", out, out_len);
-    free(out);
     if (r == EXIT_OK && invalid && a->val[O_STRICT]) {
         fprintf(stderr, "%zu invalid %s\n", invalid, invalid == 1 ? "word" : "words");
         r = EXIT_INPUT;

@@ -1,5 +1,6 @@
 /* `gisa lint`: load the ISA and report every consistency problem. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -10,13 +11,78 @@ static const cli_opt opts[] = {
 
 static const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
 
+#define MAX_OFF 64
+
+/* Takes the -Wno-NAME (and -WNAME, which undoes it) arguments out of argv,
+ * as GCC spells them, into off[]. Returns CLI_CONTINUE or a usage error. */
+static int warning_options(const cli_cmd *cmd, int *argc, char **argv, const char **off, size_t *noff)
+{
+    int n = 1;
+    *noff = 0;
+    for (int i = 1; i < *argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--")) { /* the rest is not options */
+            while (i < *argc)
+                argv[n++] = argv[i++];
+            break;
+        }
+        if (strncmp(a, "-W", 2)) {
+            argv[n++] = argv[i];
+            continue;
+        }
+        int no = !strncmp(a + 2, "no-", 3);
+        const char *name = a + 2 + (no ? 3 : 0);
+        const char *known = NULL, *near = NULL;
+        size_t neard = 3;
+        for (size_t k = 0; gisa_isa_lint_category(k); k++) {
+            const char *c = gisa_isa_lint_category(k);
+            size_t d = cli_edit_distance(name, c);
+            if (!d)
+                known = c;
+            else if (d < neard) {
+                neard = d;
+                near = c;
+            }
+        }
+        if (!known) {
+            fprintf(stderr, "gisa lint: unknown warning '%s'%s%s%s; the warnings are:", name, near ? " (did you mean '" : "",
+                    near ? near : "", near ? "'?)" : "");
+            for (size_t k = 0; gisa_isa_lint_category(k); k++)
+                fprintf(stderr, " %s", gisa_isa_lint_category(k));
+            fputc('\n', stderr);
+            return cli_usage_error(cmd, "write -Wno-NAME to silence warning NAME");
+        }
+        size_t k = 0;
+        while (k < *noff && strcmp(off[k], known))
+            k++;
+        if (no && k == *noff && *noff < MAX_OFF)
+            off[(*noff)++] = known;
+        else if (!no && k < *noff)
+            off[k] = off[--*noff];
+    }
+    argv[n] = NULL;
+    *argc = n;
+    return CLI_CONTINUE;
+}
+
+static int silenced(const gisa_diag *g, const char *const *off, size_t noff)
+{
+    for (size_t k = 0; g->category && k < noff; k++)
+        if (!strcmp(g->category, off[k]))
+            return 1;
+    return 0;
+}
+
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
     gisa_isa *isa;
-    const char *source;
-    size_t load_warnings = 0;
-    int r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, &load_warnings);
+    const char *source, *off[MAX_OFF];
+    size_t load_warnings = 0, noff;
+    int r = warning_options(cmd, &argc, argv, off, &noff);
+    if (r != CLI_CONTINUE)
+        return r;
+    r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, &load_warnings);
     if (r != CLI_CONTINUE)
         return r;
     printf("loaded %zu opcodes (%zu optypes) from %s\n", gisa_isa_opcode_count(isa), gisa_isa_optype_count(isa),
@@ -29,11 +95,26 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     }
     gisa_diags_set_limit(d, (size_t)-1); /* a lint report is never cut short */
     gisa_status st = gisa_isa_lint(isa, d);
-    cli_print_diags(stdout, d, 0, NULL);
+    size_t errors = gisa_diags_errors(d), warnings = load_warnings, quiet = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        const gisa_diag *g = gisa_diags_get(d, i);
+        if (g->severity != GISA_WARNING)
+            ;
+        else if (silenced(g, off, noff)) {
+            quiet++;
+            continue;
+        } else
+            warnings++;
+        char *s = gisa_diag_format(g, 0);
+        printf("%s%s\n", g->file && g->file[0] ? "" : "gisa: ", s ? s : g->message);
+        free(s);
+    }
     /* warnings of the load itself (printed to stderr above) count too */
-    size_t errors = gisa_diags_errors(d), warnings = gisa_diags_warnings(d) + load_warnings;
-    printf("lint: %zu %s, %zu %s\n", errors, plural(errors, "error", "errors"), warnings,
+    printf("lint: %zu %s, %zu %s", errors, plural(errors, "error", "errors"), warnings,
            plural(warnings, "warning", "warnings"));
+    if (quiet)
+        printf(" (%zu silenced)", quiet);
+    putchar('\n');
     if (st != GISA_OK && st != GISA_ERR_INPUT)
         cli_error(cmd, "lint stopped: %s", gisa_status_str(st));
     gisa_diags_free(d);
@@ -49,7 +130,12 @@ const cli_cmd cmd_lint = {
     "check the ISA description for consistency problems",
     "Prints 'loaded N opcodes (M optypes) from SOURCE', one line per problem\n"
     "(file:line:col: error|warning: message) and a 'lint: N errors, M warnings'\n"
-    "summary. Exits 1 when there are errors (or warnings, with --werror).\n",
+    "summary. Exits 1 when there are errors (or warnings, with --werror).\n"
+    "Each warning ends with its kind, [-Wkind]; -Wno-kind silences that kind\n"
+    "(repeatable; -Wkind undoes it). Kinds: asm-format, decoration,\n"
+    "default-mismatch, example, narrow-field, operand-order, optype-name,\n"
+    "pseudo-code, ruling, shared-value, spelling, unencodable-modifier,\n"
+    "unused-field.\n",
     opts,
     sizeof opts / sizeof *opts,
     0,

@@ -9,7 +9,7 @@ enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FO
        O_COVERAGE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
-    {"out", 'o', "FILE", "write the final state to FILE (default: standard output)"},
+    {"output", 'o', "FILE", "write the final state to FILE (default: standard output)"},
     {"trace", 0, "[=FILE]", "commit log: every instruction reached, its exec mask and every write (default: standard error)"},
     {"regs", 0, "N", "registers per lane, R0..R(N-1) (default and most: 255 for gisa128, 63 for fermi)"},
     {"warps", 0, "W", "number of warps (default: as many as the state file has, else 1)"},
@@ -212,7 +212,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     if ((r = cli_check_size_option(cmd, a.val[O_MAXMEM])) != CLI_CONTINUE)
         return r;
     if (a.val[O_OUT] && !*a.val[O_OUT])
-        return cli_usage_error(cmd, "--out needs a file name");
+        return cli_usage_error(cmd, "-o needs a file name");
     gisa_isa *isa;
     const char *isa_source;
     if ((r = cli_load_isa(&a, &isa, &isa_source, NULL)) != CLI_CONTINUE)

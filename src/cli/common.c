@@ -191,6 +191,17 @@ void cli_print_help(const cli_cmd *cmd, FILE *f)
     fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors, 3 simulation fault (see 'gisa --help').\n", f);
 }
 
+/* Whether the long option `name` (len bytes) names opts: its name, or
+ * for the output file either of --out and --output, which every command
+ * that writes a file takes. */
+static int names_opt(const cli_opt *o, const char *name, size_t len)
+{
+    if (strlen(o->name) == len && !strncmp(o->name, name, len))
+        return 1;
+    int out = (len == 3 && !strncmp(name, "out", 3)) || (len == 6 && !strncmp(name, "output", 6));
+    return out && (!strcmp(o->name, "out") || !strcmp(o->name, "output"));
+}
+
 /* Splits "--name=value" / "--name" / "-x" / "-xVALUE" into its parts and
  * finds the option in `opts`. Returns its index or -1. */
 static int match_opt(const cli_opt *opts, size_t n, const char *arg, const char **inline_val)
@@ -200,7 +211,7 @@ static int match_opt(const cli_opt *opts, size_t n, const char *arg, const char 
         const char *name = arg + 2, *eq = strchr(name, '=');
         size_t len = eq ? (size_t)(eq - name) : strlen(name);
         for (size_t i = 0; i < n; i++)
-            if (strlen(opts[i].name) == len && !strncmp(opts[i].name, name, len)) {
+            if (names_opt(&opts[i], name, len)) {
                 *inline_val = eq ? eq + 1 : NULL;
                 return (int)i;
             }
@@ -272,6 +283,12 @@ static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args
             return cli_usage_error(cmd, "option '%s' needs an argument %s", arg, o->arg);
         val = argv[++*i];
     }
+    if (o->arg && !val && *i + 1 < argc && argv[*i + 1][0] != '-') {
+        /* "--trace t.txt": t.txt is a positional argument; if it turns out
+         * wrong, the hint says how to give the option its value */
+        a->optional_next = argv[*i + 1];
+        a->optional_name = o->name;
+    }
     if (own >= 0) {
         a->val[own] = val ? val : "";
         return CLI_CONTINUE;
@@ -304,6 +321,10 @@ int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a)
             if (r != CLI_CONTINUE)
                 return r;
         } else {
+            if ((a->npos >= cmd->max_pos || a->npos >= CLI_MAX_POS) && a->optional_next && a->npos &&
+                a->pos[a->npos - 1] == a->optional_next)
+                return cli_usage_error(cmd, "unexpected argument '%s' (to give --%s a value, write --%s=%s)", arg,
+                                       a->optional_name, a->optional_name, a->optional_next);
             if (a->npos >= cmd->max_pos || a->npos >= CLI_MAX_POS)
                 return cli_usage_error(cmd, "unexpected argument '%s'", arg);
             a->pos[a->npos++] = arg;
@@ -432,8 +453,12 @@ static int open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const
     const char *in = a->npos ? a->pos[0] : "-";
     *name = cli_input_name(in);
     int r = cli_read_input(cmd, in, data, len);
-    if (r != CLI_CONTINUE)
+    if (r != CLI_CONTINUE) {
+        if (a->npos && a->pos[0] == a->optional_next)
+            fprintf(stderr, "hint: '%s' was read as the input; to give --%s a value, write --%s=%s\n", in,
+                    a->optional_name, a->optional_name, in);
         return r;
+    }
     *d = gisa_diags_new();
     if (!*d) {
         free(*data);
@@ -458,23 +483,21 @@ static size_t words_in(const gisa_isa *isa, cli_words_from from, const char *dat
 static int check_budget(const cli_cmd *cmd, const gisa_isa *isa, cli_words_from from, const cli_budget *b,
                         const char *data, size_t len)
 {
-    size_t n = words_in(isa, from, data, len), need = len + n * (sizeof(gisa_word) + b->per_word);
-    char detail[200], in[32];
+    size_t n = words_in(isa, from, data, len), need = len + n * (sizeof(gisa_word) + b->per_word) + b->fixed;
+    char detail[240], in[32], buf[32];
     cli_human_size(in, sizeof in, len);
-    snprintf(detail, sizeof detail, "the input: %s; up to %zu words of 16 bytes and %zu bytes of output each", in, n,
-             b->per_word);
+    cli_human_size(buf, sizeof buf, b->fixed);
+    if (b->fixed)
+        snprintf(detail, sizeof detail, "the input: %s; up to %zu words of 16 bytes; a %s output buffer", in, n, buf);
+    else
+        snprintf(detail, sizeof detail, "the input: %s; up to %zu words of 16 bytes and %zu bytes of output each", in, n,
+                 b->per_word);
     return cli_check_memory(cmd, from == CLI_WORDS_ASM ? "assembling this input" : "disassembling this input", detail,
                             need, b->max_memory, CLI_DEFAULT_MAX_MEMORY);
 }
 
-int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
-                   gisa_word **words, size_t *n)
-{
-    return cli_read_words_within(cmd, isa, a, from, limit, NULL, words, n);
-}
-
-int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
-                          size_t limit, const cli_budget *budget, gisa_word **words, size_t *n)
+static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
+                      const cli_budget *budget, gisa_asm_options *opt, gisa_word **words, size_t *n)
 {
     const char *name;
     char *data;
@@ -490,8 +513,17 @@ int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_arg
     }
     *words = NULL;
     *n = 0;
-    gisa_status st = from == CLI_WORDS_ASM ? gisa_assemble(isa, name, data, len, words, n, d)
-                                           : gisa_words_parse(isa, data, len, from == CLI_WORDS_HEX, words, n, d);
+    gisa_status st;
+    if (from == CLI_WORDS_ASM) {
+        char *id = strcmp(name, "<stdin>") ? realpath(name, NULL) : NULL;
+        opt->include = cli_read_include;
+        opt->release = cli_release_include;
+        opt->file_id = id;
+        st = gisa_assemble_ex(isa, name, data, len, opt, words, n, d);
+        free(id);
+    } else {
+        st = gisa_words_parse(isa, data, len, from == CLI_WORDS_HEX, words, n, d);
+    }
     free(data);
     cli_print_diags(stderr, d, 1, name);
     if (st != GISA_OK) {
@@ -504,6 +536,31 @@ int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_arg
     }
     gisa_diags_free(d);
     return r;
+}
+
+int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, gisa_word **words, size_t *n)
+{
+    gisa_asm_options opt;
+    memset(&opt, 0, sizeof opt);
+    return read_words(cmd, isa, a, from, limit, budget, &opt, words, n);
+}
+
+int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
+                   gisa_word **words, size_t *n)
+{
+    return cli_read_words_within(cmd, isa, a, from, limit, NULL, words, n);
+}
+
+int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
+                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       gisa_word **words, size_t *n)
+{
+    gisa_asm_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.line = line;
+    opt.user = user;
+    return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, budget, &opt, words, n);
 }
 
 int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,

@@ -44,6 +44,9 @@ typedef struct cli_args {
     const char *overlay_dir, *target;
     const char *pos[CLI_MAX_POS];
     size_t npos;
+    /* the argument after an option whose value is optional ("--trace
+     * t.txt"), taken as positional: named in the hints of errors about it */
+    const char *optional_next, *optional_name;
 } cli_args;
 
 struct cli_cmd {
@@ -94,6 +97,11 @@ void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *
 /* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit
  * status after printing the reason. *buf is malloc'd and NUL-terminated. */
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len);
+/* The reader of `.include` files for gisa_assemble_ex: NAME relative to
+ * the including file's directory (from standard input: the current one). */
+gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why,
+                             size_t why_cap);
+void cli_release_include(void *user, gisa_include *inc);
 /* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
@@ -157,14 +165,19 @@ int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, c
                    gisa_word **words, size_t *n);
 /* The memory `as` and `dis` will hold, checked once the input is read and
  * before it is processed: the input, its words (an upper bound: the lines
- * and ';' of a source, the size of an image) and `per_word` bytes of output
- * per word. `max_memory` is the --max-memory value (NULL: the default). */
+ * and ';' of a source, the size of an image), `per_word` bytes of output
+ * per word and `fixed` bytes of output buffer (a streamed output). `max_memory`
+ * is the --max-memory value (NULL: the default). */
 typedef struct cli_budget {
     const char *max_memory;
-    size_t per_word;
+    size_t per_word, fixed;
 } cli_budget;
 int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
                           size_t limit, const cli_budget *budget, gisa_word **words, size_t *n);
+/* cli_read_words_within for assembly, with a listing callback (gisa_asm_options.line). */
+int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
+                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       gisa_word **words, size_t *n);
 /* For commands that write a file: rejects an empty -o, then loads the ISA. */
 int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);
 /* cli_parse, then cli_load_isa: the start of every command. */

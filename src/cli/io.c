@@ -4,6 +4,7 @@
  * renamed over FILE only once every byte is on disk, so a failed or
  * interrupted run never leaves a half-written or truncated FILE behind. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -17,6 +18,48 @@
 
 const char *cli_input_name(const char *path) { return !path || !strcmp(path, "-") ? "<stdin>" : path; }
 
+/* Reads all of f into a malloc'd, NUL-terminated buffer. Returns 0, an
+ * errno value, or -1 over the size limit (-2 out of memory). */
+static int read_all(FILE *f, char **buf, size_t *len)
+{
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    /* a file's size is known: one buffer, one read (and the end seen by
+     * the next, empty one) */
+    struct stat st;
+    if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size <= CLI_MAX_INPUT)
+        cap = (size_t)st.st_size + 65536 + 1;
+    if (cap && !(b = malloc(cap)))
+        return -2;
+    for (;;) {
+        if (cap - n < 65536 + 1) {
+            size_t nc = cap ? cap * 2 : 131072;
+            int over = nc > CLI_MAX_INPUT + 131072;
+            char *p = over ? NULL : realloc(b, nc);
+            if (!p) {
+                free(b);
+                return over ? -1 : -2;
+            }
+            b = p;
+            cap = nc;
+        }
+        size_t want = cap - n - 1, r = fread(b + n, 1, want, f);
+        n += r;
+        if (r < want) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(b);
+                return e;
+            }
+            break;
+        }
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len)
 {
     int from_stdin = !path || !strcmp(path, "-");
@@ -28,42 +71,81 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
         cli_error(cmd, "cannot open '%s': %s", name, strerror(errno));
         return EXIT_USAGE;
     }
-    char *b = NULL;
-    size_t n = 0, cap = 0;
-    int status = CLI_CONTINUE;
-    for (;;) {
-        if (cap - n < 65536 + 1) {
-            size_t nc = cap ? cap * 2 : 131072;
-            int over = nc > CLI_MAX_INPUT + 131072;
-            char *p = over ? NULL : realloc(b, nc);
-            if (!p) {
-                cli_error(cmd, over ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
-                status = EXIT_INPUT;
-                break;
-            }
-            b = p;
-            cap = nc;
-        }
-        size_t r = fread(b + n, 1, 65536, f);
-        n += r;
-        if (r < 65536) {
-            if (ferror(f)) {
-                cli_error(cmd, "cannot read '%s': %s", name, strerror(errno));
-                status = EXIT_USAGE;
-            }
-            break;
-        }
-    }
+    int e = read_all(f, buf, len);
     if (!from_stdin)
         fclose(f);
-    if (status != CLI_CONTINUE) {
-        free(b);
-        return status;
+    if (e == -1 || e == -2) {
+        cli_error(cmd, e == -1 ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
+        return EXIT_INPUT;
     }
-    b[n] = 0;
-    *buf = b;
-    *len = n;
+    if (e) {
+        cli_error(cmd, "cannot read '%s': %s", name, strerror(e));
+        return EXIT_USAGE;
+    }
     return CLI_CONTINUE;
+}
+
+/* ------------------------------------------------------------ .include */
+
+/* What the reader allocates for one included file. */
+typedef struct included {
+    char *path, *id, *text;
+} included;
+
+gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why, size_t why_cap)
+{
+    (void)user;
+    /* relative to the including file's directory (standard input: the
+     * current one), as C's #include "..." */
+    const char *slash = strrchr(from, '/');
+    size_t dir = name[0] == '/' || !slash || !strcmp(from, "<stdin>") ? 0 : (size_t)(slash - from) + 1;
+    included *h = calloc(1, sizeof *h);
+    char *path = h ? malloc(dir + strlen(name) + 1) : NULL;
+    if (!path) {
+        free(h);
+        snprintf(why, why_cap, "out of memory");
+        return GISA_ERR_NOMEM;
+    }
+    memcpy(path, from, dir);
+    strcpy(path + dir, name);
+    h->path = path;
+    struct stat st;
+    FILE *f = NULL;
+    int e;
+    if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!(f = fopen(path, "rb")))
+        e = errno;
+    else {
+        e = read_all(f, &h->text, &inc->len);
+        fclose(f);
+    }
+    if (e) {
+        if (e == -1 || e == -2)
+            snprintf(why, why_cap, "'%s' %s", path, e == -1 ? "is too large (the limit is 1 GiB)" : "does not fit in memory");
+        else
+            snprintf(why, why_cap, "'%s': %s", path, strerror(e));
+        free(h->text);
+        free(path);
+        free(h);
+        return e == -2 ? GISA_ERR_NOMEM : GISA_ERR_IO;
+    }
+    h->id = realpath(path, NULL); /* the same file by any path, for cycles */
+    inc->name = path;
+    inc->id = h->id;
+    inc->text = h->text;
+    inc->handle = h;
+    return GISA_OK;
+}
+
+void cli_release_include(void *user, gisa_include *inc)
+{
+    (void)user;
+    included *h = inc->handle;
+    free(h->path);
+    free(h->id);
+    free(h->text);
+    free(h);
 }
 
 int cli_write_all(int fd, const char *buf, size_t len)
@@ -176,6 +258,12 @@ static FILE *open_atomic(cli_output *o)
         tmp_live[slot] = 0;
         if (--nlive == 0)
             catch_signals(0);
+        struct stat st;
+        if (!stat(o->target, &st)) { /* no file can be made beside it: the file itself says why not */
+            if (!(f = fopen(o->target, "wb")))
+                cli_error(o->cmd, "cannot write '%s': %s", o->shown, strerror(errno));
+            return f; /* o->slot stays -1: written in place */
+        }
         cli_error(o->cmd, "cannot create '%s': %s", o->shown, strerror(e));
         return NULL;
     }

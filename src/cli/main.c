@@ -21,6 +21,9 @@ static void print_main_help(FILE *f)
           "Common options (accepted by every command, before or after it):\n",
           f);
     cli_print_global_options(f);
+    fputs("\nTargets (--target NAME):\n", f);
+    for (size_t i = 0; i < gisa_target_count(); i++)
+        fprintf(f, "  %s%s\n", gisa_target_name(i), strcmp(gisa_target_name(i), "gisa128") ? "" : " (default)");
     fputs("\nOptions and arguments may be mixed; '--opt=value' and '--opt value' both work,\n"
           "'--' ends the options and '-' names standard input or output.\n\n"
           "Exit status:\n"

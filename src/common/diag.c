@@ -9,7 +9,7 @@
 
 typedef struct diag_item {
     gisa_diag pub;
-    char *file, *message, *source;
+    char *file, *message, *source, *context;
 } diag_item;
 
 struct gisa_diags {
@@ -33,6 +33,7 @@ void gisa_diags_clear(gisa_diags *d)
         free(d->items[i].file);
         free(d->items[i].message);
         free(d->items[i].source);
+        free(d->items[i].context);
     }
     d->count = d->dropped = d->errors = d->warnings = 0;
 }
@@ -70,6 +71,24 @@ static char *dupn(const char *s, size_t n)
     return p;
 }
 
+/* Byte columns (as every reader counts) to character columns: UTF-8
+ * continuation bytes (10xxxxxx) start no character. Past the line's end
+ * every byte counts one. */
+static void char_columns(const char *line, size_t n, int *col, int *len)
+{
+    size_t b = (size_t)*col - 1, e = b + (size_t)*len;
+    int c = 1, l = 0;
+    for (size_t i = 0; i < e; i++) {
+        int starts = i >= n || ((unsigned char)line[i] & 0xC0) != 0x80;
+        if (i < b)
+            c += starts;
+        else
+            l += starts;
+    }
+    *col = c;
+    *len = l > 0 ? l : 1;
+}
+
 void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap)
 {
     if (!d)
@@ -99,6 +118,7 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     memset(it, 0, sizeof *it);
     it->message = sb_take(&sb);
     it->file = dupn(at && at->file ? at->file : "", at && at->file ? strlen(at->file) : 0);
+    int col = at ? at->col : 0, length = at && at->len > 0 ? at->len : 1;
     if (at && at->line_text) {
         size_t n = at->line_len > 0 ? (size_t)at->line_len : 0;
         while (n && (at->line_text[n - 1] == '\r' || at->line_text[n - 1] == '\n'))
@@ -106,22 +126,34 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
         if (n > 4096) /* a 1 MB line is shown cut, not echoed whole */
             n = 4096;
         it->source = dupn(at->line_text, n);
+        if (col > 0)
+            char_columns(at->line_text, n, &col, &length);
     }
-    if (!it->message || !it->file) {
+    if (at && at->context)
+        it->context = dupn(at->context, strlen(at->context));
+    if (!it->message || !it->file || (at && at->context && !it->context)) {
         free(it->message);
         free(it->file);
         free(it->source);
+        free(it->context);
         d->dropped++;
         return;
     }
     it->pub.severity = sev;
     it->pub.file = it->file;
     it->pub.line = at ? at->line : 0;
-    it->pub.col = at ? at->col : 0;
-    it->pub.length = at && at->len > 0 ? at->len : 1;
+    it->pub.col = col;
+    it->pub.length = length;
+    it->pub.context = it->context;
     it->pub.message = it->message;
     it->pub.source_line = it->source;
     d->count++;
+}
+
+void diag_set_category(gisa_diags *d, const char *category)
+{
+    if (d && d->count && !d->items[d->count - 1].pub.category)
+        d->items[d->count - 1].pub.category = category;
 }
 
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
@@ -132,11 +164,36 @@ void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fm
     va_end(ap);
 }
 
+void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
+{
+    for (size_t i = 0; to && from && i < from->count; i++) {
+        const gisa_diag *g = &from->items[i].pub;
+        if (g->severity > max)
+            continue;
+        /* the columns count characters already: added without the source
+         * line (which would convert them again), then given it */
+        srcloc at = {g->file, g->line, g->col, g->length, NULL, 0, g->context};
+        size_t before = to->count;
+        diag_add(to, g->severity, &at, "%s", g->message);
+        if (to->count > before)
+            to->items[before].pub.category = g->category;
+        if (to->count > before && g->source_line) {
+            diag_item *it = &to->items[before];
+            it->source = dupn(g->source_line, strlen(g->source_line));
+            it->pub.source_line = it->source;
+        }
+    }
+}
+
 char *gisa_diag_format(const gisa_diag *g, int with_source)
 {
     static const char *const sev[] = {"note", "warning", "error"};
     strbuf sb;
     sb_init(&sb);
+    if (g->context) {
+        sb_puts(&sb, g->context);
+        sb_putc(&sb, '\n');
+    }
     if (g->file && g->file[0]) {
         sb_puts(&sb, g->file);
         if (g->line > 0)
@@ -146,15 +203,24 @@ char *gisa_diag_format(const gisa_diag *g, int with_source)
         sb_puts(&sb, ": ");
     }
     sb_printf(&sb, "%s: %s", sev[g->severity <= GISA_ERROR ? g->severity : GISA_ERROR], g->message);
+    if (g->category)
+        sb_printf(&sb, " [-W%s]", g->category);
     if (with_source && g->source_line) {
         sb_putc(&sb, '\n');
         sb_puts(&sb, g->source_line);
         sb_putc(&sb, '\n');
-        size_t srclen = strlen(g->source_line);
+        const char *p = g->source_line;
         int col = g->col > 0 ? g->col : 1;
-        /* keep tabs so the caret lines up under tab-indented source */
-        for (int i = 1; i < col; i++)
-            sb_putc(&sb, (size_t)(i - 1) < srclen && g->source_line[i - 1] == '\t' ? '\t' : ' ');
+        /* one space per character before the column (col counts
+         * characters); tabs are kept so the caret lines up under
+         * tab-indented source */
+        for (int i = 1; i < col; i++) {
+            sb_putc(&sb, *p == '\t' ? '\t' : ' ');
+            if (*p)
+                do
+                    p++;
+                while (((unsigned char)*p & 0xC0) == 0x80);
+        }
         sb_putc(&sb, '^');
         for (int i = 1; i < g->length && i < 200; i++)
             sb_putc(&sb, '~');
@@ -208,6 +274,7 @@ const char *gisa_status_str(gisa_status s)
     case GISA_ERR_NOMEM: return "out of memory or over a limit";
     case GISA_ERR_NOTFOUND: return "not found";
     case GISA_ERR_SIM: return "simulation fault";
+    case GISA_ERR_TRUNCATED: return "text cut to fit the buffer";
     }
     return "unknown status";
 }

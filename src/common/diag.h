@@ -13,6 +13,7 @@ typedef struct srcloc {
     int line, col, len;
     const char *line_text;
     int line_len;
+    const char *context; /* lines shown before it ("In file included from a.s:3:"), or NULL */
 } srcloc;
 
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
@@ -22,6 +23,11 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
  * buffer between threads). */
 #define ERRNO_TEXT_MAX 128
 const char *errno_text(int err, char *buf, size_t cap);
+/* Gives the diagnostic just added (if it was kept) its category: a static
+ * string, shown as [-Wcategory]. */
+void diag_set_category(gisa_diags *d, const char *category);
+/* Adds the diagnostics of `from` of severity max or less to `to`. */
+void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */
 int edit_distance(const char *a, size_t alen, const char *b, size_t blen);
 #endif

@@ -213,7 +213,7 @@ static void fail(reader *r, const json_val *at, const char *what, const char *ke
 {
     if (r->apply || r->errors++ >= 20)
         return;
-    srcloc loc = {r->name, at ? at->line : 0, at ? at->col : 0, 1, NULL, 0};
+    srcloc loc = {r->name, at ? at->line : 0, at ? at->col : 0, 1, NULL, 0, NULL};
     diag_add(r->d, GISA_ERROR, &loc, "coverage %s: %s '%s'", r->path, what, key);
 }
 
@@ -481,7 +481,7 @@ static int read_header(reader *r, const json_val *root, srcloc *loc)
 /* One walk over the text: 0 when it parsed and nothing was refused. */
 static int walk(reader *r, const char *text, size_t len, int pass)
 {
-    srcloc loc = {r->name, 0, 0, 0, NULL, 0};
+    srcloc loc = {r->name, 0, 0, 0, NULL, 0, NULL};
     json_val root;
     json_init(&r->j, text, len);
     r->apply = pass == 2;
@@ -495,7 +495,7 @@ static int walk(reader *r, const char *text, size_t len, int pass)
     if (!r->j.failed)
         json_finish(&r->j);
     if (r->j.failed) {
-        srcloc e = {r->name, r->j.err_line, r->j.err_col, 1, NULL, 0};
+        srcloc e = {r->name, r->j.err_line, r->j.err_col, 1, NULL, 0, NULL};
         diag_add(r->d, GISA_ERROR, &e, "not JSON: %s", r->j.error);
         return -1;
     }

@@ -20,11 +20,12 @@ static COLD gisa_status invalid(const gisa_isa *isa, gisa_word w, int opcode, ch
 {
     char why[GISA_INST_WHY];
     decoder_explain(isa, &w, opcode, why, sizeof why);
+    int n;
     if (isa->word_bits == 64)
-        snprintf(buf, cap, ".invalid 0x%016llx // %s", (unsigned long long)w.w[0], why);
+        n = snprintf(buf, cap, ".invalid 0x%016llx // %s", (unsigned long long)w.w[0], why);
     else
-        snprintf(buf, cap, ".invalid 0x%016llx%016llx // %s", (unsigned long long)w.w[1], (unsigned long long)w.w[0], why);
-    return GISA_ERR_INPUT;
+        n = snprintf(buf, cap, ".invalid 0x%016llx%016llx // %s", (unsigned long long)w.w[1], (unsigned long long)w.w[0], why);
+    return n < 0 || (size_t)n >= cap ? GISA_ERR_TRUNCATED : GISA_ERR_INPUT;
 }
 
 gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap)
@@ -35,8 +36,7 @@ gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t
     int opcode, form = decoder_run(isa, &w, &opcode, vals);
     if (form < 0)
         return invalid(isa, w, opcode, buf, cap);
-    dis_print(isa->dis, opcode, form, vals, buf, cap);
-    return GISA_OK;
+    return dis_print(isa->dis, opcode, form, vals, buf, cap) ? GISA_ERR_TRUNCATED : GISA_OK;
 }
 
 gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap)
@@ -47,6 +47,5 @@ gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, si
         buf[0] = 0;
         return GISA_ERR_USAGE;
     }
-    dis_print(isa->dis, inst->opcode, inst->form, inst->field, buf, cap);
-    return GISA_OK;
+    return dis_print(isa->dis, inst->opcode, inst->form, inst->field, buf, cap) ? GISA_ERR_TRUNCATED : GISA_OK;
 }

@@ -351,20 +351,32 @@ static HOT_INLINE void print_line(const dis_model *dm, int opcode, const dis_for
     *p = 0;
 }
 
-/* The instance that checks, out of the way: small buffers are rare. */
-static COLD void print_line_checked(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
-                                    size_t cap)
+/* The instance that checks, out of the way: small buffers are rare. The
+ * text is cut at cap, and is whole when it ends (NUL) before the end. */
+static COLD int print_line_checked(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                   size_t cap)
 {
+    char whole[512];
+    if (df->bound + DIS_SLACK <= sizeof whole) {
+        print_line(dm, opcode, df, vals, whole, NULL);
+        size_t n = strlen(whole);
+        size_t k = n < cap ? n : cap - 1;
+        memcpy(buf, whole, k);
+        buf[k] = 0;
+        return n >= cap;
+    }
     print_line(dm, opcode, df, vals, buf, buf + cap - 1);
+    return strlen(buf) + 1 >= cap; /* filled to the end: maybe cut */
 }
 
-void dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
+int dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
 {
     const dis_form *df = &dm->op[opcode].forms[form];
-    if (cap >= (size_t)df->bound + DIS_SLACK)
+    if (cap >= (size_t)df->bound + DIS_SLACK) {
         print_line(dm, opcode, df, vals, buf, NULL);
-    else
-        print_line_checked(dm, opcode, df, vals, buf, cap);
+        return 0;
+    }
+    return print_line_checked(dm, opcode, df, vals, buf, cap);
 }
 
 /* ------------------------------------------------------------ bounds */

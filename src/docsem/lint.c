@@ -64,10 +64,12 @@ static void check(const names *k, const ds_node *e, const char *optype, gisa_dia
 {
     if (!e)
         return;
-    if (e->kind == N_NAME && !known(k, e->name))
+    if (e->kind == N_NAME && !known(k, e->name)) {
         diag_add(diags, GISA_WARNING, &e->loc,
                  "unknown name '%s' in the pseudo-code of %s (it does not run under the doc engine)", e->name,
                  optype);
+        diag_set_category(diags, "pseudo-code");
+    }
     if (e->kind == N_CALL && e->a && e->a->kind == N_NAME) /* a function: the built-ins' to resolve */
         ;
     else

@@ -167,7 +167,7 @@ gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_dia
 {
     if (!g)
         return GISA_ERR_USAGE;
-    srcloc at = {"", 0, 0, 0, NULL, 0};
+    srcloc at = {"", 0, 0, 0, NULL, 0, NULL};
     if (count > GISA_GEN_MAX_COUNT) {
         diag_add(diags, GISA_ERROR, &at, "--count %zu: at most %u instructions", count, GISA_GEN_MAX_COUNT);
         return GISA_ERR_USAGE;

@@ -54,7 +54,7 @@ __attribute__((format(printf, 3, 4))) static gisa_status fail(gisa_diags *diags,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    srcloc at = {"", 0, 0, 0, NULL, 0};
+    srcloc at = {"", 0, 0, 0, NULL, 0, NULL};
     diag_add(diags, GISA_ERROR, &at, "--%s: %s", name, msg);
     return GISA_ERR_USAGE;
 }

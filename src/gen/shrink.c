@@ -115,7 +115,7 @@ gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, voi
         }
     int r = try_lines(&s, cur, n);
     if (r == 0) {
-        srcloc where = {"", 0, 0, 0, NULL, 0};
+        srcloc where = {"", 0, 0, 0, NULL, 0, NULL};
         diag_add(diags, GISA_ERROR, &where, "the test does not fail on the original program: nothing to shrink");
         st = GISA_ERR_INPUT;
         goto done;

@@ -2,6 +2,8 @@
  * compiled from it (the disassembler's print plans, the assembler's
  * candidate tables). The only file that knows every layer: the model does
  * not know its consumers, and they do not know each other. */
+#include <string.h>
+
 #include "asm/asm.h"
 #include "common/diag.h"
 #include "disasm/disasm.h"
@@ -40,8 +42,49 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
     return with_tools(spec_load_dir(dir, overlay_dir, target, out, diags), out, diags);
 }
 
+/* Another target whose types and rulings make the descriptions load
+ * without errors, or NULL. */
+static const char *fitting_target(const char *const *paths, size_t n, const char *target)
+{
+    for (size_t i = 0; i < gisa_target_count(); i++) {
+        const char *t = gisa_target_name(i);
+        if (!strcmp(t, target))
+            continue;
+        gisa_diags *scratch = gisa_diags_new();
+        gisa_isa *isa = NULL;
+        gisa_status st = scratch ? spec_load_paths(paths, n, NULL, t, &isa, scratch) : GISA_ERR_NOMEM;
+        gisa_isa_free(isa);
+        gisa_diags_free(scratch);
+        if (st == GISA_OK)
+            return t;
+    }
+    return NULL;
+}
+
 gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
                                 gisa_isa **out, gisa_diags *diags)
 {
-    return with_tools(spec_load_paths(paths, n, overlay_dir, target, out, diags), out, diags);
+    gisa_diags *mine = overlay_dir || !diags ? NULL : gisa_diags_new();
+    if (!mine)
+        return with_tools(spec_load_paths(paths, n, overlay_dir, target, out, diags), out, diags);
+    /* descriptions written for another target fail with one error per
+     * definition (their groups' parents are that target's): say so once */
+    gisa_status st = spec_load_paths(paths, n, NULL, target, out, mine);
+    const char *name = target ? target : "gisa128";
+    const char *fits = st == GISA_ERR_INPUT && gisa_diags_errors(mine) ? fitting_target(paths, n, name) : NULL;
+    if (fits) {
+        diag_copy(diags, mine, GISA_NOTE); /* the files skipped */
+        const gisa_diag *first = NULL;
+        for (size_t i = 0; i < gisa_diags_count(mine) && !first; i++)
+            if (gisa_diags_get(mine, i)->severity == GISA_ERROR)
+                first = gisa_diags_get(mine, i);
+        diag_add(diags, GISA_ERROR, NULL,
+                 "these descriptions are not for target '%s' (%zu errors, the first: %s:%d: %s); they load without errors as target '%s' (--target %s)",
+                 name, gisa_diags_errors(mine), first ? first->file : "", first ? first->line : 0, first ? first->message : "", fits, fits);
+        gisa_diags_free(mine);
+        return GISA_ERR_INPUT;
+    }
+    diag_copy(diags, mine, GISA_ERROR);
+    gisa_diags_free(mine);
+    return with_tools(st, out, diags);
 }

@@ -54,7 +54,7 @@ typedef struct reader {
 
 static void err_at(gisa_diags *d, const char *name, int line, int col, const char *key, const char *msg)
 {
-    srcloc at = {name, line, col, 1, NULL, 0};
+    srcloc at = {name, line, col, 1, NULL, 0, NULL};
     if (key)
         diag_add(d, GISA_ERROR, &at, "state key \"%s\": %s", key, msg);
     else
@@ -362,7 +362,7 @@ gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gis
                             "(only constants stand beside it)");
     }
     if (r.j.failed) {
-        srcloc at = {st->name, r.j.err_line, r.j.err_col, 1, NULL, 0};
+        srcloc at = {st->name, r.j.err_line, r.j.err_col, 1, NULL, 0, NULL};
         diag_add(d, GISA_ERROR, &at, "invalid JSON: %s", r.j.error);
         r.errors++;
     }

@@ -24,12 +24,12 @@ typedef struct linter {
     arena keys;
 } linter;
 
-static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+static void emit(linter *L, gisa_severity sev, const char *category, const srcloc *at, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 static int full(const linter *L) { return L->seen.count >= LINT_MAX_REPORTS; }
 
-static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt, ...)
+static void emit(linter *L, gisa_severity sev, const char *category, const srcloc *at, const char *fmt, ...)
 {
     if (full(L))
         return;
@@ -55,11 +55,14 @@ static void emit(linter *L, gisa_severity sev, const srcloc *at, const char *fmt
         strmap_put(&L->seen, k, kl + sb.len, 1);
     }
     srcloc loc = {0};
-    if (at) {
+    if (at) { /* where the definition starts: its line, and its column (or the first) */
         loc.file = at->file;
         loc.line = at->line;
+        loc.col = at->line > 0 ? (at->col > 0 ? at->col : 1) : 0;
+        loc.len = at->len;
     }
     diag_add(L->diags, sev, &loc, "%s", sb.s);
+    diag_set_category(L->diags, category);
     if (sev == GISA_ERROR)
         L->errors++;
     sb_free(&sb);
@@ -84,11 +87,11 @@ static void lint_types(linter *L)
             continue;
         for (int v = 0; v < t->nvalues; v++) {
             if (t->width < 64 && t->values[v].value >> t->width)
-                emit(L, GISA_ERROR, &t->values[v].loc, "value %s = %llu of type %s does not fit its %d bits", t->values[v].name,
+                emit(L, GISA_ERROR, NULL, &t->values[v].loc, "value %s = %llu of type %s does not fit its %d bits", t->values[v].name,
                      (unsigned long long)t->values[v].value, t->name, t->width);
             for (int w = 0; w < v && !t->values[v].alias; w++)
                 if (t->values[w].value == t->values[v].value)
-                    emit(L, GISA_WARNING, &t->values[v].loc, "values %s and %s of type %s share the number %llu", t->values[w].name, t->values[v].name,
+                    emit(L, GISA_WARNING, "shared-value", &t->values[v].loc, "values %s and %s of type %s share the number %llu", t->values[w].name, t->values[v].name,
                          t->name, (unsigned long long)t->values[v].value);
         }
     }
@@ -102,17 +105,17 @@ static void lint_fields(linter *L, const isa_opcode *op)
         const isa_field *f = &op->fields[i];
         const isa_type *t = f->type;
         if (f->width > t->width)
-            emit(L, GISA_ERROR, &f->loc, "field %s is %d bits wide, wider than its type %s (%d bits)", f->name, f->width, t->name, t->width);
+            emit(L, GISA_ERROR, NULL, &f->loc, "field %s is %d bits wide, wider than its type %s (%d bits)", f->name, f->width, t->name, t->width);
         else if (f->width < t->width && t->kind != TY_IMM)
-            emit(L, GISA_WARNING, &f->loc, "field %s is %d bits wide, narrower than its type %s (%d bits)", f->name, f->width, t->name, t->width);
+            emit(L, GISA_WARNING, "narrow-field", &f->loc, "field %s is %d bits wide, narrower than its type %s (%d bits)", f->name, f->width, t->name, t->width);
         if ((f->fixed || f->has_default) && f->width < 64 && f->value >> f->width)
-            emit(L, GISA_ERROR, &f->loc, "the value %llu of field %s does not fit its %d bits", (unsigned long long)f->value, f->name, f->width);
+            emit(L, GISA_ERROR, NULL, &f->loc, "the value %llu of field %s does not fit its %d bits", (unsigned long long)f->value, f->name, f->width);
         for (int j = 0; j < i; j++) {
             const isa_field *g = &op->fields[j];
             int lo = f->off > g->off ? f->off : g->off;
             int hi = f->off + f->width < g->off + g->width ? f->off + f->width : g->off + g->width;
             if (lo < hi)
-                emit(L, GISA_ERROR, &f->loc, "fields %s and %s of %s overlap in bits %d..%d", g->name, f->name, op->name, hi - 1, lo);
+                emit(L, GISA_ERROR, NULL, &f->loc, "fields %s and %s of %s overlap in bits %d..%d", g->name, f->name, op->name, hi - 1, lo);
         }
     }
 }
@@ -125,7 +128,7 @@ static void lint_ambiguity(linter *L)
             const isa_opcode *a = &isa->opcodes[i], *b = &isa->opcodes[j];
             if (((a->match.w[0] ^ b->match.w[0]) & a->mask.w[0] & b->mask.w[0]) == 0 &&
                 ((a->match.w[1] ^ b->match.w[1]) & a->mask.w[1] & b->mask.w[1]) == 0)
-                emit(L, GISA_ERROR, &a->def->loc, "decode ambiguity: the fixed bits of %s and %s can match the same word", b->name, a->name);
+                emit(L, GISA_ERROR, NULL, &a->def->loc, "decode ambiguity: the fixed bits of %s and %s can match the same word", b->name, a->name);
         }
 }
 
@@ -149,25 +152,25 @@ static void lint_syntax(linter *L, const isa_opcode *op)
                 continue; /* a literal has no half selector: nothing to encode */
             if (m->field < 0) {
                 if (m->def_choice >= 0)
-                    emit(L, GISA_WARNING, &F->loc, "%s: modifier .%s has no encoding field: only its default .%s can be written", F->mnemonic, m->name,
+                    emit(L, GISA_WARNING, "unencodable-modifier", &F->loc, "%s: modifier .%s has no encoding field: only its default .%s can be written", F->mnemonic, m->name,
                          m->choices[m->def_choice].spell);
                 else
-                    emit(L, GISA_WARNING, &F->loc, "%s: modifier .%s has no encoding field: it cannot be written", F->mnemonic, m->name);
+                    emit(L, GISA_WARNING, "unencodable-modifier", &F->loc, "%s: modifier .%s has no encoding field: it cannot be written", F->mnemonic, m->name);
                 continue;
             }
             const isa_field *f = &op->fields[m->field];
             if (f->fixed && m->nchoices > 1)
-                emit(L, GISA_ERROR, &f->loc, "%s: field %s is fixed (==) but the syntax lets .%s choose between %d values (a typo for '='?)",
+                emit(L, GISA_ERROR, NULL, &f->loc, "%s: field %s is fixed (==) but the syntax lets .%s choose between %d values (a typo for '='?)",
                      op->name, f->name, m->name, m->nchoices);
             for (int c = 0; c < m->nchoices; c++) {
                 char buf[32];
                 const char *tn = type_value_name(f->type, m->choices[c].value, buf, sizeof buf);
                 if (tn && strcmp(tn, m->choices[c].spell) && !is_alias(f->type, m->choices[c].spell))
-                    emit(L, GISA_WARNING, &F->loc, "%s: the syntax spells .%s what type %s calls %s (field %s)", F->mnemonic, m->choices[c].spell,
+                    emit(L, GISA_WARNING, "spelling", &F->loc, "%s: the syntax spells .%s what type %s calls %s (field %s)", F->mnemonic, m->choices[c].spell,
                          f->type->name, tn, f->name);
             }
             if (!m->literal && m->def_choice >= 0 && f->has_default && m->choices[m->def_choice].value != f->value)
-                emit(L, GISA_WARNING, &F->loc, "%s: the syntax default .%s differs from the encoding default of field %s", F->mnemonic,
+                emit(L, GISA_WARNING, "default-mismatch", &F->loc, "%s: the syntax default .%s differs from the encoding default of field %s", F->mnemonic,
                      m->choices[m->def_choice].spell, f->name);
         }
         for (int j = 0; j < F->nops; j++) {
@@ -175,12 +178,12 @@ static void lint_syntax(linter *L, const isa_opcode *op)
             if (s->kind == OK_IMM)
                 continue; /* '-' on an immediate is part of its value */
             if (s->allow_neg && s->neg_field < 0)
-                emit(L, GISA_WARNING, &F->loc, "%s: the syntax allows '-' on %s but %s has no field %s.neg for it", F->mnemonic, s->name, op->name,
+                emit(L, GISA_WARNING, "decoration", &F->loc, "%s: the syntax allows '-' on %s but %s has no field %s.neg for it", F->mnemonic, s->name, op->name,
                      s->field >= 0 ? op->fields[s->field].name : s->name);
             if (s->allow_abs && s->abs_field < 0)
-                emit(L, GISA_WARNING, &F->loc, "%s: the syntax allows |x| on %s but %s has no field for it", F->mnemonic, s->name, op->name);
+                emit(L, GISA_WARNING, "decoration", &F->loc, "%s: the syntax allows |x| on %s but %s has no field for it", F->mnemonic, s->name, op->name);
             if (s->allow_not && s->not_field < 0)
-                emit(L, GISA_WARNING, &F->loc, "%s: the syntax allows '!' on %s but %s has no field for it", F->mnemonic, s->name, op->name);
+                emit(L, GISA_WARNING, "decoration", &F->loc, "%s: the syntax allows '!' on %s but %s has no field for it", F->mnemonic, s->name, op->name);
         }
     }
     /* a field that no form sets keeps its default forever */
@@ -192,7 +195,7 @@ static void lint_syntax(linter *L, const isa_opcode *op)
         for (int k = 0; k < op->nforms && !set; k++)
             set = is_free(&op->forms[k], i);
         if (!set)
-            emit(L, GISA_WARNING, &f->loc, "field %s of %s (bits %d..%d) is set by no syntax form: it always holds %s", f->name, op->name,
+            emit(L, GISA_WARNING, "unused-field", &f->loc, "field %s of %s (bits %d..%d) is set by no syntax form: it always holds %s", f->name, op->name,
                  f->off + f->width - 1, f->off, f->has_default ? "its default" : "the zero register or 0");
     }
 }
@@ -248,7 +251,7 @@ static void lint_opinfo(linter *L, const isa_opcode *op)
                         break;
                     snprintf(inner, sizeof inner, "%.*s", (int)(len < 60 ? len : 60), p);
                     if (model_field(op, inner) < 0)
-                        emit(L, GISA_ERROR, &oi->name_locs[i], "%s of %s names '%s', which is not a field", names[k], op->name, inner);
+                        emit(L, GISA_ERROR, NULL, &oi->name_locs[i], "%s of %s names '%s', which is not a field", names[k], op->name, inner);
                     p += len;
                     if (*p == ']')
                         break;
@@ -256,7 +259,7 @@ static void lint_opinfo(linter *L, const isa_opcode *op)
                 continue;
             }
             if (model_field(op, n) < 0)
-                emit(L, GISA_ERROR, &oi->name_locs[i], "%s of %s names '%s', which is not a field", names[k], op->name, n);
+                emit(L, GISA_ERROR, NULL, &oi->name_locs[i], "%s of %s names '%s', which is not a field", names[k], op->name, n);
         }
     }
     for (int c = 0; c < op->nchain; c++)
@@ -264,10 +267,10 @@ static void lint_opinfo(linter *L, const isa_opcode *op)
             const raw_opinfo *oi = &op->chain[c]->opinfo[i];
             if ((oi->kind == OI_BITWIDTH || oi->kind == OI_ASMFORMAT) && model_field(op, oi->names[0]) < 0 &&
                 !descendant_has_field(L->isa, op->chain[c], oi->names[0]))
-                emit(L, GISA_ERROR, &oi->loc, "%s names '%s', which is not a field of %s", oi->kind == OI_BITWIDTH ? "Bitwidth" : "AsmFormat",
+                emit(L, GISA_ERROR, NULL, &oi->loc, "%s names '%s', which is not a field of %s", oi->kind == OI_BITWIDTH ? "Bitwidth" : "AsmFormat",
                      oi->names[0], op->name);
             if (oi->kind == OI_ASMFORMAT && strcmp(oi->func, "CvtINegX") && strcmp(oi->func, "CvtFImm"))
-                emit(L, GISA_WARNING, &oi->loc, "unknown AsmFormat function %s (known: CvtINegX, CvtFImm); it is ignored", oi->func);
+                emit(L, GISA_WARNING, "asm-format", &oi->loc, "unknown AsmFormat function %s (known: CvtINegX, CvtFImm); it is ignored", oi->func);
         }
 }
 
@@ -314,7 +317,7 @@ static void lint_siblings(linter *L)
             const isa_opcode *op = &isa->opcodes[ot->opcodes[i]];
             order_roles(op->order, cur, sizeof cur);
             if (strcmp(ref, cur) && op->order)
-                emit(L, GISA_WARNING, &op->order->loc, "%s: operand order <%s> differs from its siblings' <%s>", op->name, cur, ref);
+                emit(L, GISA_WARNING, "operand-order", &op->order->loc, "%s: operand order <%s> differs from its siblings' <%s>", op->name, cur, ref);
         }
     }
 }
@@ -354,7 +357,7 @@ static void lint_names(linter *L)
                     nodot[n++] = *p;
             nodot[n] = 0;
             if (strcmp(m, ot->name) && (!strcmp(flat, ot->name) || !strcmp(nodot, ot->name)))
-                emit(L, GISA_WARNING, &ot->def->loc, "optype %s is written %s in assembly", ot->name, m);
+                emit(L, GISA_WARNING, "optype-name", &ot->def->loc, "optype %s is written %s in assembly", ot->name, m);
         }
         /* pseudo-code headers such as "ISETP.compop.boolop.itype.EX pu, ...:" */
         for (int s = 0; s < ot->def->nsemantics; s++) {
@@ -386,7 +389,7 @@ static void lint_names(linter *L)
                     }
                 }
                 if (!known)
-                    emit(L, GISA_WARNING, &rl->loc, "%s: the pseudo-code writes .%s, which no syntax line of %s has", ot->name, word, ot->name);
+                    emit(L, GISA_WARNING, "pseudo-code", &rl->loc, "%s: the pseudo-code writes .%s, which no syntax line of %s has", ot->name, word, ot->name);
             }
         }
     }
@@ -413,10 +416,20 @@ static void lint_examples(linter *L)
             const char *t = rl->text;
             while (*t == ' ')
                 t++;
-            emit(L, GISA_WARNING, &rl->loc, "example `%.*s` matches no syntax form: %s", (int)strcspn(t, ";/"), t, g ? g->message : "error");
+            emit(L, GISA_WARNING, "example", &rl->loc, "example `%.*s` matches no syntax form: %s", (int)strcspn(t, ";/"), t, g ? g->message : "error");
         }
     }
     gisa_diags_free(d);
+}
+
+static const char *const categories[] = {
+    "asm-format", "decoration", "default-mismatch", "example", "narrow-field", "operand-order", "optype-name",
+    "pseudo-code", "ruling", "shared-value", "spelling", "unencodable-modifier", "unused-field",
+};
+
+const char *gisa_isa_lint_category(size_t i)
+{
+    return i < sizeof categories / sizeof *categories ? categories[i] : NULL;
 }
 
 gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags)
@@ -431,7 +444,7 @@ gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags)
         /* semantic patches are listed by the semantics layer with their reasons */
         if (!rd->nfields && !rd->has_syntax && !rd->nexceptions && !rd->nopinfo && (rd->nsempatch || rd->nsemantics))
             continue;
-        emit(&L, GISA_WARNING, &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
+        emit(&L, GISA_WARNING, "ruling", &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
              isa->rulings[r].ruling->loc.line, isa->rulings[r].ruling->description ? isa->rulings[r].ruling->description : "");
     }
     lint_types(&L);

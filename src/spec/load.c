@@ -289,7 +289,7 @@ static void take_file(gather *g, char *path, const struct stat *st)
     why = named_description(path) ? NULL : not_description(text, len);
     if (why) {
     skip:;
-        srcloc at = {path, 0, 0, 0, NULL, 0};
+        srcloc at = {path, 0, 0, 0, NULL, 0, NULL};
         diag_add(g->diags, GISA_NOTE, &at, "skipped: not an ISA description (%s)", why);
         free(text);
         free(path);

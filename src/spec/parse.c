@@ -661,11 +661,11 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
             e--;
         lineno++;
         if (memchr(text + b, 0, e - b)) {
-            p.line = (srcloc){file, lineno, 1, 1, NULL, 0};
+            p.line = (srcloc){file, lineno, 1, 1, NULL, 0, NULL};
             err(&p, 0, 1, "NUL byte in description file%s", "");
             continue;
         }
-        p.line = (srcloc){file, lineno, 1, 1, text + b, (int)(e - b > 100000 ? 100000 : e - b)};
+        p.line = (srcloc){file, lineno, 1, 1, text + b, (int)(e - b > 100000 ? 100000 : e - b), NULL};
         p.c = (cursor){text + b, e - b, 0};
         parse_line(&p);
         if (p.errors > 200) {

@@ -6,12 +6,46 @@
 
 #include "spec/model.h"
 
+#define MAX_ONCE 256 /* places whose error is reported once though every opcode inheriting it meets it */
+
 typedef struct builder {
     gisa_isa *isa;
     gisa_diags *diags;
     int errors;
     strmap defs; /* group/optype/opcode name -> index in raw.defs */
+    const srcloc *once[MAX_ONCE];
+    int nonce;
 } builder;
+
+/* Whether the error at `at` (a place in a group that many opcodes inherit)
+ * is reported already; it counts as an error every time. */
+static int reported_before(builder *b, const srcloc *at)
+{
+    for (int i = 0; i < b->nonce; i++)
+        if (b->once[i] == at) {
+            b->errors++;
+            return 1;
+        }
+    if (b->nonce < MAX_ONCE)
+        b->once[b->nonce++] = at;
+    return 0;
+}
+
+/* The name nearest `name` among the model's types (for "did you mean"), or NULL. */
+static const char *nearest_type(const gisa_isa *isa, const char *name)
+{
+    const char *best = NULL;
+    size_t n = strlen(name);
+    int bestd = n < 4 ? 1 : n < 8 ? 2 : 3;
+    for (int i = 0; i < isa->ntypes; i++) {
+        int d = edit_distance(name, n, isa->types[i].name, strlen(isa->types[i].name));
+        if (d <= bestd && (!best || d < bestd)) {
+            best = isa->types[i].name;
+            bestd = d;
+        }
+    }
+    return best;
+}
 
 static void error_at(builder *b, const srcloc *at, const char *fmt, const char *a1, const char *a2)
 {
@@ -391,7 +425,7 @@ static expr *resolve_expr(builder *b, const isa_opcode *op, const expr *e, const
 
 expr *spec_resolve_expr(gisa_isa *isa, const isa_opcode *op, const expr *e, gisa_diags *diags)
 {
-    builder b = {isa, diags, 0, {0}};
+    builder b = {isa, diags, 0, {0}, {0}, 0};
     return resolve_expr(&b, op, e, NULL);
 }
 
@@ -414,8 +448,8 @@ static void build_opcode(builder *b, raw_def *d, isa_opcode *op)
         if (!c->parent)
             break;
         const raw_def *p = find_def(b, c->parent);
-        if (!p) {
-            error_at(b, &c->parent_loc, "unknown parent '%s' of %s", c->parent, c->name);
+        if (!p) { /* model_build reported it, once for each definition */
+            b->errors++;
             return;
         }
         if (p->kind == RAW_OPCODE) {
@@ -454,7 +488,12 @@ static void build_opcode(builder *b, raw_def *d, isa_opcode *op)
             f->owner = c;
             f->type = model_type(isa, rf->type);
             if (!f->type) {
-                error_at(b, &rf->type_loc, "unknown type '%s' of field '%s'", rf->type, rf->name);
+                if (reported_before(b, &rf->type_loc)) /* a group's field, met again by another opcode */
+                    continue;
+                const char *near = nearest_type(isa, rf->type);
+                diag_add(b->diags, GISA_ERROR, &rf->type_loc, "unknown type '%s' of field '%s'%s%s%s", rf->type, rf->name,
+                         near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+                b->errors++;
                 continue;
             }
             if (rf->off + rf->width > isa->word_bits) {
@@ -549,7 +588,7 @@ static int register_defs(builder *b)
 
 int model_build(gisa_isa *isa, gisa_diags *diags)
 {
-    builder b = {isa, diags, 0, {0}};
+    builder b = {isa, diags, 0, {0}, {0}, 0};
     strmap_init(&b.defs);
     if (register_defs(&b) < 0 || b.errors) {
         strmap_free(&b.defs);

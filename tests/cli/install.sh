@@ -118,8 +118,9 @@ if [ "$shared" = 1 ]; then
     if [ -s exports ] && [ ! -s foreign ]; then ok; else
         bad "libgisa.so exports non-gisa_ symbols: $(head -5 foreign | tr '\n' ' ')"
     fi
+    # a name before '(' (not '(*': the return type of a function pointer)
     cat "$P/include/gisa.h" "$P/include/gisa_dpi.h" | "$CC" -E -P -x c - |
-        grep -oE '\bgisa_[a-z0-9_]+ *\(' | tr -d ' (' | sort -u >declared
+        grep -oE '\bgisa_[a-z0-9_]+ *\([^*]' | sed 's/ *(.*//' | sort -u >declared
     run comm -3 declared exports
     if [ ! -s out ]; then ok; else
         bad "exports of libgisa.so differ from gisa.h's and gisa_dpi.h's functions (left: declared only; right: exported only)"

@@ -26,10 +26,12 @@ expect 0 "dis under the default limit" "$G" dis many.bin -o many.txt
 expect 1 "dis over --max-memory" "$G" dis --max-memory 1M many.bin -o over.txt
 check "dis: the estimate" has err 'disassembling this input needs about [0-9.]+ MiB of memory'
 check "dis: the limit" has err 'over the limit of 1.0 MiB'
+check "dis: what it is made of" has err 'a 1.0 MiB output buffer'
 check "dis: nothing written" test ! -e over.txt
 expect 0 "dis within 4M" "$G" dis --max-memory 4M many.bin -o ok.txt
 check "the same listing" cmp many.txt ok.txt
-expect 1 "dis --raw --offsets needs more" "$G" dis --raw --offsets --max-memory 4M many.bin -o over.txt
+expect 0 "dis --raw --offsets within 4M too: the listing is streamed" "$G" dis --raw --offsets --max-memory 4M many.bin -o raw.txt
+check "... whole" test "$(wc -l <raw.txt)" -eq 20000
 expect 2 "dis: a bad size" "$G" dis --max-memory 1X many.bin
 expect 0 "sizes take T" "$G" dis --max-memory 1T many.bin -o /dev/null
 

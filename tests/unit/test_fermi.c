@@ -123,7 +123,7 @@ static const bug_case cases[] = {
     /* registers: R0..R62 and RZ, all digits read */
     ERR("FADD R100, R1, R2", "out of range"),
     ERR("FADD R63, R1, R2", "out of range"),
-    ERR("FADD R2 junk, R1, R2", "unexpected 'j'"),
+    ERR("FADD R2 junk, R1, R2", "expected ',' before 'junk'"),
     ERR("DADD R1, R2, R4", "needs an even register (write R0)"),
     ERR("DADD R62, R2, R4", "no partner"),
     /* mnemonics are matched by name, not by a character-sum hash */

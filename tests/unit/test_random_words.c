@@ -1,6 +1,7 @@
 /* Robustness of the disassembler on arbitrary words (>= 1,000,000 per
  * target, 128 or 64 bits): it never crashes, always writes a NUL-terminated
- * string (also when the buffer is too small), returns GISA_OK or
+ * string (also when the buffer is too small, with GISA_ERR_TRUNCATED exactly
+ * when the text was cut), returns GISA_OK or
  * GISA_ERR_INPUT with text ".invalid 0x<the word in hex>", and every word it prints as valid
  * re-assembles to exactly the same bits (no encoding is printed that the
  * assembler cannot read back, e.g. a decoration the syntax does not allow).
@@ -76,10 +77,20 @@ static void run_target(void)
             report("not NUL-terminated within the buffer (or overflow)", w, "", NULL);
             continue;
         }
-        if (s != GISA_OK && s != GISA_ERR_INPUT) {
+        if (s != GISA_OK && s != GISA_ERR_INPUT && s != GISA_ERR_TRUNCATED) {
             bad_status++;
             report("unexpected status", w, buf, gisa_status_str(s));
             continue;
+        }
+        if (cap < sizeof buf - 8) { /* cut exactly when the whole text does not fit */
+            char whole[512];
+            gisa_disassemble(isa, w, whole, sizeof whole);
+            if ((s == GISA_ERR_TRUNCATED) != (strlen(whole) >= cap) || strncmp(whole, buf, strlen(buf))) {
+                bad_status++;
+                report("GISA_ERR_TRUNCATED not exactly when the text is cut", w, buf, gisa_status_str(s));
+                continue;
+            }
+            s = gisa_disassemble(isa, w, whole, sizeof whole); /* the word's own status */
         }
         size_t oi = gisa_decode_opcode(isa, w);
         if (oi >= (size_t)isa->nopcodes && s == GISA_OK) {
