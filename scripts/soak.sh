@@ -42,6 +42,7 @@ grep -q '^GISA_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null ||
 
 export SOAK_GISA=$(pwd)/$build/gisa SOAK_COUNT=$count
 export SOAK_KEEP=${SOAK_KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/gisa-soak-fail.XXXXXX")}
+mkdir -p "$SOAK_KEEP"
 export SOAK_DOC_EXCLUDE=${SOAK_DOC_EXCLUDE:-P2R,R2P,R2UR,SETGPR,GETGPR,I2IP}
 # a sanitizer report ends the process with a non-zero status, and is looked
 # for on stderr as well in case an option turned that off
