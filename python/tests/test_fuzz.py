@@ -52,6 +52,11 @@ def _word(data, isa):
                                st.integers(-2**130, 2**130)))
 
 
+def fuzz_each_target(test):
+    """test(target, data): Hypothesis draws, once per target."""
+    return pytest.mark.parametrize("target", TARGETS)(SETTINGS(given(data=st.data())(test)))
+
+
 def _call(fn, *a, **k):
     """fn's result, or None after checking that it refused properly."""
     try:
@@ -86,9 +91,7 @@ def test_load_names_fuzz(target, paths):
 
 
 # ------------------------------------------------------------------ assembler
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_assemble_fuzz(target, data):
     isa = isa_of(target)
     if data.draw(st.booleans()):
@@ -105,9 +108,7 @@ def test_assemble_fuzz(target, data):
 
 
 # ------------------------------------------------------------------ words
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_words_fuzz(target, data):
     isa = isa_of(target)
     w = _word(data, isa)
@@ -137,9 +138,7 @@ def _valid_words(target):
     return _VALID[target]
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_encode_print_fuzz(target, data):
     isa = isa_of(target)
     inst = isa.decode(data.draw(st.sampled_from(_valid_words(target))))
@@ -160,9 +159,7 @@ def test_encode_print_fuzz(target, data):
 
 
 # ------------------------------------------------------------------ simulator
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_state_fuzz(target, data):
     isa = isa_of(target)
     sim = isa.simulator(warps=data.draw(st.integers(1, 3)), regs=data.draw(st.integers(1, isa.max_regs)))
@@ -178,9 +175,7 @@ def test_state_fuzz(target, data):
     _call(sim.read_state_json, data.draw(_bytes))
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_registers_fuzz(target, data):
     """Reads and writes of every register file at any index, lane and warp."""
     isa = isa_of(target)
@@ -213,9 +208,7 @@ def test_registers_fuzz(target, data):
     assert sim.state_json()
 
 
-@pytest.mark.parametrize("target", TARGETS)
-@SETTINGS
-@given(data=st.data())
+@fuzz_each_target
 def test_run_step_fuzz(target, data):
     """Random words, valid ones among them, loaded and run, or stepped."""
     isa = isa_of(target)
