@@ -40,7 +40,8 @@ fi
 grep -q '^GISA_SANITIZE:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null ||
     echo "soak: warning: $build is not a sanitizer build (GISA_SANITIZE=ON)" >&2
 
-export SOAK_GISA=$(pwd)/$build/gisa SOAK_COUNT=$count
+SOAK_GISA=$(pwd)/$build/gisa
+export SOAK_GISA SOAK_COUNT=$count
 export SOAK_KEEP=${SOAK_KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/gisa-soak-fail.XXXXXX")}
 mkdir -p "$SOAK_KEEP"
 export SOAK_DOC_EXCLUDE=${SOAK_DOC_EXCLUDE:-P2R,R2P,R2UR,SETGPR,GETGPR,I2IP}
@@ -51,34 +52,35 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 
 # one worker: the seeds given as arguments, in a scratch directory of its
 # own; prints one line per program, "ok" or "FAIL seed target what"
+# shellcheck disable=SC2317 # called through xargs
 worker() {
-    local tmp s t g=$SOAK_GISA
+    local tmp s t excl g=$SOAK_GISA
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gisa-soak.XXXXXX")
     cd "$tmp"
     step() { # step WHAT COMMAND...: runs it, stderr to err; false on a failure
         local what=$1 rc=0
         shift
         "$@" 2>err || rc=$?
-        if [ $rc -ne 0 ] || grep -q 'Sanitizer\|runtime error:' err; then
-            { printf '%s (exit %d): %s\n' "$what" $rc "$*"; head -c 2000 err; } >why
+        if [ "$rc" -ne 0 ] || grep -q 'Sanitizer\|runtime error:' err; then
+            { printf '%s (exit %d): %s\n' "$what" "$rc" "$*"; head -c 2000 err; } >why
             return 1
         fi
     }
     for s in "$@"; do
-        if [ $((s % 2)) -eq 1 ]; then t=gisa128; else t=fermi; fi
+        if [ $((s % 2)) -eq 1 ]; then t=gisa128 excl=(--exclude "$SOAK_DOC_EXCLUDE"); else t=fermi excl=(); fi
         rm -f ./*
-        if step gen "$g" gen --target $t --seed "$s" -n "$SOAK_COUNT" \
-                $([ $t = gisa128 ] && echo --exclude $SOAK_DOC_EXCLUDE) \
+        if step gen "$g" gen --target "$t" --seed "$s" -n "$SOAK_COUNT" \
+                "${excl[@]}" \
                 -o p.s --words p.hex --state-out st.json &&
-            step as "$g" as --target $t --format hex -o a.hex p.s &&
+            step as "$g" as --target "$t" --format hex -o a.hex p.s &&
             { cmp -s a.hex p.hex || { echo "as: words differ from gen's (a.hex, p.hex)" >why; false; }; } &&
-            step dis "$g" dis --target $t -o d.s p.hex &&
+            step dis "$g" dis --target "$t" -o d.s p.hex &&
             { grep -v '^//' p.s | cmp -s - d.s || { echo "dis: text differs from gen's (d.s, p.s)" >why; false; }; } &&
-            step reas "$g" as --target $t --format hex -o d.hex d.s &&
+            step reas "$g" as --target "$t" --format hex -o d.hex d.s &&
             { cmp -s d.hex p.hex || { echo "dis+as: words differ (d.hex, p.hex)" >why; false; }; } &&
-            step native "$g" run --target $t --engine native --regs 32 --state st.json -o native.json p.s &&
-            { [ $t = fermi ] || {
-                step doc "$g" run --target $t --engine doc --regs 32 --state st.json -o doc.json p.s &&
+            step native "$g" run --target "$t" --engine native --regs 32 --state st.json -o native.json p.s &&
+            { [ "$t" = fermi ] || {
+                step doc "$g" run --target "$t" --engine doc --regs 32 --state st.json -o doc.json p.s &&
                 { cmp -s native.json doc.json || { echo "engines: final states differ (native.json, doc.json)" >why; false; }; }
             }; }; then
             echo ok
