@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_reader.h"
 #include "fuzz_target.h"
 
 static gisa_cov *fresh(const gisa_isa *isa)
@@ -16,34 +17,24 @@ static gisa_cov *fresh(const gisa_isa *isa)
     return c;
 }
 
+static void *new_cov(void *isa) { return fresh(isa); }
+static char *write_cov(const void *c) { return gisa_cov_write_json(c); }
+static gisa_status read_cov(void *c, const char *name, const char *text, size_t len, gisa_diags *d)
+{
+    return gisa_cov_read_json(c, name, text, len, d);
+}
+static void free_cov(void *c) { gisa_cov_free(c); }
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (size < 1)
+    const gisa_isa *isa = fuzz_take_target(&data, &size);
+    if (!isa)
         return 0;
-    const gisa_isa *isa = fuzz_target_isa(data[0]);
-    data++;
-    size--;
+    const fuzz_reader r = {new_cov, write_cov, read_cov, free_cov, (void *)isa};
     gisa_cov *c = fresh(isa);
-    char *before = gisa_cov_write_json(c);
     gisa_diags *d = gisa_diags_new();
-    gisa_status st = gisa_cov_read_json(c, "fuzz.json", (const char *)data, size, d);
-    char *after = gisa_cov_write_json(c);
-    if (!before || !after)
-        abort();
-    if (st != GISA_OK) {
-        if (strcmp(before, after) || gisa_diags_errors(d) == 0)
-            abort(); /* an error must say why and change nothing */
-    } else {
-        gisa_cov *t = fresh(isa);
-        if (gisa_cov_read_json(t, "again", after, strlen(after), d) != GISA_OK)
-            abort();
-        char *again = gisa_cov_write_json(t);
-        if (!again || strcmp(after, again))
-            abort();
-        free(again);
-        gisa_cov_free(t);
-    }
-    free(before);
+    char *after;
+    fuzz_check_reader(&r, c, (const char *)data, size, d, &after);
     free(after);
     gisa_diags_free(d);
     gisa_cov_free(c);

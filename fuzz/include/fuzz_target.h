@@ -33,6 +33,18 @@ static inline const gisa_isa *fuzz_target_isa(uint8_t b)
     return isas[t];
 }
 
+/* The ISA that the input's first byte picks, with that byte taken off the
+ * input; NULL for an empty input. */
+static inline const gisa_isa *fuzz_take_target(const uint8_t **data, size_t *size)
+{
+    if (*size < 1)
+        return NULL;
+    const gisa_isa *isa = fuzz_target_isa(**data);
+    ++*data;
+    --*size;
+    return isa;
+}
+
 /* True when every error diagnostic is placed inside the text: its line
  * exists and its column is at most one past the end of that line (errors
  * such as "expected an operand" point just after the last character).

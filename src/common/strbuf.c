@@ -11,7 +11,7 @@ void sb_free(strbuf *b)
     sb_init(b);
 }
 
-static int sb_reserve(strbuf *b, size_t extra)
+int sb_reserve(strbuf *b, size_t extra)
 {
     if (b->failed)
         return 0;

@@ -12,6 +12,9 @@ typedef struct strbuf {
 
 void sb_init(strbuf *b);
 void sb_free(strbuf *b);
+/* Room for `extra` more bytes and a NUL at b->s + b->len (for writers that
+ * format in place and then advance b->len): 1, or 0 when out of memory. */
+int sb_reserve(strbuf *b, size_t extra);
 void sb_putn(strbuf *b, const char *s, size_t n);
 void sb_puts(strbuf *b, const char *s);
 void sb_putc(strbuf *b, char c);

@@ -43,7 +43,7 @@ void gisa_gen_free(gisa_gen *g)
     free(g->cls_ops);
     free(g->cls_at);
     free(g->words);
-    free(g->text);
+    sb_free(&g->text);
     free(g->state);
     free(g);
 }
@@ -120,32 +120,19 @@ static int pick_opcode(gisa_gen *g, int t)
 
 /* ------------------------------------------------------------ output */
 
-static int text_room(gisa_gen *g, size_t need)
-{
-    if (g->text_len + need + 1 <= g->text_cap)
-        return 0;
-    size_t cap = g->text_cap ? g->text_cap : 4096;
-    while (cap < g->text_len + need + 1)
-        cap *= 2;
-    char *t = realloc(g->text, cap);
-    if (!t)
-        return g->oom = -1;
-    g->text = t;
-    g->text_cap = cap;
-    return 0;
-}
-
 static void emit(gisa_gen *g, const gisa_inst *inst)
 {
     g->words[g->nwords++] = inst->word;
-    if (text_room(g, GEN_TEXT + 1))
+    if (!sb_reserve(&g->text, GEN_TEXT + 1)) {
+        g->oom = -1;
         return;
-    char *at = g->text + g->text_len;
+    }
+    char *at = g->text.s + g->text.len;
     gisa_print(g->isa, inst, at, GEN_TEXT);
     size_t n = strlen(at);
     at[n] = '\n';
-    g->text_len += n + 1;
-    g->text[g->text_len] = 0;
+    g->text.len += n + 1;
+    g->text.s[g->text.len] = 0;
     gen_note_writes(g, inst);
 }
 
@@ -159,7 +146,8 @@ static void reset(gisa_gen *g, uint64_t seed)
     gen_rng base;
     gen_rng_seed(&base, seed, 3);
     g->base_value = (unsigned)gen_below(&base, g->o.regs < 8 ? g->o.regs : 8);
-    g->nwords = g->text_len = 0;
+    g->nwords = 0;
+    g->text.len = 0;
     g->oom = 0;
 }
 
@@ -193,9 +181,10 @@ gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_dia
     reset(g, seed);
     char header[1024];
     gen_options_describe(g, seed, count, header, sizeof header);
-    if (text_room(g, strlen(header) + 1))
+    sb_putn(&g->text, header, strlen(header));
+    sb_putc(&g->text, '\n');
+    if (g->text.failed)
         return GISA_ERR_NOMEM;
-    g->text_len = (size_t)sprintf(g->text, "%s\n", header);
     while (g->nwords < count && !g->oom) {
         gisa_inst insts[GEN_STREAM_LINES];
         if (navail && gen_chance(&g->rng, g->o.stream)) {
@@ -235,8 +224,8 @@ const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n)
 const char *gisa_gen_text(const gisa_gen *g, size_t *len)
 {
     if (len)
-        *len = g && g->text ? g->text_len : 0;
-    return g ? g->text : NULL;
+        *len = g && g->text.s ? g->text.len : 0;
+    return g ? g->text.s : NULL;
 }
 
 const char *gisa_gen_state(const gisa_gen *g, size_t *len)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/strbuf.h"
 #include "gen/rng.h"
 #include "spec/model.h"
 
@@ -86,8 +87,9 @@ struct gisa_gen {
     unsigned base_value;            /* the value the state gives the index base register */
     gisa_word *words;
     size_t nwords, cap_words;
-    char *text, *state;
-    size_t text_len, text_cap, state_len;
+    strbuf text;
+    char *state;
+    size_t state_len;
     int oom;
 };
 
