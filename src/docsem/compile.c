@@ -839,7 +839,7 @@ static void finish_outputs(cc *c)
 {
     for (int i = 0; i < c->nvars; i++) {
         var *v = &c->vars[i];
-        if (!v->opnd || !v->opnd->out || !v->set)
+        if (!v->opnd || !v->opnd->out || !v->set || v->opnd->discard)
             continue;
         const ds_operand *o = v->opnd;
         cval val = v->v;
@@ -897,6 +897,7 @@ static int compile_body(cc *c, const ds_variant *v)
     stmt(c, v->body);
     finish_outputs(c);
     prepend_consts(c);
+    ds_optimize(c->p);
     return 0;
 }
 

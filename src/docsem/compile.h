@@ -103,4 +103,6 @@ cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at);
 int cc_name_eq(cc *c, const cval *a, const cval *b, const ds_node *at);
 ds_vtype cc_h2_fmt(cc *c, const ds_node *at);
 cval cc_call(cc *c, const ds_node *e);
+/* opt.c: the finished program made shorter, what it computes unchanged */
+void ds_optimize(ds_prog *p);
 #endif

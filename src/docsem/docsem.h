@@ -85,8 +85,9 @@ typedef struct ds_operand {
     uint8_t pred;      /* a predicate (0/1 lanes) */
     uint8_t pair;      /* 64-bit */
     uint8_t neg, abs, inv;
-    uint8_t is_const;  /* its value is known now (immediate, constant memory) */
+    uint8_t is_const;  /* its value is known now (immediate, constant memory, RZ, PT) */
     uint64_t value;
+    uint8_t discard;   /* a result nobody sees (written to RZ or PT): not written */
 } ds_operand;
 
 typedef struct ds_insn {

@@ -22,9 +22,10 @@ static void op_doc(sim_exec *x)
 {
     const sim_insn *in = x->in;
     const ds_prog *p = in->doc;
-    ds_io io;
-    memset(&io, 0, sizeof io);
+    ds_io io; /* only the ports the program uses are read: no memset of the rest */
     io.mask = x->mask;
+    io.fault = NULL;
+    io.fault_lane = 0;
     io.lo[RO_A] = x->a;
     io.hi[RO_A] = x->ah;
     io.lo[RO_B] = x->b;
@@ -99,6 +100,19 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
         d->inv = o->inv;
         d->is_const = o->kind == SK_CONST || o->kind == SK_CMEM;
         d->value = o->imm;
+        /* RZ and PT read as constants, and what is written there is lost:
+         * the compiler folds the one and drops the other */
+        int pred = o->kind == SK_PRED || o->kind == SK_UPRED;
+        if (!d->out && o->kind == SK_GPR && o->rd_lo == s->regs && (!o->pair || o->rd_hi == s->regs)) {
+            d->is_const = 1;
+            d->value = 0;
+        } else if (!d->out && pred && o->rd_lo == SIM_PT) {
+            d->is_const = 1;
+            d->value = !o->pnot;
+        }
+        d->discard = (uint8_t)(d->out && ((pred && o->wr_lo >= SIM_PT) ||
+                                          (o->kind == SK_GPR && o->wr_lo == s->regs + 1 &&
+                                           (!o->pair || o->wr_hi == s->regs + 1))));
         if (d->out && o->kind != SK_GPR && !d->pred) {
             snprintf(why, cap, "result %s of %s is not supported by the doc engine", sl->name, op->name);
             return why;

@@ -1,0 +1,479 @@
+/* The optimiser: a compiled program (prog.h) made shorter before it runs.
+ * The compiler emits what the pseudo-code says, one operation at a time:
+ * masks that cover every bit their operand can have, comparisons of
+ * booleans with 0, `c ? 1 : 0`, copies, results nobody reads. Each pass uses
+ * only what the program itself shows (the widths its ports and operations
+ * give, the constants it loads, which bits its results keep), never which
+ * instruction it is:
+ *  - known widths: an operation that cannot change its operand's value
+ *    (x & mask, a bit field or a sign extension wider than x, x != 0 of a
+ *    boolean, x + 0) becomes a copy;
+ *  - demanded bits: a 32-bit result keeps the low 32 bits of its value, so a
+ *    mask or an extension that only changes higher bits becomes a copy;
+ *  - a constant operand of a binary operation becomes its immediate, a test
+ *    of `x != 0` reads x, copies are propagated, and operations whose
+ *    results nobody reads are removed, as are empty branches.
+ * Width facts hold for every lane an operation computes; the lanes outside
+ * the mask hold values nobody reads, before and after. An operation this
+ * file does not know keeps everything it may read and is never removed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "docsem/compile.h"
+
+enum { R_A = 1, R_B = 2, R_C = 4, DEF = 8, PURE = 16, KNOWN = 32, TRUTH_A = 64 };
+
+/* what an operation reads, whether it writes slot d, whether it can go */
+static unsigned shape(const ds_op *o)
+{
+    switch ((ds_opcode)o->code) {
+    case DO_CONST: case DO_IN: case DO_INPRED: case DO_OLD: case DO_OLDPRED: return DEF | PURE | KNOWN;
+    case DO_MOV: case DO_NOT: case DO_NEG: case DO_ABS: case DO_BITS: case DO_SEXT: case DO_FCVT:
+    case DO_FISNAN: case DO_FISSUB:
+        return R_A | DEF | PURE | KNOWN;
+    case DO_LNOT: return R_A | DEF | PURE | KNOWN | TRUTH_A;
+    case DO_STORE: return (o->bk ? 0u : R_A) | DEF | PURE | KNOWN;
+    case DO_ADD: case DO_SUB: case DO_MUL: case DO_DIV: case DO_CDIV: case DO_MOD: case DO_AND: case DO_OR:
+    case DO_XOR: case DO_SHL: case DO_SHR: case DO_LT: case DO_LE: case DO_GT: case DO_GE: case DO_EQ:
+    case DO_NE: case DO_MIN: case DO_MAX:
+        return R_A | (o->bk ? 0u : R_B) | DEF | PURE | KNOWN;
+    case DO_LAND: case DO_LOR: return R_A | (o->bk ? 0u : R_B) | DEF | PURE | KNOWN | TRUTH_A;
+    case DO_INSERT: case DO_FADD: case DO_FMUL: case DO_FCMP: case DO_FMIN: case DO_FMAX:
+        return R_A | R_B | DEF | PURE | KNOWN;
+    case DO_SEL: return R_A | R_B | R_C | DEF | PURE | KNOWN | TRUTH_A;
+    case DO_LUT3: case DO_FFMA: return R_A | R_B | R_C | DEF | PURE | KNOWN;
+    case DO_IF: case DO_FAULT: case DO_OUTPRED: return R_A | KNOWN | TRUTH_A;
+    case DO_OUT: return R_A | KNOWN;
+    case DO_ELSE: case DO_ENDIF: return KNOWN;
+    default: return R_A | R_B | R_C | DEF; /* unknown: reads anything, stays */
+    }
+}
+
+typedef struct facts {
+    int nslots;
+    int ndefs[DS_MAX_SLOTS];
+    int def[DS_MAX_SLOTS];   /* the defining operation when ndefs == 1 */
+    int reads[DS_MAX_SLOTS];
+    uint8_t bits[DS_MAX_SLOTS];   /* every value is in [0, 2^bits); 128: any */
+    uint8_t demand[DS_MAX_SLOTS]; /* the low bits some reader uses */
+} facts;
+
+static int ubits(ds_int v)
+{
+    if (v < 0)
+        return 128;
+    int b = 0;
+    while (b < 127 && (v >> b) != 0)
+        b++;
+    return b;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+static int valid(const facts *f, int s) { return s >= 0 && s < f->nslots; }
+
+/* the single-def constant in slot s, if it is one */
+static int const_slot(const ds_prog *p, const facts *f, int s, ds_int *k)
+{
+    if (!valid(f, s) || f->ndefs[s] != 1 || p->ops[f->def[s]].code != DO_CONST)
+        return 0;
+    *k = p->ops[f->def[s]].imm;
+    return 1;
+}
+
+static int fmt_bits(int fmt) { return fmt == DS_F64 ? 64 : fmt == DS_F32 ? 32 : 16; }
+
+/* an upper bound on the width of o's result, from its operands' */
+static int result_bits(const ds_op *o, const facts *f)
+{
+    int a = valid(f, o->a) ? f->bits[o->a] : 128, c = valid(f, o->c) ? f->bits[o->c] : 128;
+    int b = o->bk ? ubits(o->imm) : valid(f, o->b) ? f->bits[o->b] : 128;
+    int both = a < 128 && b < 128;
+    switch ((ds_opcode)o->code) {
+    case DO_CONST: return ubits(o->imm);
+    case DO_IN: case DO_OLD: return o->width == 64 ? 64 : 32;
+    case DO_INPRED: case DO_OLDPRED: case DO_LT: case DO_LE: case DO_GT: case DO_GE: case DO_EQ: case DO_NE:
+    case DO_LAND: case DO_LOR: case DO_LNOT: case DO_FCMP: case DO_FISNAN: case DO_FISSUB:
+        return 1;
+    case DO_MOV: return a;
+    case DO_STORE: return o->bk ? ubits(o->imm) : a;
+    case DO_AND: return imin(a, b);
+    case DO_OR: case DO_XOR: case DO_MAX: case DO_FMIN: case DO_FMAX: return both ? imax(a, b) : 128;
+    case DO_MIN: return both ? imin(a, b) : 128;
+    case DO_SEL: return imax(b, c);
+    case DO_ADD: return both && imax(a, b) < 127 ? imax(a, b) + 1 : 128;
+    case DO_MUL: return both && a + b < 128 ? a + b : 128;
+    case DO_SHL: return o->bk && o->imm >= 0 && a < 128 && a + o->imm < 128 ? a + (int)o->imm : 128;
+    case DO_SHR: return a < 128 && o->bk && o->imm >= 0 ? imax(a - (o->imm > 127 ? 127 : (int)o->imm), 0) : a;
+    case DO_DIV: case DO_CDIV: return both ? a : 128;
+    case DO_MOD: return b;
+    case DO_BITS: {
+        int r = o->width < 128 ? o->width : 128 - o->k;
+        return a < 128 ? imin(r, imax(a - o->k, 0)) : r < 128 ? r : 128;
+    }
+    case DO_SEXT: return a < o->width ? a : 128;
+    case DO_INSERT: return a < 128 && o->k + o->width < 128 ? imax(a, o->k + o->width) : 128;
+    case DO_LUT3: return o->width < 128 ? o->width : 128;
+    case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCVT: return fmt_bits(o->fmt);
+    default: return 128;
+    }
+}
+
+static void demand_on(facts *f, int s, int d)
+{
+    if (valid(f, s) && d > f->demand[s])
+        f->demand[s] = (uint8_t)imin(d, 128);
+}
+
+/* the facts of a program: definitions, readers, widths, demanded bits */
+static void analyse(const ds_prog *p, facts *f)
+{
+    f->nslots = p->nslots;
+    memset(f->ndefs, 0, sizeof f->ndefs);
+    memset(f->reads, 0, sizeof f->reads);
+    memset(f->demand, 0, sizeof f->demand);
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *o = &p->ops[i];
+        unsigned sh = shape(o);
+        if (sh & DEF && valid(f, o->d)) {
+            f->ndefs[o->d]++;
+            f->def[o->d] = i;
+        }
+        if (sh & R_A && valid(f, o->a))
+            f->reads[o->a]++;
+        if (sh & R_B && valid(f, o->b))
+            f->reads[o->b]++;
+        if (sh & R_C && valid(f, o->c))
+            f->reads[o->c]++;
+    }
+    for (int s = 0; s < f->nslots; s++) /* a slot nobody writes holds anything */
+        f->bits[s] = f->ndefs[s] ? 0 : 128;
+    /* widths only grow: the forward sweep repeats until they settle */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < p->nops; i++) {
+            const ds_op *o = &p->ops[i];
+            if (!(shape(o) & DEF) || !valid(f, o->d))
+                continue;
+            int r = result_bits(o, f);
+            if (r > f->bits[o->d]) {
+                f->bits[o->d] = (uint8_t)r;
+                changed = 1;
+            }
+        }
+    }
+    /* demanded bits only grow too: backward sweeps */
+    for (int changed = 1; changed;) {
+        uint8_t before[DS_MAX_SLOTS];
+        memcpy(before, f->demand, sizeof before);
+        for (int i = p->nops - 1; i >= 0; i--) {
+            const ds_op *o = &p->ops[i];
+            unsigned sh = shape(o);
+            int dd = sh & DEF && valid(f, o->d) ? f->demand[o->d] : 0;
+            switch ((ds_opcode)o->code) {
+            case DO_OUT: demand_on(f, o->a, o->width == 64 ? 64 : 32); break;
+            case DO_ADD: case DO_SUB: case DO_MUL: case DO_AND: case DO_OR: case DO_XOR:
+                demand_on(f, o->a, dd);
+                if (!o->bk)
+                    demand_on(f, o->b, dd);
+                break;
+            case DO_NOT: case DO_NEG: case DO_MOV: demand_on(f, o->a, dd); break;
+            case DO_STORE:
+                if (!o->bk)
+                    demand_on(f, o->a, dd);
+                break;
+            case DO_SHL:
+                if (o->bk && o->imm >= 0 && o->imm < 128)
+                    demand_on(f, o->a, imax(dd - (int)o->imm, 0));
+                else
+                    demand_on(f, o->a, 128);
+                if (!o->bk)
+                    demand_on(f, o->b, 128);
+                break;
+            case DO_BITS: demand_on(f, o->a, dd ? imin(o->k + imin(o->width, dd), 128) : 0); break;
+            case DO_SEL:
+                demand_on(f, o->a, 128);
+                demand_on(f, o->b, dd);
+                demand_on(f, o->c, dd);
+                break;
+            default:
+                if (sh & R_A)
+                    demand_on(f, o->a, 128);
+                if (sh & R_B)
+                    demand_on(f, o->b, 128);
+                if (sh & R_C)
+                    demand_on(f, o->c, 128);
+            }
+        }
+        changed = memcmp(before, f->demand, sizeof before) != 0;
+    }
+}
+
+static void to_unary(ds_op *o, int code, int a)
+{
+    o->code = (uint8_t)code;
+    o->a = (uint16_t)a;
+    o->bk = 0;
+}
+
+/* low n bits all ones in m */
+static int covers(ds_int m, int n)
+{
+    if (n >= 128)
+        return m == -1;
+    ds_int low = n == 127 ? (ds_int)(~(unsigned __int128)0 >> 1) : (((ds_int)1 << n) - 1);
+    return (m & low) == low;
+}
+
+/* Rewrites that keep every bit of every value (they rely on widths). */
+static int exact_rewrites(ds_prog *p, const facts *f)
+{
+    int n = 0;
+    for (int i = 0; i < p->nops; i++) {
+        ds_op *o = &p->ops[i];
+        unsigned sh = shape(o);
+        if (!(sh & KNOWN))
+            continue;
+        ds_int k;
+        /* a constant second operand becomes the immediate */
+        if (sh & R_B && sh & DEF && !(sh & R_C) && o->code >= DO_ADD && o->code <= DO_LOR &&
+            const_slot(p, f, o->b, &k)) {
+            o->bk = 1;
+            o->imm = k;
+            n++;
+            continue;
+        }
+        /* a test of x != 0 reads x */
+        if (sh & TRUTH_A && valid(f, o->a) && f->ndefs[o->a] == 1) {
+            const ds_op *t = &p->ops[f->def[o->a]];
+            if (t->code == DO_NE && t->bk && t->imm == 0 && valid(f, t->a) && f->ndefs[t->a] == 1) {
+                o->a = t->a;
+                n++;
+                continue;
+            }
+        }
+        int a = valid(f, o->a) ? f->bits[o->a] : 128;
+        int imm0 = o->bk && o->imm == 0, kb = 0, kc = 0;
+        ds_int vb = 0, vc = 0;
+        switch ((ds_opcode)o->code) {
+        case DO_ADD: case DO_SUB: case DO_OR: case DO_XOR: case DO_SHL: case DO_SHR:
+            if (imm0)
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_MUL:
+            if (o->bk && o->imm == 1)
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_AND: {
+            if (o->bk && covers(o->imm, a)) {
+                to_unary(o, DO_MOV, o->a), n++;
+                break;
+            }
+            /* (x >> k) & (2^w - 1) is one bit field */
+            int w = o->bk && o->imm > 0 ? ubits(o->imm) : 0;
+            const ds_op *t = valid(f, o->a) && f->ndefs[o->a] == 1 ? &p->ops[f->def[o->a]] : NULL;
+            if (w && w < 128 && o->imm == ((ds_int)1 << w) - 1 && t && t->code == DO_SHR && t->bk && t->imm >= 0 &&
+                t->imm + w <= 128 && valid(f, t->a) && f->ndefs[t->a] == 1) {
+                o->code = DO_BITS;
+                o->k = (int)t->imm;
+                o->width = (uint8_t)w;
+                o->a = t->a;
+                o->bk = 0;
+                n++;
+            }
+            break;
+        }
+        case DO_MIN:
+            if (o->bk && a < 128 && o->imm >= 0 && ubits(o->imm) >= a && covers(o->imm, a))
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_NE:
+            if (imm0 && a <= 1)
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_EQ:
+            if (o->bk && a <= 1 && (o->imm == 0 || o->imm == 1))
+                to_unary(o, o->imm ? DO_MOV : DO_LNOT, o->a), n++;
+            break;
+        case DO_BITS:
+            if (o->k == 0 && a <= o->width)
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_SEXT:
+            if (a < o->width)
+                to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_SEL:
+            kb = const_slot(p, f, o->b, &vb);
+            kc = const_slot(p, f, o->c, &vc);
+            if (o->b == o->c)
+                to_unary(o, DO_MOV, o->b), n++;
+            else if (kb && kc && a <= 1 && vb == 1 && vc == 0)
+                to_unary(o, DO_MOV, o->a), n++;
+            else if (kb && kc && vb == 0 && vc == 1)
+                to_unary(o, DO_LNOT, o->a), n++;
+            break;
+        default: break;
+        }
+    }
+    return n;
+}
+
+/* Rewrites that keep the bits some reader uses (they rely on demand). */
+static int demand_rewrites(ds_prog *p, const facts *f)
+{
+    int n = 0;
+    for (int i = 0; i < p->nops; i++) {
+        ds_op *o = &p->ops[i];
+        if (!valid(f, o->d) || !(shape(o) & DEF) || !(shape(o) & KNOWN))
+            continue;
+        int dd = f->demand[o->d];
+        if ((o->code == DO_AND && o->bk && covers(o->imm, dd)) || (o->code == DO_BITS && o->k == 0 && o->width >= dd) ||
+            (o->code == DO_SEXT && o->width >= dd)) {
+            to_unary(o, DO_MOV, o->a);
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Reads of a copy's result read its source instead (both written once). */
+static int propagate_copies(ds_prog *p, const facts *f)
+{
+    int n = 0;
+    for (int i = 0; i < p->nops; i++) {
+        ds_op *o = &p->ops[i];
+        unsigned sh = shape(o);
+        if (!(sh & KNOWN))
+            continue;
+        uint16_t *r[3] = {sh & R_A ? &o->a : NULL, sh & R_B ? &o->b : NULL, sh & R_C ? &o->c : NULL};
+        for (int j = 0; j < 3; j++) {
+            if (!r[j] || !valid(f, *r[j]) || f->ndefs[*r[j]] != 1)
+                continue;
+            const ds_op *m = &p->ops[f->def[*r[j]]];
+            if (m->code == DO_MOV && m->a != *r[j] && valid(f, m->a) && f->ndefs[m->a] == 1) {
+                *r[j] = m->a;
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+static int reads_slot(const ds_op *o, int s)
+{
+    unsigned sh = shape(o);
+    return (sh & R_A && o->a == s) || (sh & R_B && o->b == s) || (sh & R_C && o->c == s);
+}
+
+static int is_control(const ds_op *o) { return o->code == DO_IF || o->code == DO_ELSE || o->code == DO_ENDIF; }
+
+/* A copy d = a where a is written once and read no more after it, and d is
+ * new there: a's operation writes d instead (the compiler's copy of a value
+ * into a variable's own slot before a branch). One at a time; returns 1
+ * when it made one. */
+static int coalesce_copy(ds_prog *p, const facts *f)
+{
+    for (int j = 0; j < p->nops; j++) {
+        ds_op *m = &p->ops[j];
+        if (m->code != DO_MOV || m->a == m->d || !valid(f, m->a) || !valid(f, m->d) || f->ndefs[m->a] != 1)
+            continue;
+        int a = m->a, d = m->d, i = f->def[a], ok = i < j && (shape(&p->ops[i]) & KNOWN);
+        for (int k = 0; k < p->nops && ok; k++) {
+            const ds_op *o = &p->ops[k];
+            if (k > j && reads_slot(o, a))
+                ok = 0; /* read after the copy */
+            if (k < j && (reads_slot(o, d) || (shape(o) & DEF && o->d == d)))
+                ok = 0; /* d is in use before */
+            if (k > i && k < j && is_control(o))
+                ok = 0; /* not under the same mask */
+        }
+        if (!ok)
+            continue;
+        p->ops[i].d = (uint16_t)d;
+        for (int k = i + 1; k < j; k++) {
+            ds_op *o = &p->ops[k];
+            unsigned sh = shape(o);
+            if (sh & R_A && o->a == a)
+                o->a = (uint16_t)d;
+            if (sh & R_B && o->b == a)
+                o->b = (uint16_t)d;
+            if (sh & R_C && o->c == a)
+                o->c = (uint16_t)d;
+        }
+        m->a = (uint16_t)d; /* a copy into itself: the sweep removes it */
+        return 1;
+    }
+    return 0;
+}
+
+/* Removes what nobody reads, a copy into itself and empty branches;
+ * branch targets follow. Returns the number removed. */
+static int sweep(ds_prog *p, const facts *f)
+{
+    int *keep = malloc(sizeof *keep * (size_t)(2 * p->nops + 1)), *map = keep + p->nops;
+    int removed = 0;
+    if (!keep)
+        return 0;
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *o = &p->ops[i];
+        unsigned sh = shape(o);
+        keep[i] = 1;
+        if (sh & PURE && sh & DEF && valid(f, o->d) && (f->reads[o->d] == 0 || (o->code == DO_MOV && o->a == o->d)))
+            keep[i] = 0;
+    }
+    for (int i = 0; i + 1 < p->nops; i++) {
+        /* the next kept operation after i */
+        int j = i + 1;
+        while (j < p->nops && !keep[j])
+            j++;
+        if (!keep[i] || j >= p->nops || p->ops[j].code != DO_ENDIF)
+            continue;
+        if (p->ops[i].code == DO_IF)
+            keep[i] = keep[j] = 0;
+        else if (p->ops[i].code == DO_ELSE)
+            keep[i] = 0;
+    }
+    int n = 0;
+    for (int i = 0; i < p->nops; i++) {
+        map[i] = n;
+        n += keep[i];
+    }
+    map[p->nops] = n;
+    for (int i = 0; i < p->nops; i++) {
+        if (!keep[i]) {
+            removed++;
+            continue;
+        }
+        ds_op o = p->ops[i];
+        if ((o.code == DO_IF || o.code == DO_ELSE) && o.k >= 0 && o.k <= p->nops)
+            o.k = map[o.k];
+        p->ops[map[i]] = o;
+    }
+    p->nops = n;
+    free(keep);
+    return removed;
+}
+
+void ds_optimize(ds_prog *p)
+{
+    facts *f = calloc(1, sizeof *f);
+    if (!f)
+        return; /* the program runs as it is */
+    for (int round = 0; round < 64; round++) {
+        int n = 0;
+        analyse(p, f);
+        n += exact_rewrites(p, f);
+        analyse(p, f);
+        n += propagate_copies(p, f);
+        analyse(p, f);
+        n += coalesce_copy(p, f);
+        analyse(p, f);
+        n += sweep(p, f);
+        analyse(p, f);
+        n += demand_rewrites(p, f);
+        if (!n)
+            break;
+    }
+    free(f);
+}
