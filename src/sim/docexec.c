@@ -165,8 +165,22 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
         case DO_AND: BIN(x & y); break;
         case DO_OR: BIN(x | y); break;
         case DO_XOR: BIN(x ^ y); break;
-        case DO_SHL: BIN(y < 0 || y > 127 ? 0 : (ds_int)((u128)x << y)); break;
-        case DO_SHR: BIN(y < 0 || y > 127 ? (x < 0 ? -1 : 0) : x >> y); break;
+        case DO_SHL:
+            if (o->bk && o->imm >= 0 && o->imm <= 127) { /* the usual constant shift: no range test per lane */
+                const int k = (int)o->imm;
+                EACH s[o->d][l] = (ds_int)((u128)s[o->a][l] << k);
+            } else {
+                BIN(y < 0 || y > 127 ? 0 : (ds_int)((u128)x << y));
+            }
+            break;
+        case DO_SHR:
+            if (o->bk && o->imm >= 0 && o->imm <= 127) {
+                const int k = (int)o->imm;
+                EACH s[o->d][l] = s[o->a][l] >> k;
+            } else {
+                BIN(y < 0 || y > 127 ? (x < 0 ? -1 : 0) : x >> y);
+            }
+            break;
         case DO_LT: BIN(x < y); break;
         case DO_LE: BIN(x <= y); break;
         case DO_GT: BIN(x > y); break;
@@ -181,17 +195,39 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
         case DO_NEG: EACH s[o->d][l] = (ds_int)(0 - (u128)s[o->a][l]); break;
         case DO_LNOT: EACH s[o->d][l] = !s[o->a][l]; break;
         case DO_ABS: EACH s[o->d][l] = s[o->a][l] < 0 ? (ds_int)(0 - (u128)s[o->a][l]) : s[o->a][l]; break;
+        /* bit fields in the low 64 bits (the usual case) take 64-bit arithmetic */
         case DO_BITS: {
+            if (o->k + o->width <= 64) {
+                const uint64_t m = o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1;
+                const int k = o->k;
+                EACH s[o->d][l] = (ds_int)(((uint64_t)s[o->a][l] >> k) & m);
+                break;
+            }
             const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
             EACH s[o->d][l] = (ds_int)(((u128)s[o->a][l] >> o->k) & m);
             break;
         }
         case DO_SEXT: {
+            if (o->width <= 64 && o->width > 0) {
+                const int sh = 64 - o->width;
+                EACH s[o->d][l] = (ds_int)((int64_t)((uint64_t)s[o->a][l] << sh) >> sh);
+                break;
+            }
             const int sh = 128 - o->width;
             EACH s[o->d][l] = (ds_int)((u128)s[o->a][l] << sh) >> sh;
             break;
         }
         case DO_INSERT: {
+            if (o->k + o->width <= 64) {
+                const uint64_t m = (o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1) << o->k;
+                const int k = o->k;
+                const u128 high = ~(u128)UINT64_MAX;
+                EACH {
+                    const uint64_t lo = ((uint64_t)s[o->a][l] & ~m) | (((uint64_t)s[o->b][l] << k) & m);
+                    s[o->d][l] = (ds_int)(((u128)s[o->a][l] & high) | lo);
+                }
+                break;
+            }
             const u128 m = (o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1)) << o->k;
             EACH s[o->d][l] = (ds_int)(((u128)s[o->a][l] & ~m) | (((u128)s[o->b][l] << o->k) & m));
             break;
