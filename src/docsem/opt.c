@@ -337,16 +337,24 @@ static int demand_rewrites(ds_prog *p, const facts *f)
     return n;
 }
 
+/* the slot numbers o reads (NULL where it reads none); returns its shape */
+static unsigned read_refs(ds_op *o, uint16_t *r[3])
+{
+    unsigned sh = shape(o);
+    r[0] = sh & R_A ? &o->a : NULL;
+    r[1] = sh & R_B ? &o->b : NULL;
+    r[2] = sh & R_C ? &o->c : NULL;
+    return sh;
+}
+
 /* Reads of a copy's result read its source instead (both written once). */
 static int propagate_copies(ds_prog *p, const facts *f)
 {
     int n = 0;
     for (int i = 0; i < p->nops; i++) {
-        ds_op *o = &p->ops[i];
-        unsigned sh = shape(o);
-        if (!(sh & KNOWN))
+        uint16_t *r[3];
+        if (!(read_refs(&p->ops[i], r) & KNOWN))
             continue;
-        uint16_t *r[3] = {sh & R_A ? &o->a : NULL, sh & R_B ? &o->b : NULL, sh & R_C ? &o->c : NULL};
         for (int j = 0; j < 3; j++) {
             if (!r[j] || !valid(f, *r[j]) || f->ndefs[*r[j]] != 1)
                 continue;
@@ -385,21 +393,18 @@ static int coalesce_copy(ds_prog *p, const facts *f)
                 ok = 0; /* read after the copy */
             if (k < j && (reads_slot(o, d) || (shape(o) & DEF && o->d == d)))
                 ok = 0; /* d is in use before */
-            if (k > i && k < j && is_control(o))
-                ok = 0; /* not under the same mask */
+            if (k > i && k < j && (is_control(o) || (!(shape(o) & KNOWN) && reads_slot(o, a))))
+                ok = 0; /* not under the same mask, or a read this file cannot rename */
         }
         if (!ok)
             continue;
         p->ops[i].d = (uint16_t)d;
         for (int k = i + 1; k < j; k++) {
-            ds_op *o = &p->ops[k];
-            unsigned sh = shape(o);
-            if (sh & R_A && o->a == a)
-                o->a = (uint16_t)d;
-            if (sh & R_B && o->b == a)
-                o->b = (uint16_t)d;
-            if (sh & R_C && o->c == a)
-                o->c = (uint16_t)d;
+            uint16_t *r[3];
+            read_refs(&p->ops[k], r);
+            for (int x = 0; x < 3; x++)
+                if (r[x] && *r[x] == a)
+                    *r[x] = (uint16_t)d;
         }
         m->a = (uint16_t)d; /* a copy into itself: the sweep removes it */
         return 1;
