@@ -66,7 +66,8 @@ static const char *fitting_target(const char *const *paths, size_t n, const char
 static gisa_status load_files(const char *const *paths, size_t n, const char *const *add, size_t nadd,
                               const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags)
 {
-    gisa_diags *mine = overlay_dir || !diags ? NULL : gisa_diags_new();
+    /* files added to a target's own descriptions are for that target */
+    gisa_diags *mine = overlay_dir || !diags || !n ? NULL : gisa_diags_new();
     if (!mine)
         return with_tools(spec_load_paths(paths, n, add, nadd, overlay_dir, target, out, diags), out, diags);
     /* descriptions written for another target fail with one error per
