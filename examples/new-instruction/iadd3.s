@@ -7,3 +7,4 @@ IADD3 R10, R1, 0x10, R3 ;           // an immediate SrcB
 IADD3 R11, R1, c[0x0][0x10], R3 ;   // a constant
 IADD3 R12, R1, UR4, R3 ;            // a uniform register
 @!P0 IADD3 R13, R1, R2, RZ ;        // guarded: only lanes without a carry
+IADD3 R14, P2, -R1, R2, -R3 ;       // R2 - R1 - R3: each - adds 2^32 - x (the file's decorate rule)

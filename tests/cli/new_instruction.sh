@@ -23,11 +23,13 @@ REF=$SRC/tests/cli/lib/iadd3_ref.py
 # ---- lint: clean, and the same report as the shipped ISA but for the counts
 expect 0 "lint with the new instruction" "$G" lint "${ADD[@]}"
 check "lint: no error, the shipped warnings only" has out "^lint: 0 errors"
-sed 1d out >with.txt
+check "lint: lists the file's semantic patch" has out \
+    "^$EX/iadd3.isa:[0-9]+:1: note: semantic patch of IADD3: decorate addend: Ra Rc because"
+sed 1d out | grep -v "semantic patch of IADD3" >with.txt
 head -1 out >with.txt.0
 run "$G" lint
 sed 1d out >without.txt
-check "lint: no new diagnostic" cmp -s with.txt without.txt
+check "lint: no other new diagnostic" cmp -s with.txt without.txt
 check "lint: 4 more opcodes, 1 more optype" has with.txt.0 \
     "loaded 191 opcodes \(44 optypes\) from embedded gisa128 \+ $EX/iadd3.isa"
 
@@ -37,7 +39,8 @@ check "doc: the description" has out "^IADD3: Three-input 32-bit integer additio
 check "doc: every opcode" test "$(grep -cE '^IADD3_(RRR|RIR|RUR|RCR) : IADD3 : IALU : ALL' out)" -eq 4
 check "doc: the Optype code of the file" has out "optype +Optype +== IADD3 \(96\)"
 check "doc: the pseudo-code, from the file" has out "Pseudo-code of the document \($EX/iadd3.isa:[0-9]+\)"
-check "doc: runs as written" has out "It runs as written"
+check "doc: the file's patch" has out "^    $EX/iadd3.isa:[0-9]+: decorate addend: Ra Rc because"
+check "doc: the code that runs" has out "Pseudo-code that runs \(patched\)"
 expect 0 "doc --html" "$G" doc --html man "${ADD[@]}"
 check "html: an IADD3 page" grep -rqs "IADD3_RCR" man
 expect 1 "without the file, no IADD3" "$G" doc IADD3
@@ -53,6 +56,7 @@ for seed in 1 2 3; do
     check "disassembly is the source (seed $seed)" cmp -s out forms.s
 done
 check "every form is there: 4 SrcB kinds x 5 syntax variants x 3 guards" test "$(wc -l <forms.s)" -eq 96
+check "-Ra and -Rc in every combination" test "$(grep -cE ', -R[0-9Z]+, [^,]+, -R' forms.s)" -eq 24
 # the same with the shipped files given as --isa
 expect 0 "--isa DIR --isa-add FILE" "$G" as --isa "$SRC/isa/gisa128" "${ADD[@]}" --format hex -o got2.hex forms.s
 check "--isa DIR gives the same words" cmp -s got.hex got2.hex
@@ -112,6 +116,15 @@ __DefBitFieldType Optype<9>
 gisa lint: cannot load the ISA from embedded gisa128 + width.isa: the description has errors
 EOF
 check "another width: the message" cmp -s want err
+
+# ---- lint checks the encoding space of the added opcodes like the shipped ones
+sed 's/SType stype == RIR;/SType stype == RRR;/' "$EX/iadd3.isa" >same.isa
+expect 1 "two opcodes with the same fixed bits" "$G" lint --isa-add same.isa
+check "decode ambiguity named" has out \
+    "^same.isa:[0-9]+:13: error: decode ambiguity: the fixed bits of IADD3_RRR and IADD3_RIR can match the same word$"
+sed 's/field<64,  8> Reg rc;/field<60,  8> Reg rc;/' "$EX/iadd3.isa" >overlap.isa
+expect 1 "overlapping fields" "$G" lint --isa-add overlap.isa
+check "overlap named" has out "^overlap.isa:[0-9]+:26: error: fields rc and vb of IADD3_RIR overlap in bits 63..60$"
 
 # ---- --isa-add: usage
 expect 2 "--isa-add of a missing file" "$G" lint --isa-add nope.isa

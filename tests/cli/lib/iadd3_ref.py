@@ -48,7 +48,7 @@ def model(src):
     types = open(src + "/isa/gisa128/types.isa").read()
     ialu = open(src + "/isa/gisa128/ialu.isa").read()
     mine = open(src + "/examples/new-instruction/iadd3.isa").read()
-    enums = {t: enum_values(types + ialu, t) for t in ("SType", "PModi", "IExt")}
+    enums = {t: enum_values(types + ialu, t) for t in ("SType", "PModi", "IExt", "SignModi")}
     enums["Optype"] = enum_values(mine, "Optype")  # the file's own added value
     common = block_fields(ialu, "__DefGroup IALU : [ALL]")
     common.update(block_fields(mine, "__DefOptype IADD3 : [IALU]"))
@@ -73,6 +73,7 @@ def forms(src, seed, sim):
     else:
         reg = dest = lambda: rng.randrange(0, 256)  # 255 is RZ
     rname = lambda r: "RZ" if r == 255 else "R%d" % r
+    count = 0
     for o in OPCODES:
         for x in (False, True):
             for with_pu in (False, True):
@@ -107,7 +108,11 @@ def forms(src, seed, sim):
                         put("pu", pu)
                         if with_pu:
                             ops_text.append("P%d" % pu)
-                        ops_text.append(rname(ra))
+                        count += 1  # -Ra, -Rc: the four combinations in turn
+                        neg_a, neg_c = count & 1, count >> 1 & 1
+                        put("ra.neg", enums["SignModi"]["True" if neg_a else "False"])
+                        put("rc.neg", enums["SignModi"]["True" if neg_c else "False"])
+                        ops_text.append("-" * neg_a + rname(ra))
                         if o == "RRR":
                             b = reg()
                             put("rb", b)
@@ -125,7 +130,7 @@ def forms(src, seed, sim):
                             bank, off = rng.randrange(0, 4 if sim else 64), rng.randrange(0, 16 if sim else 1 << 14) * 4
                             put("vb", bank << 16 | off)
                             ops_text.append("c[0x%x][0x%x]" % (bank, off))
-                        ops_text.append(rname(rc))
+                        ops_text.append("-" * neg_c + rname(rc))
                         pp, pp_not = 7, 1  # omitted: !PT, no carry-in
                         if pp_kind:
                             pp, pp_not = rng.randrange(0, 7), 0 if pp_kind == "P" else 1
@@ -168,8 +173,8 @@ def lanes(obj, key, default=0):
     return [value(v) for v in x] if isinstance(x, list) else [value(x)] * 32
 
 
-LINE = re.compile(r"^(?:@(!?)P(\d) )?IADD3(\.X)? (R\d+|RZ)(?:, P(\d))?, (R\d+|RZ), ([^,]+|c\[[^]]+\]\[[^]]+\]), "
-                  r"(R\d+|RZ)(?:, (!?)P(\d|T))?$")
+LINE = re.compile(r"^(?:@(!?)P(\d) )?IADD3(\.X)? (R\d+|RZ)(?:, P(\d))?, (-?)(R\d+|RZ), ([^,]+|c\[[^]]+\]\[[^]]+\]), "
+                  r"(-?)(R\d+|RZ)(?:, (!?)P(\d|T))?$")
 
 
 def run_reference(program, st):
@@ -185,7 +190,9 @@ def run_reference(program, st):
         for text in program:
             m = LINE.match(text)
             assert m, text
-            gn, g, x, rd, pu, ra, b, rc, ppn, pp = m.groups()
+            gn, g, x, rd, pu, na, ra, b, nc, rc, ppn, pp = m.groups()
+            # -x is the addend 2^32 - x (the file's `decorate addend` rule)
+            addend = lambda v, neg: (1 << 32) - v if neg else v
             reg = lambda s: 255 if s == "RZ" else int(s[1:])
             for ln in range(32):
                 if g is not None and P[int(g)][ln] == bool(gn):
@@ -203,7 +210,7 @@ def run_reference(program, st):
                 if x:
                     p = P[7 if pp in (None, "T") else int(pp)][ln]
                     cin = int(p != bool(ppn)) if pp is not None else 0
-                t = R[reg(ra)][ln] + bv + R[reg(rc)][ln] + cin
+                t = addend(R[reg(ra)][ln], na) + bv + addend(R[reg(rc)][ln], nc) + cin
                 if reg(rd) != 255:
                     R[reg(rd)][ln] = t & MASK
                 if pu is not None:
