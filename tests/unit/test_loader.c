@@ -427,6 +427,35 @@ out:
     gisa_diags_free(d);
 }
 
+/* gisa_isa_load: the embedded ISA or paths, then the added files. */
+static void test_load_add(void)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = (gisa_isa *)1, *emb = test_isa();
+    CHECK(gisa_isa_load(NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    const char *none[] = {""};
+    CHECK(gisa_isa_load_paths(none, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    gisa_load_options o = {0};
+    CHECK(gisa_isa_load(&o, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb));
+    gisa_isa_free(isa);
+    const char *add[] = {test_path("examples/new-instruction/iadd3.isa")};
+    const char *shipped[] = {test_path("isa/gisa128")};
+    for (int base = 0; base < 2; base++) {
+        o = (gisa_load_options){NULL, shipped, (size_t)base, NULL, add, 1};
+        gisa_status st = gisa_isa_load(&o, &isa, d);
+        if (st != GISA_OK)
+            test_dump_diags(d);
+        CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb) + 4 &&
+                   gisa_isa_optype_count(isa) == gisa_isa_optype_count(emb) + 1,
+               "base %d: status %d", base, st);
+        gisa_word w;
+        CHECK(gisa_assemble_one(isa, "IADD3 R1, R2, R3, R4", &w, d) == GISA_OK && (w.w[0] & 0xff) == 0x60);
+        CHECK(gisa_assemble_one(emb, "IADD3 R1, R2, R3, R4", &w, d) == GISA_ERR_INPUT);
+        gisa_isa_free(isa);
+    }
+    gisa_diags_free(d);
+}
+
 static const struct bad_case *cur_case;
 static void expect_cur_error(void) { expect_error(cur_case); }
 
@@ -866,5 +895,6 @@ int main(void)
     isolated("long flat expression", fuzz_flat_expression);
     isolated("real documents", test_real_documents);
     isolated("files and directories", test_load_paths);
+    isolated("added files", test_load_add);
     return test_summary();
 }
