@@ -86,6 +86,8 @@ typedef struct ds_operand {
     uint8_t pair;      /* 64-bit */
     uint8_t neg, abs, inv;
     uint8_t is_const;  /* its value is known now (immediate, constant memory) */
+    uint8_t is_signed; /* a constant: value is a signed 64-bit integer (SImm9 of R[URb+SImm9]) */
+    uint8_t pfile;     /* the predicate file PR: the pseudo-code reads and writes P0..P7 */
     uint64_t value;
 } ds_operand;
 
