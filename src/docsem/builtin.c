@@ -9,6 +9,9 @@
 
 static const ds_int one = 1;
 
+const char *const ds_warp_names[2] = {"activeMask", "pgv"};
+const char *const ds_pfile_names[8] = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"};
+
 static cval rt(vty ty, int slot, int fmt)
 {
     cval v = cc_const(ty, 0);

@@ -617,11 +617,12 @@ cval cc_expr(cc *c, const ds_node *e)
             return cc_read_var(c, v, e);
         if (!strcmp(e->name, "true") || !strcmp(e->name, "false"))
             return cc_const(V_BOOL, e->name[0] == 't');
-        if (!strcmp(e->name, "activeMask") || !strcmp(e->name, "pgv")) { /* masks of the warp */
-            cval m = runtime(V_INT, cc_slot(c, e));
-            cc_emit(c, DO_LANEMASK, m.slot)->k = e->name[0] == 'p';
-            return m;
-        }
+        for (int k = 0; k < 2; k++)
+            if (!strcmp(e->name, ds_warp_names[k])) { /* the warp's active lanes (0), its guarded lanes (1) */
+                cval m = runtime(V_INT, cc_slot(c, e));
+                cc_emit(c, DO_LANEMASK, m.slot)->k = k;
+                return m;
+            }
         cc_fail(c, e, "unknown name '%s'", e->name);
     }
     case N_MOD: return modifier(c, e, e->name);

@@ -1003,10 +1003,9 @@ static int compile_body(cc *c, const ds_variant *v)
     }
     for (int i = 0; i < in->nops; i++)
         if (in->ops[i].pfile) { /* the predicate file by its registers' names */
-            static const char *const pnames[8] = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"};
             for (int k = 0; k < 8; k++)
-                if (!cc_find_var(c, pnames[k]))
-                    cc_new_var(c, pnames[k])->pfile_bit = k + 1;
+                if (!cc_find_var(c, ds_pfile_names[k]))
+                    cc_new_var(c, ds_pfile_names[k])->pfile_bit = k + 1;
         }
     header_names(c, v);
     stmt(c, v->body);

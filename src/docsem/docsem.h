@@ -106,6 +106,12 @@ typedef struct ds_insn {
 ds_prog *ds_compile(const ds_insn *in, char *why, size_t cap);
 void ds_prog_free(ds_prog *p);
 
+/* Names the pseudo-code reads without defining them: the warp's lane masks
+ * (always), and the predicate file's registers where the syntax line has a
+ * PR operand (P7 is PT). */
+extern const char *const ds_warp_names[2];  /* activeMask, pgv */
+extern const char *const ds_pfile_names[8]; /* P0..P7 */
+
 /* The semantics of an optype, or NULL when the model has none. */
 const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot);
 #endif
