@@ -3,6 +3,7 @@
  * per operand role), and the program's sim_fn hands it the lanes that
  * fetch() prepared, the current values of its results, and the result
  * arrays that write_back() writes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -68,7 +69,7 @@ static void op_doc(sim_exec *x)
     const sim_insn *in = x->in;
     const ds_prog *p = in->doc;
     ds_io io;
-    memset(&io, 0, sizeof io);
+    memset(&io, 0, offsetof(ds_io, rset_row)); /* the lane arrays after it are written before they are read */
     io.mask = x->mask;
     io.lo[RO_A] = x->a;
     io.hi[RO_A] = x->ah;
