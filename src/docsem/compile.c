@@ -281,7 +281,7 @@ static void privatize(cc *c, var *v, const ds_node *at)
 {
     if (v->private_ || v->absent_out)
         return;
-    if (!v->set && !v->opnd) /* first given a value inside the region */
+    if (!v->set && !v->opnd && !v->pfile_bit) /* first given a value inside the region */
         return;
     cval val = cc_read_var(c, v, at);
     if (val.ty == V_ARRAY || val.ty == V_NAME || val.ty == V_FUNC || val.ty == V_REAL || val.ty == V_STR)
