@@ -173,6 +173,27 @@ gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diag
 gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
                                 gisa_isa **out, gisa_diags *diags);
 
+/* Loads a base ISA and an ISA author's own description files beside it
+ * (what `gisa --isa-add` does): the base is the embedded descriptions of
+ * `target` (NULL = default target) when npaths is 0, otherwise the files
+ * and directories `paths` read as gisa_isa_load_paths reads them (with
+ * `overlay_dir`); then the files and directories `add` (nadd of them) are
+ * read after the base, in the order given, the same way. Definitions of
+ * the added files join the base's: a new optype and its opcodes, its
+ * __Semantics, a __DefRuling, and values added to an existing
+ * __DefBitFieldType (a later definition with the same name and width; a
+ * value name or value already taken is an error). With no paths and no
+ * add, gisa_isa_load_embedded. Statuses as gisa_isa_load_paths. */
+typedef struct gisa_load_options {
+    const char *target;
+    const char *const *paths;
+    size_t npaths;
+    const char *overlay_dir;
+    const char *const *add;
+    size_t nadd;
+} gisa_load_options;
+gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags);
+
 /* gisa_isa_load_paths of the one path `dir` (a directory or a file). */
 gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
                               gisa_isa **out, gisa_diags *diags);

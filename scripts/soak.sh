@@ -19,10 +19,7 @@
 #          asan` when it has no gisa), SOAK_JOBS (parallel workers, default
 #          the number of CPUs), SEED0 (first seed - 1, default 0),
 #          SOAK_KEEP (where failing programs are kept)
-#
-# gisa128 programs exclude the opcodes the doc engine does not run yet
-# (docs/semantics-language.md: P2R R2P R2UR SETGPR GETGPR I2IP); the native
-# engine runs them in scripts/gen_soak.sh and tests/unit/test_gen.c.
+
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 n=${1:?usage: scripts/soak.sh N [COUNT]}
@@ -44,7 +41,6 @@ SOAK_GISA=$(pwd)/$build/gisa
 export SOAK_GISA SOAK_COUNT=$count
 export SOAK_KEEP=${SOAK_KEEP:-$(mktemp -d "${TMPDIR:-/tmp}/gisa-soak-fail.XXXXXX")}
 mkdir -p "$SOAK_KEEP"
-export SOAK_DOC_EXCLUDE=${SOAK_DOC_EXCLUDE:-P2R,R2P,R2UR,SETGPR,GETGPR,I2IP}
 # a sanitizer report ends the process with a non-zero status, and is looked
 # for on stderr as well in case an option turned that off
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=99
@@ -54,7 +50,7 @@ export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
 # own; prints one line per program, "ok" or "FAIL seed target what"
 # shellcheck disable=SC2317 # called through xargs
 worker() {
-    local tmp s t excl g=$SOAK_GISA
+    local tmp s t g=$SOAK_GISA
     tmp=$(mktemp -d "${TMPDIR:-/tmp}/gisa-soak.XXXXXX")
     cd "$tmp"
     step() { # step WHAT COMMAND...: runs it, stderr to err; false on a failure
@@ -67,10 +63,9 @@ worker() {
         fi
     }
     for s in "$@"; do
-        if [ $((s % 2)) -eq 1 ]; then t=gisa128 excl=(--exclude "$SOAK_DOC_EXCLUDE"); else t=fermi excl=(); fi
+        if [ $((s % 2)) -eq 1 ]; then t=gisa128; else t=fermi; fi
         rm -f ./*
         if step gen "$g" gen --target "$t" --seed "$s" -n "$SOAK_COUNT" \
-                "${excl[@]}" \
                 -o p.s --words p.hex --state-out st.json &&
             step as "$g" as --target "$t" --format hex -o a.hex p.s &&
             { cmp -s a.hex p.hex || { echo "as: words differ from gen's (a.hex, p.hex)" >why; false; }; } &&

@@ -254,20 +254,39 @@ def library_version():
     return _s(_c.lib().gisa_version())
 
 
-def load(target=None, paths=None, overlay_dir=None, sources=None):
+def _path_array(paths):
+    if isinstance(paths, (str, bytes)):
+        paths = [paths]
+    paths = list(paths)
+    return paths, (ctypes.c_char_p * max(len(paths), 1))(*[_b(p) for p in paths])
+
+
+def load(target=None, paths=None, overlay_dir=None, sources=None, add=None):
     """Loads an ISA: the embedded descriptions of `target` (None: the
     default, gisa128), or the description files/directories `paths`
     (gisa_isa_load_paths; `target` then supplies types.isa/rulings.isa
     unless the files or `overlay_dir` have them), or in-memory `sources`
     (gisa_isa_load_sources: a dict name -> text, or (name, text) pairs, in
     the order given; every file the ISA needs, types and target included,
-    must be among them). Raises Error with the diagnostics on failure."""
+    must be among them). `add`: description files/directories read after
+    that ISA (the embedded one or `paths`), an author's own instructions
+    beside the shipped ones (gisa_isa_load, `gisa --isa-add`). Raises Error
+    with the diagnostics on failure."""
     L = _c.lib()
     h = ctypes.c_void_p()
     if sum(x is not None for x in (paths, sources)) > 1:
         raise Error("load: give paths or sources, not both", _c.ERR_USAGE)
+    if sources is not None and add is not None:
+        raise Error("load: add goes with the embedded ISA or paths, not with sources", _c.ERR_USAGE)
     with _Diags() as d:
-        if sources is not None:
+        if add is not None:
+            base, barr = _path_array(paths if paths is not None else [])
+            extra, aarr = _path_array(add)
+            opt = _c.gisa_load_options(_b(target), barr, len(base), _b(overlay_dir), aarr, len(extra))
+            st = L.gisa_isa_load(ctypes.byref(opt), ctypes.byref(h), d.p)
+            what = "loading %s + %s" % (", ".join(str(p) for p in base) or "target %s" % (target or "(default)"),
+                                        ", ".join(str(p) for p in extra))
+        elif sources is not None:
             items = list(sources.items() if isinstance(sources, dict) else sources)
             texts = [_b(t) for _, t in items]  # kept alive while the library reads them
             arr = (_c.gisa_source * len(items))(*[_c.gisa_source(_b(str(n)), t, len(t))

@@ -66,6 +66,17 @@ class gisa_source(ctypes.Structure):
     ]
 
 
+class gisa_load_options(ctypes.Structure):
+    _fields_ = [
+        ("target", ctypes.c_char_p),
+        ("paths", ctypes.POINTER(ctypes.c_char_p)),
+        ("npaths", ctypes.c_size_t),
+        ("overlay_dir", ctypes.c_char_p),
+        ("add", ctypes.POINTER(ctypes.c_char_p)),
+        ("nadd", ctypes.c_size_t),
+    ]
+
+
 class gisa_word(ctypes.Structure):
     _fields_ = [("w", ctypes.c_uint64 * 2)]
 
@@ -226,6 +237,7 @@ _PROTOS = {
     "gisa_target_name": (c_char_p, [c_size]),
     "gisa_isa_load_embedded": (c_int, [c_char_p, _P(c_void_p), c_void_p]),
     "gisa_isa_load_paths": (c_int, [_P(c_char_p), c_size, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
+    "gisa_isa_load": (c_int, [_P(gisa_load_options), _P(c_void_p), c_void_p]),
     "gisa_isa_load_dir": (c_int, [c_char_p, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
     "gisa_isa_load_sources": (c_int, [_P(gisa_source), c_size, _P(c_void_p), c_void_p]),
     "gisa_isa_free": (None, [c_void_p]),

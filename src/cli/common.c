@@ -150,12 +150,16 @@ static const cli_opt global_opts[] = {
      "load the ISA from PATH: a description file, a directory\n"
      "                           of them, or a ':'-separated list; repeatable (default:\n"
      "                           $GISA_ISA, same form, else the built-in ISA)"},
+    {"isa-add", 0, "PATH",
+     "then load PATH (same forms) beside that ISA: an\n"
+     "                           author's own instructions; repeatable (docs/semantics-\n"
+     "                           language.md, \"Adding an instruction\")"},
     {"isa-overlay", 0, "DIR", "take types.isa/rulings.isa from DIR when the --isa files have none"},
     {"target", 0, "NAME", "target to load (default gisa128)"},
     {"help", 'h', NULL, "show this help and exit"},
     {"version", 0, NULL, "show the version and exit"},
 };
-enum { G_ISA, G_OVERLAY, G_TARGET, G_HELP, G_VERSION, G_COUNT };
+enum { G_ISA, G_ISA_ADD, G_OVERLAY, G_TARGET, G_HELP, G_VERSION, G_COUNT };
 
 static void print_opt(FILE *f, const cli_opt *o)
 {
@@ -299,6 +303,11 @@ static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args
             return cli_usage_error(cmd, "more than %d --isa options", CLI_MAX_ISA);
         a->isa[a->nisa++] = val;
         break;
+    case G_ISA_ADD:
+        if (a->nisa_add == CLI_MAX_ISA)
+            return cli_usage_error(cmd, "more than %d --isa-add options", CLI_MAX_ISA);
+        a->isa_add[a->nisa_add++] = val;
+        break;
     case G_OVERLAY: a->overlay_dir = val; break;
     case G_TARGET: a->target = val; break;
     case G_HELP: cli_print_help(cmd, stdout); return EXIT_OK;
@@ -364,28 +373,31 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
         nvals = 1;
     }
     /* each value is a list: "a.txt:b.txt:dir" (like PATH); empty items are ignored */
-    size_t total = 0, npaths = 0;
-    for (size_t i = 0; i < nvals; i++)
-        total += strlen(vals[i]) + 1;
-    char *buf = nvals ? malloc(total) : NULL;
-    const char **paths = nvals ? malloc(total * sizeof *paths) : NULL;
-    if (nvals && (!buf || !paths)) {
+    size_t total = 0, npaths = 0, nadd = 0;
+    for (size_t i = 0; i < nvals + a->nisa_add; i++)
+        total += strlen(i < nvals ? vals[i] : a->isa_add[i - nvals]) + 1;
+    char *buf = total ? malloc(total) : NULL;
+    const char **paths = total ? malloc(total * sizeof *paths) : NULL;
+    if (total && (!buf || !paths)) {
         free(buf);
         free(paths);
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
     char *w = buf;
-    for (size_t i = 0; i < nvals; i++) {
-        strcpy(w, vals[i]);
-        for (char *s = strtok(w, ":"); s; s = strtok(NULL, ":"))
-            paths[npaths++] = s;
-        w += strlen(vals[i]) + 1;
-    }
-    if (nvals && !npaths) {
-        free(buf);
-        free(paths);
-        return cli_usage_error(cmd, "--isa needs a file or directory");
+    for (size_t i = 0; i < nvals + a->nisa_add; i++) {
+        const char *v = i < nvals ? vals[i] : a->isa_add[i - nvals];
+        strcpy(w, v);
+        for (char *s = strtok(w, ":"); s; s = strtok(NULL, ":")) {
+            paths[npaths + nadd] = s;
+            *(i < nvals ? &npaths : &nadd) += 1;
+        }
+        w += strlen(v) + 1;
+        if ((i + 1 == nvals && !npaths) || (i + 1 == nvals + a->nisa_add && a->nisa_add && !nadd)) {
+            free(buf);
+            free(paths);
+            return cli_usage_error(cmd, "--isa%s needs a file or directory", i < nvals ? "" : "-add");
+        }
     }
     gisa_diags *d = gisa_diags_new();
     if (!d) {
@@ -394,22 +406,22 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    gisa_status st = npaths ? gisa_isa_load_paths(paths, npaths, a->overlay_dir, target, isa, d)
-                            : gisa_isa_load_embedded(target, isa, d);
+    gisa_load_options lo = {target, paths, npaths, a->overlay_dir, paths + npaths, nadd};
+    gisa_status st = gisa_isa_load(&lo, isa, d);
     cli_print_diags(stderr, d, 1, NULL);
     if (warnings)
         *warnings = gisa_diags_warnings(d);
     size_t errors = gisa_diags_errors(d);
     gisa_diags_free(d);
-    if (npaths) {
-        label[0] = 0; /* the paths, as given (cut to the label's size) */
-        for (size_t i = 0; i < npaths; i++) {
-            if (i)
-                strncat(label, ", ", sizeof label - strlen(label) - 1);
-            strncat(label, paths[i], sizeof label - strlen(label) - 1);
-        }
-    } else {
+    /* the paths, as given (cut to the label's size) */
+    if (npaths)
+        label[0] = 0;
+    else
         snprintf(label, sizeof label, "embedded %s", target);
+    for (size_t i = 0; i < npaths + nadd; i++) {
+        if (i || !npaths)
+            strncat(label, i == npaths ? " + " : ", ", sizeof label - strlen(label) - 1);
+        strncat(label, paths[i], sizeof label - strlen(label) - 1);
     }
     free(buf);
     free(paths);

@@ -41,6 +41,8 @@ typedef struct cli_args {
     const char *val[CLI_MAX_OPTS]; /* option i's value ("" for a flag), NULL when absent */
     const char *isa[CLI_MAX_ISA]; /* the --isa values, in order (each a ':'-separated list) */
     size_t nisa;
+    const char *isa_add[CLI_MAX_ISA]; /* the --isa-add values, likewise */
+    size_t nisa_add;
     const char *overlay_dir, *target;
     const char *pos[CLI_MAX_POS];
     size_t npos;

@@ -9,6 +9,9 @@
 
 static const ds_int one = 1;
 
+const char *const ds_warp_names[2] = {"activeMask", "pgv"};
+const char *const ds_pfile_names[8] = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"};
+
 static cval rt(vty ty, int slot, int fmt)
 {
     cval v = cc_const(ty, 0);
@@ -199,13 +202,13 @@ static cval packed(cc *c, const ds_node *e, int w)
     return r;
 }
 
-/* dtype names: S8 U8 S16 U16 S32 U32 S64 U64 */
+/* dtype names: S2 U2 S4 U4 S8 U8 S16 U16 S32 U32 S64 U64 */
 static void int_type(cc *c, const ds_node *e, int *w, int *sgn)
 {
     const char *n = name_arg(c, e, 0);
     *sgn = n[0] == 'S';
     *w = atoi(n + 1);
-    if ((n[0] != 'S' && n[0] != 'U') || (*w != 8 && *w != 16 && *w != 32 && *w != 64))
+    if ((n[0] != 'S' && n[0] != 'U') || (*w != 2 && *w != 4 && *w != 8 && *w != 16 && *w != 32 && *w != 64))
         cc_fail(c, e->list[0], ".%s is not an integer type", n);
 }
 
@@ -418,6 +421,38 @@ cval cc_call(cc *c, const ds_node *e)
     }
     if (!strcmp(n, "ReadByte"))
         return read_byte(c, e);
+    if (!strcmp(n, "packPred2Byte")) { /* argument i is bit i */
+        if (e->n < 1 || e->n > 8)
+            cc_fail(c, e, "packPred2Byte takes 1 to 8 predicates");
+        cval r = cc_const(V_INT, 0);
+        for (int i = 0; i < e->n; i++) {
+            cval b = cc_bin_int(c, DO_NE, arg(c, e, i), cc_const(V_INT, 0), e->list[i]);
+            r = cc_bin_int(c, DO_OR, r, cc_bin_int(c, DO_SHL, b, cc_const(V_INT, i), e), e);
+        }
+        return r;
+    }
+    if (!strcmp(n, "unpackByte2Bits")) {
+        nargs(c, e, 1);
+        cval x = arg(c, e, 0);
+        cval r = array(c, 8, e);
+        for (int i = 0; i < 8; i++) {
+            r.elems[i] = bits(c, x, i, 1, e);
+            r.elems[i].ty = V_BOOL;
+        }
+        return r;
+    }
+    if (!strcmp(n, "pickLane")) { /* the lowest lane in every mask, -1 when none */
+        if (e->n < 1)
+            cc_fail(c, e, "pickLane takes one or more lane masks");
+        cval m = cc_const(V_INT, 0xffffffff);
+        for (int i = 0; i < e->n; i++)
+            m = cc_bin_int(c, DO_AND, m, arg(c, e, i), e->list[i]);
+        if (m.konst)
+            return cc_const(V_INT, m.k ? __builtin_ctzll((unsigned long long)m.k) : -1);
+        int d = cc_slot(c, e);
+        cc_emit(c, DO_CTZ, d)->a = (uint16_t)m.slot;
+        return rt(V_INT, d, 0);
+    }
     if (!strcmp(n, "MIN") || !strcmp(n, "MAX") || !strcmp(n, "sizeInBitsOf")) {
         nargs(c, e, 1);
         int w, sgn;

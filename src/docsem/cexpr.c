@@ -210,6 +210,17 @@ static cval modifier(cc *c, const ds_node *e, const char *name)
         v.mtype = t;
         return v;
     }
+    for (int i = 0; i < in->F->nmods; i++) { /* an operand's suffix (R2P's `.bsel` of Ra.bsel) */
+        const mod_slot *s = &in->F->mods[i];
+        if (s->operand < 0 || strcmp(s->name, name))
+            continue;
+        const char *tn;
+        const char *sp = slot_value(in, s, &tn, buf, sizeof buf);
+        cval v = name_val(sp, tn == buf ? sp : tn);
+        v.mslot = s;
+        v.mtype = s->field >= 0 ? in->op->fields[s->field].type : NULL;
+        return v;
+    }
     if (name[0] >= 'a' && name[0] <= 'z')
         cc_fail(c, e, "unknown modifier .%s: %s has no modifier or field of that name", name, in->op->name);
     return name_val(name, name);
@@ -507,8 +518,34 @@ static cval ternary(cc *c, const ds_node *e)
     return r;
 }
 
+/* thread(l).x: the value of x in lane l (R2UR's source lane) */
+static cval other_lane(cc *c, const ds_node *e)
+{
+    const ds_node *call = e->a;
+    if (call->n != 1)
+        cc_fail(c, call, "thread takes one argument, the lane");
+    cval l = cc_as_int(c, cc_expr(c, call->list[0]), call->list[0]);
+    var *v = cc_find_var(c, e->name);
+    if (!v)
+        cc_fail(c, e, "unknown name '%s'", e->name);
+    cval x = cc_read_var(c, v, e);
+    if (x.ty != V_INT && x.ty != V_BOOL && x.ty != V_FP)
+        cc_fail(c, e, "thread(..).%s: only a number can be read from another lane", e->name);
+    if (x.konst)
+        return x;
+    int d = cc_slot(c, e);
+    ds_op *o = cc_emit(c, DO_LANE, d);
+    o->a = (uint16_t)x.slot;
+    o->b = (uint16_t)cc_in_slot(c, &l, call->list[0]);
+    cval r = x;
+    r.slot = d;
+    return r;
+}
+
 static cval member(cc *c, const ds_node *e)
 {
+    if (e->a->kind == N_CALL && e->a->name && !strcmp(e->a->name, "thread"))
+        return other_lane(c, e);
     if (e->a->kind != N_NAME)
         cc_fail(c, e, "'.%s' of this is not defined", e->name);
     var *v = cc_find_var(c, e->a->name);
@@ -580,12 +617,24 @@ cval cc_expr(cc *c, const ds_node *e)
             return cc_read_var(c, v, e);
         if (!strcmp(e->name, "true") || !strcmp(e->name, "false"))
             return cc_const(V_BOOL, e->name[0] == 't');
+        for (int k = 0; k < 2; k++)
+            if (!strcmp(e->name, ds_warp_names[k])) { /* the warp's active lanes (0), its guarded lanes (1) */
+                cval m = runtime(V_INT, cc_slot(c, e));
+                cc_emit(c, DO_LANEMASK, m.slot)->k = k;
+                return m;
+            }
         cc_fail(c, e, "unknown name '%s'", e->name);
     }
     case N_MOD: return modifier(c, e, e->name);
     case N_MEMBER: return member(c, e);
     case N_CALL: return cc_call(c, e);
     case N_INDEX: {
+        if (cc_is_regfile(c, e)) { /* R[i]: general register i of each lane */
+            cval i = cc_as_int(c, cc_expr(c, e->b), e->b);
+            cval r = runtime(V_INT, cc_slot(c, e));
+            cc_emit(c, DO_RGET, r.slot)->a = (uint16_t)cc_in_slot(c, &i, e->b);
+            return r;
+        }
         if (e->a->kind != N_NAME)
             cc_fail(c, e, "only a named array can be indexed");
         cval i = cc_as_int(c, cc_expr(c, e->b), e->b);

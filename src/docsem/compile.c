@@ -155,6 +155,14 @@ static cval load_operand(cc *c, var *v, const ds_node *at)
     const ds_operand *o = v->opnd;
     int w = o->pair ? 64 : 32;
     cval r;
+    if (o->pfile) {
+        r = cc_const(V_INT, 0);
+        r.konst = 0;
+        r.slot = cc_slot(c, at);
+        cc_emit(c, DO_INPFILE, r.slot);
+        c->p->pfile_in = 1;
+        return r;
+    }
     if (o->pred) {
         r = cc_const(V_BOOL, 0);
         if (o->is_const)
@@ -170,7 +178,8 @@ static cval load_operand(cc *c, var *v, const ds_node *at)
         return r;
     }
     if (o->is_const && !o->out)
-        r = cc_const(V_INT, (ds_int)(w == 64 ? o->value : (uint32_t)o->value));
+        r = cc_const(V_INT, o->is_signed ? (ds_int)(int64_t)o->value
+                                         : (ds_int)(w == 64 ? o->value : (uint32_t)o->value));
     else {
         r = cc_const(V_INT, 0);
         r.konst = 0;
@@ -212,8 +221,35 @@ static cval load_operand(cc *c, var *v, const ds_node *at)
     return r;
 }
 
+/* P0..P6 of the predicate file: bits of the PR operand's byte; P7 is PT */
+static cval load_pfile_bit(cc *c, var *v, const ds_node *at)
+{
+    if (v->pfile_bit == 8)
+        return cc_const(V_BOOL, 1);
+    var *pr = NULL;
+    for (int i = 0; i < c->nvars && !pr; i++)
+        if (c->vars[i].opnd && c->vars[i].opnd->pfile)
+            pr = &c->vars[i];
+    cval file = cc_read_var(c, pr, at);
+    c->prologue = 1;
+    int s = cc_slot(c, at);
+    ds_op *o = cc_emit(c, DO_BITS, s);
+    o->a = (uint16_t)file.slot;
+    o->k = v->pfile_bit - 1;
+    o->width = 1;
+    c->prologue = 0;
+    cval r = cc_const(V_BOOL, 0);
+    r.konst = 0;
+    r.slot = s;
+    return r;
+}
+
 cval cc_read_var(cc *c, var *v, const ds_node *at)
 {
+    if (!v->set && v->pfile_bit) {
+        v->v = load_pfile_bit(c, v, at);
+        v->set = 1;
+    }
     if (!v->set) {
         if (v->absent_out)
             cc_fail(c, at, "'%s' is read but this form of the instruction has no such operand", v->name);
@@ -245,7 +281,7 @@ static void privatize(cc *c, var *v, const ds_node *at)
 {
     if (v->private_ || v->absent_out)
         return;
-    if (!v->set && !v->opnd) /* first given a value inside the region */
+    if (!v->set && !v->opnd && !v->pfile_bit) /* first given a value inside the region */
         return;
     cval val = cc_read_var(c, v, at);
     if (val.ty == V_ARRAY || val.ty == V_NAME || val.ty == V_FUNC || val.ty == V_REAL || val.ty == V_STR)
@@ -312,10 +348,31 @@ static void store_slot(cc *c, int dst, const cval *val, int src, const ds_node *
     (void)at;
 }
 
+/* A predicate of the file is written only on the lanes that assign it (R2P
+ * writes the predicates its mask selects): a slot of lanes written so far,
+ * 0 before the program, 1 stored under the current mask at each assignment. */
+static void pfile_written(cc *c, var *v, const ds_node *at)
+{
+    if (c->dead)
+        return;
+    if (!v->pfile_we) {
+        int s = cc_slot(c, at);
+        c->prologue = 1;
+        cc_emit(c, DO_CONST, s)->imm = 0;
+        c->prologue = 0;
+        v->pfile_we = s + 1;
+    }
+    ds_op *o = cc_emit(c, DO_STORE, v->pfile_we - 1);
+    o->bk = 1;
+    o->imm = 1;
+}
+
 void cc_assign(cc *c, var *v, cval val, const ds_node *at)
 {
-    if (v->absent_out)
+    if (v->absent_out || v->pfile_bit == 8) /* PT stays true */
         return;
+    if (v->pfile_bit)
+        pfile_written(c, v, at);
     if (val.ty == V_VOID || val.ty == V_STR)
         cc_fail(c, at, "this has no value to assign to '%s'", v->name);
     if (v->set || v->opnd || v->fp_decl) {
@@ -492,9 +549,34 @@ static var *target_var(cc *c, const ds_node *t)
     return v;
 }
 
+int cc_is_regfile(cc *c, const ds_node *t)
+{
+    if (t->kind != N_INDEX || t->a->kind != N_NAME || strcmp(t->a->name, "R"))
+        return 0;
+    var *v = cc_find_var(c, "R");
+    return !v || v->absent_out;
+}
+
+/* R[i] = val: general register i of each lane, written after the program */
+static void assign_regfile(cc *c, const ds_node *t, cval val, const ds_node *at)
+{
+    if (c->rsets++)
+        cc_fail(c, t, "an instruction writes at most one register by index (R[i] = ...)");
+    cval i = cc_as_int(c, cc_expr(c, t->b), t->b);
+    val = cc_as_int(c, val, at);
+    ds_op *o = cc_emit(c, DO_RSET, 0);
+    o->a = (uint16_t)cc_in_slot(c, &i, t->b);
+    o->b = (uint16_t)cc_in_slot(c, &val, at);
+    c->p->rset = 1;
+}
+
 /* target = val, for a name, an element or a slice of either */
 static void assign_to(cc *c, const ds_node *t, cval val, const ds_node *at)
 {
+    if (cc_is_regfile(c, t)) {
+        assign_regfile(c, t, val, at);
+        return;
+    }
     if (t->kind == N_SLICE) {
         var *v = target_var(c, t->a);
         int lo, w;
@@ -859,6 +941,32 @@ static void finish_outputs(cc *c)
     }
 }
 
+/* P0..P6 written: their values and the lanes that wrote them, as bytes */
+static void finish_pfile(cc *c)
+{
+    cval val = cc_const(V_INT, 0), we = cc_const(V_INT, 0);
+    int any = 0;
+    for (int i = 0; i < c->nvars; i++) {
+        var *v = &c->vars[i];
+        if (!v->pfile_bit || !v->pfile_we)
+            continue;
+        cval bit = cc_bin_int(c, DO_NE, v->v, cc_const(V_INT, 0), NULL);
+        cval lanes = cc_const(V_INT, 0);
+        lanes.konst = 0;
+        lanes.slot = v->pfile_we - 1;
+        cval sh = cc_const(V_INT, v->pfile_bit - 1);
+        val = cc_bin_int(c, DO_OR, val, cc_bin_int(c, DO_SHL, bit, sh, NULL), NULL);
+        we = cc_bin_int(c, DO_OR, we, cc_bin_int(c, DO_SHL, lanes, sh, NULL), NULL);
+        any = 1;
+    }
+    if (!any)
+        return;
+    ds_op *o = cc_emit(c, DO_OUTPFILE, 0);
+    o->a = (uint16_t)cc_in_slot(c, &val, NULL);
+    o->b = (uint16_t)cc_in_slot(c, &we, NULL);
+    c->p->pfile_out = 1;
+}
+
 static void free_vars(cc *c)
 {
     for (int i = 0; i < c->nvars; i++) {
@@ -893,9 +1001,16 @@ static int compile_body(cc *c, const ds_variant *v)
                 x->deco = c->sem->decls[d].deco;
             }
     }
+    for (int i = 0; i < in->nops; i++)
+        if (in->ops[i].pfile) { /* the predicate file by its registers' names */
+            for (int k = 0; k < 8; k++)
+                if (!cc_find_var(c, ds_pfile_names[k]))
+                    cc_new_var(c, ds_pfile_names[k])->pfile_bit = k + 1;
+        }
     header_names(c, v);
     stmt(c, v->body);
     finish_outputs(c);
+    finish_pfile(c);
     prepend_consts(c);
     ds_optimize(c->p);
     return 0;

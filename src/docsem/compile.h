@@ -60,6 +60,8 @@ typedef struct var {
     int private_;     /* has its own slot for masked stores (inside runtime regions) */
     int absent_out;   /* a result the form does not have: writes are dropped */
     int owned;        /* the name was allocated by the compiler */
+    int pfile_bit;    /* P0..P7 of the predicate file: bit + 1 */
+    int pfile_we;     /* its lanes written so far: slot + 1 (0: never written) */
 } var;
 
 typedef struct cc {
@@ -79,6 +81,7 @@ typedef struct cc {
     int prologue; /* cc_emit appends to pro */
     int rt;      /* depth of runtime-conditional regions */
     int dead;    /* inside a constant-false branch: nothing is emitted */
+    int rsets;   /* R[i] = x writes so far (one per instruction) */
     char *why;
     size_t whycap;
     jmp_buf fail;
@@ -105,4 +108,6 @@ ds_vtype cc_h2_fmt(cc *c, const ds_node *at);
 cval cc_call(cc *c, const ds_node *e);
 /* opt.c: the finished program made shorter, what it computes unchanged */
 void ds_optimize(ds_prog *p);
+/* whether t is R[i], the general register file indexed by a lane value */
+int cc_is_regfile(cc *c, const ds_node *t);
 #endif

@@ -86,6 +86,8 @@ typedef struct ds_operand {
     uint8_t pair;      /* 64-bit */
     uint8_t neg, abs, inv;
     uint8_t is_const;  /* its value is known now (immediate, constant memory, RZ, PT) */
+    uint8_t is_signed; /* a constant: value is a signed 64-bit integer (SImm9 of R[URb+SImm9]) */
+    uint8_t pfile;     /* the predicate file PR: the pseudo-code reads and writes P0..P7 */
     uint64_t value;
     uint8_t discard;   /* a result nobody sees (written to RZ or PT): not written */
 } ds_operand;
@@ -104,6 +106,12 @@ typedef struct ds_insn {
  * cannot run for it: no variant matches, an unknown name, a type error. */
 ds_prog *ds_compile(const ds_insn *in, char *why, size_t cap);
 void ds_prog_free(ds_prog *p);
+
+/* Names the pseudo-code reads without defining them: the warp's lane masks
+ * (always), and the predicate file's registers where the syntax line has a
+ * PR operand (P7 is PT). */
+extern const char *const ds_warp_names[2];  /* activeMask, pgv */
+extern const char *const ds_pfile_names[8]; /* P0..P7 */
 
 /* The semantics of an optype, or NULL when the model has none. */
 const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot);

@@ -136,6 +136,11 @@ void ds_lint(const gisa_isa *isa, gisa_diags *diags)
         for (int v = 0; v < s->nvariants; v++) {
             names k = {0};
             header_names(&a, &k, s->variants[v].header);
+            for (int w = 0; w < 2; w++)
+                add(&a, &k, ds_warp_names[w]);
+            if (known(&k, "PR"))
+                for (int p = 0; p < 8; p++)
+                    add(&a, &k, ds_pfile_names[p]);
             collect(&a, &k, s->variants[v].body);
             check(&k, s->variants[v].body, s->ot->name, diags);
         }

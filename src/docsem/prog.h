@@ -46,6 +46,15 @@ typedef enum ds_opcode {
     DO_OLDPRED,
     DO_OUT,     /* output port k = a's low 32 (64) bits */
     DO_OUTPRED, /* predicate output port k = a != 0 */
+    /* the warp: whole-warp values and other lanes */
+    DO_LANEMASK, /* d = the warp's active lanes (k = 0) or the lanes whose guard is true (k = 1), as a mask */
+    DO_CTZ,      /* d = the index of a's lowest set bit, -1 when a is 0 */
+    DO_LANE,     /* d = a in lane b (b outside 0..31: 0) */
+    /* register files beyond the operands */
+    DO_INPFILE,  /* d = the predicate file as a byte: P0..P6 in bits 0..6, PT (1) in bit 7 */
+    DO_OUTPFILE, /* P_i = bit i of a on the lanes where bit i of b is set (i < 7; PT stays true) */
+    DO_RGET,     /* d = general register a of the lane (255: RZ, 0); other indices outside the file fault */
+    DO_RSET,     /* general register a of the lane = b, on the lanes of the mask (written after the program) */
     DO_COUNT
 } ds_opcode;
 
@@ -69,6 +78,8 @@ typedef struct ds_prog {
     uint32_t olds, pred_olds; /* output ports whose old value is read */
     const char *fault;        /* set: the instruction cannot run; the reason */
     const struct ds_variant *variant;
+    uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
+    uint8_t rset;                /* writes a general register by index (DO_RSET) */
 } ds_prog;
 
 /* The runtime side of the ports: lane arrays the caller fills. */
@@ -80,7 +91,17 @@ typedef struct ds_io {
     uint32_t *out_lo[DS_NPORTS], *out_hi[DS_NPORTS];
     uint8_t *out_pred[DS_NPORTS];
     uint32_t mask;
-    const char *fault; /* set by DO_FAULT */
+    const char *fault; /* set by DO_FAULT, DO_RGET, DO_RSET */
     int fault_lane;
+    /* the warp (DO_LANEMASK) and its register files (DO_INPFILE, DO_RGET) */
+    uint32_t active, guard;
+    const uint8_t *pfile;
+    const uint32_t *regs; /* nregs rows of DS_LANES, then the zero row */
+    unsigned nregs;
+    /* results beyond the ports, written by the caller after the program */
+    uint8_t *out_pfile, *out_pfile_we;
+    uint32_t rset_mask; /* lanes that write a register; rset_row: its row (the index, or nregs + 1 for RZ) */
+    uint32_t rset_row[DS_LANES], rset_val[DS_LANES];
+    char fault_buf[160];
 } ds_io;
 #endif

@@ -44,7 +44,8 @@ gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const ch
 
 /* Another target whose types and rulings make the descriptions load
  * without errors, or NULL. */
-static const char *fitting_target(const char *const *paths, size_t n, const char *target)
+static const char *fitting_target(const char *const *paths, size_t n, const char *const *add, size_t nadd,
+                                  const char *target)
 {
     for (size_t i = 0; i < gisa_target_count(); i++) {
         const char *t = gisa_target_name(i);
@@ -52,7 +53,7 @@ static const char *fitting_target(const char *const *paths, size_t n, const char
             continue;
         gisa_diags *scratch = gisa_diags_new();
         gisa_isa *isa = NULL;
-        gisa_status st = scratch ? spec_load_paths(paths, n, NULL, t, &isa, scratch) : GISA_ERR_NOMEM;
+        gisa_status st = scratch ? spec_load_paths(paths, n, add, nadd, NULL, t, &isa, scratch) : GISA_ERR_NOMEM;
         gisa_isa_free(isa);
         gisa_diags_free(scratch);
         if (st == GISA_OK)
@@ -61,17 +62,20 @@ static const char *fitting_target(const char *const *paths, size_t n, const char
     return NULL;
 }
 
-gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
-                                gisa_isa **out, gisa_diags *diags)
+/* paths (none: the embedded descriptions of target), then add. */
+static gisa_status load_files(const char *const *paths, size_t n, const char *const *add, size_t nadd,
+                              const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags)
 {
-    gisa_diags *mine = overlay_dir || !diags ? NULL : gisa_diags_new();
+    /* files added to a target's own descriptions are for that target */
+    gisa_diags *mine = overlay_dir || !diags || !n ? NULL : gisa_diags_new();
     if (!mine)
-        return with_tools(spec_load_paths(paths, n, overlay_dir, target, out, diags), out, diags);
+        return with_tools(spec_load_paths(paths, n, add, nadd, overlay_dir, target, out, diags), out, diags);
     /* descriptions written for another target fail with one error per
      * definition (their groups' parents are that target's): say so once */
-    gisa_status st = spec_load_paths(paths, n, NULL, target, out, mine);
+    gisa_status st = spec_load_paths(paths, n, add, nadd, NULL, target, out, mine);
     const char *name = target ? target : "gisa128";
-    const char *fits = st == GISA_ERR_INPUT && gisa_diags_errors(mine) ? fitting_target(paths, n, name) : NULL;
+    const char *fits =
+        st == GISA_ERR_INPUT && gisa_diags_errors(mine) ? fitting_target(paths, n, add, nadd, name) : NULL;
     if (fits) {
         diag_copy(diags, mine, GISA_NOTE); /* the files skipped */
         const gisa_diag *first = NULL;
@@ -87,4 +91,27 @@ gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *
     diag_copy(diags, mine, GISA_ERROR);
     gisa_diags_free(mine);
     return with_tools(st, out, diags);
+}
+
+gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+                                gisa_isa **out, gisa_diags *diags)
+{
+    if (!n) { /* never the embedded descriptions: a caller's empty list is a mistake */
+        if (out)
+            *out = NULL;
+        return GISA_ERR_USAGE;
+    }
+    return load_files(paths, n, NULL, 0, overlay_dir, target, out, diags);
+}
+
+gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)
+{
+    if (!opt || !out) {
+        if (out)
+            *out = NULL;
+        return GISA_ERR_USAGE;
+    }
+    if (!opt->npaths && !opt->nadd)
+        return gisa_isa_load_embedded(opt->target, out, diags);
+    return load_files(opt->paths, opt->npaths, opt->add, opt->nadd, opt->overlay_dir, opt->target, out, diags);
 }

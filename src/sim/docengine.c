@@ -3,6 +3,7 @@
  * per operand role), and the program's sim_fn hands it the lanes that
  * fetch() prepared, the current values of its results, and the result
  * arrays that write_back() writes. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -18,14 +19,61 @@ static void unpack(uint32_t m, uint8_t *lanes)
         lanes[l] = (uint8_t)(m >> l & 1);
 }
 
+/* P0..P6 of each lane as a byte, PT (bit 7) set */
+static void pack_pfile(const sim_warp *w, uint8_t *pf)
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t b = 0x80;
+        for (int i = 0; i < SIM_PT; i++)
+            b |= (w->p[i] >> l & 1) << i;
+        pf[l] = (uint8_t)b;
+    }
+}
+
+/* Results beyond the ports, once the program has run without a fault: the
+ * predicate file (R2P), a register written by index (SETGPR, one write per
+ * row), a uniform result (R2UR: the lowest executing lane's value, as for
+ * uniform predicates). */
+static void write_extra(sim_exec *x, const ds_prog *p, const ds_io *io)
+{
+    const sim_insn *in = x->in;
+    if (p->pfile_out)
+        for (int i = 0; i < SIM_PT; i++) {
+            uint32_t bits = 0, write = 0;
+            for (int l = 0; l < LANES; l++) {
+                bits |= (uint32_t)(io->out_pfile[l] >> i & 1) << l;
+                write |= (uint32_t)(io->out_pfile_we[l] >> i & 1) << l;
+            }
+            sim_write_pred(x, (unsigned)i, bits, write & x->mask);
+        }
+    for (uint32_t left = io->rset_mask & x->mask; left;) {
+        const uint32_t row = io->rset_row[__builtin_ctz(left)];
+        uint32_t same = 0;
+        for (uint32_t m = left; m; m &= m - 1)
+            if (io->rset_row[__builtin_ctz(m)] == row)
+                same |= 1u << __builtin_ctz(m);
+        sim_write_gpr(x, row, io->rset_val, same);
+        left &= ~same;
+    }
+    const sim_opnd *d = &in->op[RO_D];
+    if (d->kind == SK_UR && (p->outs & 1u << RO_D)) {
+        const int l = __builtin_ctz(x->mask);
+        sim_write_ur(x, d->wr_lo, x->d[l]);
+        if (d->pair)
+            sim_write_ur(x, d->wr_hi, x->dh[l]);
+    }
+}
+
 static void op_doc(sim_exec *x)
 {
     const sim_insn *in = x->in;
     const ds_prog *p = in->doc;
-    ds_io io; /* only the ports the program uses are read: no memset of the rest */
+    ds_io io;
+    /* the port arrays are set for the ports the program uses and read for
+     * no others; the lane arrays after rset_row are written before they are
+     * read: only the fields between are cleared */
+    memset(&io.mask, 0, offsetof(ds_io, rset_row) - offsetof(ds_io, mask));
     io.mask = x->mask;
-    io.fault = NULL;
-    io.fault_lane = 0;
     io.lo[RO_A] = x->a;
     io.hi[RO_A] = x->ah;
     io.lo[RO_B] = x->b;
@@ -64,11 +112,41 @@ static void op_doc(sim_exec *x)
         unpack(x->w->p[in->op[RO_PU].rd_lo], x->pu);
     if (!(p->pred_outs & 1u << RO_PV) && in->op[RO_PV].kind == SK_PRED)
         unpack(x->w->p[in->op[RO_PV].rd_lo], x->pv);
+    uint8_t pfile[LANES], out_pfile[LANES], out_pfile_we[LANES];
+    uint32_t idx[LANES];
+    io.active = x->w->active;
+    io.guard = in->guard_not ? ~x->w->p[in->guard] : x->w->p[in->guard];
+    io.regs = x->w->r;
+    io.nregs = x->regs;
+    if (p->pfile_in) {
+        pack_pfile(x->w, pfile);
+        io.pfile = pfile;
+    }
+    io.out_pfile = out_pfile;
+    io.out_pfile_we = out_pfile_we;
+    if (in->op[RO_IDX].kind == SK_INDEXED) { /* URb of R[URb+SImm9] */
+        for (int l = 0; l < LANES; l++)
+            idx[l] = x->w->ur[in->op[RO_IDX].rd_lo];
+        io.lo[RO_IDX] = io.hi[RO_IDX] = idx;
+    }
+    uint32_t old_ur[2][LANES];
+    if (d->kind == SK_UR && (p->olds & 1u << RO_D)) {
+        for (int l = 0; l < LANES; l++) {
+            old_ur[0][l] = x->w->ur[d->rd_lo];
+            old_ur[1][l] = x->w->ur[d->rd_hi];
+        }
+        io.old_lo[RO_D] = old_ur[0];
+        io.old_hi[RO_D] = old_ur[1];
+    }
     sim_doc_run(p, &io);
     if (io.fault) {
-        x->fault = io.fault;
+        /* the message may live in io: the warp's buffer keeps it */
+        snprintf(x->fault_buf, sizeof x->fault_buf, "%s", io.fault);
+        x->fault = io.fault == io.fault_buf ? x->fault_buf : io.fault;
         x->fault_lane = io.fault_lane;
+        return;
     }
+    write_extra(x, p, &io);
 }
 
 const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0};
@@ -78,11 +156,23 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
 {
     ds_operand ops[RO_COUNT + 8];
     int n = 0;
-    for (int k = 0; k < F->nops && n < (int)(sizeof ops / sizeof ops[0]); k++) {
+    for (int k = 0; k < F->nops && n + 2 <= (int)(sizeof ops / sizeof ops[0]); k++) {
         const opnd_slot *sl = &F->ops[k];
-        if (sl->kind == OK_PR || sl->kind == OK_INDEXED) {
-            snprintf(why, cap, "operand %s of %s is not supported by the doc engine", sl->name, op->name);
-            return why;
+        if (sl->kind == OK_PR) {
+            ds_operand *d = &ops[n++];
+            memset(d, 0, sizeof *d);
+            d->name = sl->name;
+            d->pfile = 1;
+            continue;
+        }
+        if (sl->kind == OK_INDEXED && sl->index_field >= 0) { /* SImm9 of R[URb+SImm9], by its type's name */
+            ds_operand *d = &ops[n++];
+            memset(d, 0, sizeof *d);
+            d->name = op->fields[sl->index_field].type->name;
+            d->port = RO_IMM;
+            d->is_const = 1;
+            d->is_signed = 1;
+            d->value = (uint64_t)(int64_t)in->op[RO_IDX].disp;
         }
         int r = sim_operand_role(sl);
         if (r < 0)
@@ -113,7 +203,7 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
         d->discard = (uint8_t)(d->out && ((pred && o->wr_lo >= SIM_PT) ||
                                           (o->kind == SK_GPR && o->wr_lo == s->regs + 1 &&
                                            (!o->pair || o->wr_hi == s->regs + 1))));
-        if (d->out && o->kind != SK_GPR && !d->pred) {
+        if (d->out && o->kind != SK_GPR && o->kind != SK_UR && !d->pred) {
             snprintf(why, cap, "result %s of %s is not supported by the doc engine", sl->name, op->name);
             return why;
         }

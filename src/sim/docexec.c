@@ -116,6 +116,47 @@ static void load(ds_int *restrict d, const uint32_t *lo, const uint32_t *hi, int
             d[l] = lo[l];
 }
 
+static ds_int lowest_bit(ds_int v)
+{
+    const u128 x = (u128)v;
+    if (!x)
+        return -1;
+    return (uint64_t)x ? __builtin_ctzll((uint64_t)x) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+/* R[a] of each lane: read into d (DO_RGET) or, on the lanes of cur, noted
+ * for the caller to write (DO_RSET). An index outside the file faults on the
+ * first lane of cur that has one, as the native engine's SETGPR/GETGPR do;
+ * returns 1 then. */
+static int indexed(const ds_op *o, lanes *s, ds_io *io, uint32_t cur)
+{
+    const int write = o->code == DO_RSET;
+    for (int l = 0; l < DS_LANES; l++) {
+        const ds_int idx = s[o->a][l];
+        const int64_t i64 = idx < INT64_MIN ? INT64_MIN : idx > INT64_MAX ? INT64_MAX : (int64_t)idx;
+        const long row = sim_index_row(i64, io->nregs, write);
+        if (!(cur >> l & 1)) {
+            if (!write) /* a lane nobody reads: any value, no fault */
+                s[o->d][l] = row >= 0 ? io->regs[(size_t)row * DS_LANES + (size_t)l] : 0;
+            continue;
+        }
+        if (row < 0) {
+            sim_index_fault(io->fault_buf, sizeof io->fault_buf, i64, io->nregs, l);
+            io->fault = io->fault_buf;
+            io->fault_lane = l;
+            return 1;
+        }
+        if (write) {
+            io->rset_row[l] = (uint32_t)row;
+            io->rset_val[l] = (uint32_t)s[o->b][l];
+            io->rset_mask |= 1u << l;
+        } else {
+            s[o->d][l] = io->regs[(size_t)row * DS_LANES + (size_t)l];
+        }
+    }
+    return 0;
+}
+
 #define EACH for (int l = 0; l < DS_LANES; l++)
 #define MASKED for (uint32_t m_ = cur; m_; m_ &= m_ - 1) for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
 #define BIN(expr)                                                                                              \
@@ -294,6 +335,30 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
             break;
         }
         case DO_OUTPRED: EACH io->out_pred[o->k][l] = s[o->a][l] != 0; break;
+        case DO_LANEMASK: {
+            const ds_int m = o->k ? io->guard : io->active;
+            EACH s[o->d][l] = m;
+            break;
+        }
+        case DO_CTZ: EACH s[o->d][l] = lowest_bit(s[o->a][l]); break;
+        case DO_LANE: {
+            ds_int v[DS_LANES]; /* d may be a or b */
+            EACH v[l] = s[o->b][l] >= 0 && s[o->b][l] < DS_LANES ? s[o->a][(int)s[o->b][l]] : 0;
+            memcpy(s[o->d], v, sizeof v);
+            break;
+        }
+        case DO_INPFILE: EACH s[o->d][l] = io->pfile[l]; break;
+        case DO_OUTPFILE:
+            EACH {
+                io->out_pfile[l] = (uint8_t)s[o->a][l];
+                io->out_pfile_we[l] = (uint8_t)s[o->b][l];
+            }
+            break;
+        case DO_RGET:
+        case DO_RSET:
+            if (indexed(o, s, io, cur))
+                return;
+            break;
         case DO_COUNT: break;
         }
     }

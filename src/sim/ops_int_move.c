@@ -112,18 +112,21 @@ static void op_r2ur(sim_exec *x)
     sim_write_ur(x, x->in->op[RO_D].wr_lo, x->b[__builtin_ctz(x->mask)]);
 }
 
+void sim_index_fault(char *buf, size_t cap, int64_t idx, unsigned regs, int lane)
+{
+    snprintf(buf, cap, "register index %lld is outside R0..R%u (and RZ) in lane %d", (long long)idx, regs - 1, lane);
+}
+
 /* R[URb + SImm9]: the row of the indexed register, or -1 (fault) */
 static long indexed_row(sim_exec *x, int write)
 {
     const sim_opnd *o = &x->in->op[RO_IDX];
     int64_t idx = (int64_t)x->w->ur[o->rd_lo] + o->disp;
-    if (idx == 255)
-        return write ? (long)x->regs + 1 : (long)x->regs;
-    if (idx >= 0 && idx < (int64_t)x->regs)
-        return (long)idx;
+    long row = sim_index_row(idx, x->regs, write);
+    if (row >= 0)
+        return row;
     x->fault_lane = __builtin_ctz(x->mask);
-    snprintf(x->fault_buf, sizeof x->fault_buf, "register index %lld is outside R0..R%u (and RZ) in lane %d",
-             (long long)idx, x->regs - 1, x->fault_lane);
+    sim_index_fault(x->fault_buf, sizeof x->fault_buf, idx, x->regs, x->fault_lane);
     x->fault = x->fault_buf;
     return -1;
 }

@@ -137,7 +137,9 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     if (doc)
         def = &sim_doc_opdef;
     if (!def) {
-        snprintf(why, TEXT_CAP, "%s has no semantics in this simulator", op->optype->name);
+        /* only --engine native gets here: auto runs the pseudo-code */
+        snprintf(why, TEXT_CAP, "%s has no C semantics (--engine native runs only those; --engine auto or doc runs its pseudo-code)",
+                 op->optype->name);
         in->fault = why;
         return;
     }

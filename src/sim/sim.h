@@ -163,4 +163,16 @@ static inline uint64_t sim_lane64(const uint32_t *lo, const uint32_t *hi, int l)
     return (uint64_t)hi[l] << 32 | lo[l];
 }
 static inline int sim_has(const sim_exec *x, sim_role r) { return x->in->op[r].kind != SK_NONE; }
+
+/* R[URb + SImm9] (SETGPR, GETGPR; the doc engine's R[i]): the row of
+ * register idx, where 255 (RZ) is the zero row to read and the sink to
+ * write; -1 when idx is outside the file. Both engines fault with
+ * sim_index_fault's message then. */
+static inline long sim_index_row(int64_t idx, unsigned regs, int write)
+{
+    if (idx == 255)
+        return write ? (long)regs + 1 : (long)regs;
+    return idx >= 0 && idx < (int64_t)regs ? (long)idx : -1;
+}
+void sim_index_fault(char *buf, size_t cap, int64_t idx, unsigned regs, int lane);
 #endif

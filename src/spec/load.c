@@ -354,28 +354,14 @@ static void take_dir(gather *g, const char *dir)
     free(names);
 }
 
-gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char *overlay_dir, const char *target,
-                            gisa_isa **out, gisa_diags *diags)
+/* Gathers the files of paths (files and directories), in order. */
+static void take_paths(gather *g, const char *const *paths, size_t npaths)
 {
-    if (!out)
-        return GISA_ERR_USAGE;
-    *out = NULL;
-    if (!paths || !npaths)
-        return GISA_ERR_USAGE;
-    for (size_t i = 0; i < npaths; i++)
-        if (!paths[i] || !paths[i][0])
-            return GISA_ERR_USAGE;
-    if (!target)
-        target = default_target();
-    gather *g = calloc(1, sizeof *g);
-    if (!g)
-        return GISA_ERR_NOMEM;
-    g->diags = diags;
     for (size_t i = 0; i < npaths && !g->full; i++) {
         struct stat st;
         if (stat(paths[i], &st)) {
             char why[ERRNO_TEXT_MAX];
-            diag_add(diags, GISA_ERROR, NULL, "cannot open %s: %s", paths[i], errno_text(errno, why, sizeof why));
+            diag_add(g->diags, GISA_ERROR, NULL, "cannot open %s: %s", paths[i], errno_text(errno, why, sizeof why));
             g->failed = 1;
         } else if (S_ISDIR(st.st_mode)) {
             take_dir(g, paths[i]);
@@ -388,10 +374,59 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
             strcpy(p, paths[i]);
             take_file(g, p, &st);
         } else {
-            diag_add(diags, GISA_ERROR, NULL, "%s is neither a file nor a directory", paths[i]);
+            diag_add(g->diags, GISA_ERROR, NULL, "%s is neither a file nor a directory", paths[i]);
             g->failed = 1;
         }
     }
+}
+
+/* The embedded descriptions of target, first (types and rulings among them). */
+static void take_embedded(gather *g, const char *target)
+{
+    if (!target_known(target)) {
+        diag_add(g->diags, GISA_ERROR, NULL, "unknown target '%s'", target);
+        g->failed = 1;
+        return;
+    }
+    for (size_t i = 0; i < gisa_embedded_file_count && g->n < MAX_DESC_FILES; i++) {
+        if (strcmp(gisa_embedded_files[i].target, target))
+            continue;
+        size_t len = strlen(target) + strlen(gisa_embedded_files[i].name) + 13;
+        char *name = malloc(len);
+        if (!name) {
+            g->failed = g->over_limit = 1;
+            return;
+        }
+        snprintf(name, len, "<embedded>/%s/%s", target, gisa_embedded_files[i].name);
+        g->names[g->nnames++] = name;
+        g->texts[g->n] = NULL;
+        g->src[g->n++] = (gisa_source){name, gisa_embedded_files[i].text, gisa_embedded_files[i].len};
+    }
+    g->has_overlay = 1;
+}
+
+gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char *const *add, size_t nadd,
+                            const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags)
+{
+    if (!out)
+        return GISA_ERR_USAGE;
+    *out = NULL;
+    if ((!paths && npaths) || (!add && nadd) || !(npaths + nadd))
+        return GISA_ERR_USAGE;
+    for (size_t i = 0; i < npaths + nadd; i++)
+        if (!(i < npaths ? paths[i] : add[i - npaths]) || !(i < npaths ? paths[i] : add[i - npaths])[0])
+            return GISA_ERR_USAGE;
+    if (!target)
+        target = default_target();
+    gather *g = calloc(1, sizeof *g);
+    if (!g)
+        return GISA_ERR_NOMEM;
+    g->diags = diags;
+    if (npaths)
+        take_paths(g, paths, npaths);
+    else
+        take_embedded(g, target);
+    take_paths(g, add, nadd);
     int failed = g->failed, ns = g->n, none = !failed && !g->n;
     char label[2][160]; /* names of embedded overlay files (copied by the loader) */
     /* the project's types and rulings, when the files have none */
@@ -438,7 +473,7 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
     if (none || (st == GISA_OK && !(*out)->nopcodes)) {
         /* only types and rulings (or nothing at all): no ISA a tool could use */
         char what[512];
-        str_join_list(what, sizeof what, paths, npaths);
+        str_join_list(what, sizeof what, npaths ? paths : add, npaths ? npaths : nadd);
         diag_add(diags, GISA_ERROR, NULL, "no instruction (opcode) defined in %s%s", what,
                  g->n ? "" : " (no ISA description file found)");
         if (!none)
@@ -459,7 +494,7 @@ gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *
 {
     if (!dir || !out)
         return GISA_ERR_USAGE;
-    return spec_load_paths(&dir, 1, overlay_dir, target, out, diags);
+    return spec_load_paths(&dir, 1, NULL, 0, overlay_dir, target, out, diags);
 }
 
 void gisa_isa_free(gisa_isa *isa)

@@ -538,6 +538,67 @@ static void build_opcode(builder *b, raw_def *d, isa_opcode *op)
         }
 }
 
+static const char *value_hex(uint64_t v, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "0x%llx", (unsigned long long)v);
+    return buf;
+}
+
+/* A later __DefBitFieldType with the name and width of an earlier one adds
+ * its values to it: how a description file of its own gives a new optype
+ * its Optype code. A value without `=` follows the type's highest value. */
+static int extend_enum(builder *b, const raw_def *d, isa_type *t)
+{
+    const srcloc *was = &t->loc;
+    if (d->width != t->width) {
+        diag_add(b->diags, GISA_ERROR, &d->loc,
+                 "type '%s' is %d bits wide (%s:%d); a later __DefBitFieldType adds values to it only with the same width, not %d",
+                 d->name, t->width, was->file, was->line, d->width);
+        b->errors++;
+        return 0;
+    }
+    raw_value *vals = arena_alloc(&b->isa->a, sizeof *vals * (size_t)(t->nvalues + d->nvalues + 1));
+    if (!vals)
+        return -1;
+    memcpy(vals, t->values, sizeof *vals * (size_t)t->nvalues);
+    int n = t->nvalues;
+    uint64_t next = 0;
+    for (int i = 0; i < n; i++)
+        if (vals[i].value + 1 > next)
+            next = vals[i].value + 1;
+    for (int k = 0; k < d->nvalues; k++) {
+        raw_value v = d->values[k];
+        if (!v.has_value)
+            v.value = next;
+        int taken = -1, same_value = -1;
+        for (int i = 0; i < n && taken < 0; i++) {
+            if (!strcmp(vals[i].name, v.name))
+                taken = i;
+            else if (!v.alias && !vals[i].alias && vals[i].value == v.value && i < t->nvalues && same_value < 0)
+                same_value = i;
+        }
+        char hex[24];
+        if (taken >= 0 || same_value >= 0) {
+            const raw_value *o = &vals[taken >= 0 ? taken : same_value];
+            if (taken >= 0)
+                diag_add(b->diags, GISA_ERROR, &v.loc, "value name '%s' of type %s is already taken (= %s at %s:%d)",
+                         v.name, t->name, value_hex(o->value, hex, sizeof hex), o->loc.file, o->loc.line);
+            else
+                diag_add(b->diags, GISA_ERROR, &v.loc, "value %s of type %s is already taken by %s (%s:%d)",
+                         value_hex(v.value, hex, sizeof hex), t->name, o->name, o->loc.file, o->loc.line);
+            b->errors++;
+            continue;
+        }
+        vals[n++] = v;
+        next = v.value + 1 > next ? v.value + 1 : next;
+        if (t->named && v.value < ((uint64_t)1 << t->width))
+            t->named[v.value] = 1;
+    }
+    t->values = vals;
+    t->nvalues = n;
+    return 0;
+}
+
 static int register_defs(builder *b)
 {
     gisa_isa *isa = b->isa;
@@ -562,7 +623,13 @@ static int register_defs(builder *b)
                     error_at(b, &d->loc, "target %s: instruction words must be 64 or 128 bits%s", d->name, NULL);
             }
         } else if (d->kind == RAW_ENUM || d->kind == RAW_REGTYPE || d->kind == RAW_IMMTYPE) {
-            if (strmap_get(&isa->type_by_name, d->name, strlen(d->name)) >= 0) {
+            int had = strmap_get(&isa->type_by_name, d->name, strlen(d->name));
+            if (had >= 0 && d->kind == RAW_ENUM && isa->types[had].kind == TY_ENUM) {
+                if (extend_enum(b, d, &isa->types[had]) < 0)
+                    return -1;
+                continue;
+            }
+            if (had >= 0) {
                 error_at(b, &d->loc, "type '%s' is defined twice%s", d->name, NULL);
                 continue;
             }

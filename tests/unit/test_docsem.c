@@ -7,9 +7,16 @@
  * hard cases: signed zeros, subnormals, infinities, NaN payloads, 0,
  * 0xFFFFFFFF, 0x80000000, values that carry. A disagreement is reported
  * with the instruction, the lane, the inputs, both results and the patches
- * applied to its optype. Counts per optype are printed.
+ * applied to its optype. A fault (SETGPR/GETGPR's register index outside
+ * the file) is compared as a fault: the same message and lane from both
+ * engines, and the same state. The states reach the warp-level cases: the
+ * active lanes are all, some, one or none, and the guard predicate per lane
+ * is random, so R2UR reads from partially active and guarded warps and runs
+ * on none; an indexed register R[URb+SImm9] is aimed in range, at RZ (255)
+ * or outside the file. Counts per optype are printed.
  *
- *   test_docsem [WORDS_PER_OPCODE]   (default 60) */
+ *   test_docsem [WORDS_PER_OPCODE]   (default 60; an optype of fewer than
+ *                                     four opcodes gets 4 * WORDS words in all) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +64,56 @@ static void random_state(tg_rng *g, state *s)
         s->ur[i] = pick(g);
     for (int i = 0; i < 7; i++)
         s->up[i] = (uint8_t)tg_below(g, 2);
-    s->active = tg_below(g, 4) ? 0xffffffffu : (uint32_t)tg_next(g);
+    switch (tg_below(g, 16)) {
+    case 0: s->active = 0; break;
+    case 1:
+    case 2: s->active = 1u << tg_below(g, 32); break;
+    case 3:
+    case 4: s->active = (uint32_t)(tg_next(g) & tg_next(g) & tg_next(g)); break;
+    case 5:
+    case 6:
+    case 7: s->active = (uint32_t)tg_next(g); break;
+    default: s->active = 0xffffffffu;
+    }
+}
+
+/* For an indexed operand R[URb+SImm9]: URb's value chosen so that the
+ * index is a register of the file, RZ (255) or outside the file (a fault).
+ * Returns the kind aimed at: 0 none (no such operand, or URb is URZ), 1 in
+ * range, 2 RZ, 3 outside. */
+static int aim_index(const gisa_isa *isa, gisa_word w, tg_rng *g, state *s)
+{
+    gisa_inst in;
+    if (gisa_decode(isa, w, &in) != GISA_OK)
+        return 0;
+    size_t n = gisa_inst_operand_count(isa, &in);
+    for (size_t i = 0; i < n; i++) {
+        gisa_operand o;
+        if (gisa_inst_operand(isa, &in, i, &o) != GISA_OK || o.kind != GISA_OPND_INDEXED || o.is_zero || o.reg >= 63)
+            continue;
+        int kind = 1 + (int)tg_below(g, 3);
+        int64_t target = kind == 1 ? (int64_t)tg_below(g, REGS) : kind == 2 ? 255
+                         : tg_below(g, 2) ? REGS + (int64_t)tg_below(g, 200) : -1 - (int64_t)tg_below(g, 300);
+        if (target == 255)
+            kind = 2;
+        s->ur[o.reg] = (uint32_t)(target - o.value);
+        return kind;
+    }
+    return 0;
+}
+
+/* the lanes that execute word w from state s: active and guarded */
+static uint32_t exec_mask(const gisa_isa *isa, gisa_word w, const state *s)
+{
+    gisa_inst in;
+    unsigned pg;
+    int neg;
+    if (gisa_decode(isa, w, &in) != GISA_OK || gisa_inst_guard(isa, &in, &pg, &neg) != GISA_OK)
+        return s->active;
+    uint32_t g = 0;
+    for (int l = 0; l < 32; l++)
+        g |= (uint32_t)(pg >= 7 ? 1 : s->p[pg][l]) << l;
+    return s->active & (neg ? ~g : g);
 }
 
 static void put(gisa_sim *sim, const state *s)
@@ -118,7 +174,9 @@ static int random_word(const gisa_isa *isa, const isa_opcode *op, tg_rng *g, gis
 }
 
 typedef struct tally {
-    long words, lanes, bad, doc_fault, native_fault;
+    long words, lanes, bad, doc_fault, faults;
+    long partial, none;            /* words whose executing lanes are some, none */
+    long in_range, rz, outside;    /* words aiming an indexed register (aim_index) */
 } tally;
 
 static void report(const gisa_isa *isa, const isa_opcode *op, gisa_word w, const state *in, const state *a,
@@ -149,6 +207,13 @@ static void run_one(const gisa_isa *isa, const isa_opcode *op, gisa_word w, tg_r
     gisa_sim_load(sim, &w, 1);
     state in, a, b;
     random_state(g, &in);
+    int aim = aim_index(isa, w, g, &in);
+    t->in_range += aim == 1;
+    t->rz += aim == 2;
+    t->outside += aim == 3;
+    uint32_t ex = exec_mask(isa, w, &in);
+    t->partial += ex && ex != 0xffffffffu;
+    t->none += !ex;
     gisa_sim_fault fa, fb;
     put(sim, &in);
     gisa_sim_set_engine(sim, GISA_ENGINE_NATIVE);
@@ -160,14 +225,20 @@ static void run_one(const gisa_isa *isa, const isa_opcode *op, gisa_word w, tg_r
     get(sim, &b);
     gisa_sim_free(sim);
     t->words++;
-    if (sa != GISA_OK) {
-        t->native_fault++;
-        return;
-    }
-    if (sb != GISA_OK) {
+    if (sa == GISA_OK && sb != GISA_OK) {
         if (t->doc_fault++ == 0)
             fprintf(stderr, "doc engine cannot run %s: %s\n", fb.insn, fb.message);
         return;
+    }
+    if (sa != GISA_OK || sb != GISA_OK) { /* a fault: the same fault from both, the same state after it */
+        if (sa != sb || fa.lane != fb.lane || fa.pc != fb.pc || strcmp(fa.message, fb.message)) {
+            if (t->bad++ < 3)
+                fprintf(stderr, "DISAGREE %s: %s: native %s (lane %d), doc %s (lane %d)\n", op->optype->name,
+                        sa != GISA_OK ? fa.insn : fb.insn, sa != GISA_OK ? fa.message : "no fault", fa.lane,
+                        sb != GISA_OK ? fb.message : "no fault", fb.lane);
+            return;
+        }
+        t->faults++;
     }
     t->lanes += 32;
     for (int i = 0; i < REGS; i++)
@@ -197,39 +268,48 @@ int main(int argc, char **argv)
         return test_summary();
     tally *byot = calloc((size_t)isa->noptypes, sizeof *byot);
     tg_rng g = {20};
-    for (int o = 0; o < isa->nopcodes; o++) {
+    /* an optype with few opcodes (R2UR, SETGPR: one) gets more words each,
+     * so that every optype sees about 4 * per words */
+    int *nops = calloc((size_t)isa->noptypes, sizeof *nops);
+    for (int o = 0; nops && o < isa->nopcodes; o++)
+        nops[isa->opcodes[o].optype - isa->optypes]++;
+    for (int o = 0; nops && o < isa->nopcodes; o++) {
         const isa_opcode *op = &isa->opcodes[o];
         tally *t = &byot[op->optype - isa->optypes];
-        for (int k = 0; k < per; k++) {
+        int n = nops[op->optype - isa->optypes];
+        int words = n < 4 ? per * 4 / n : per;
+        for (int k = 0; k < words; k++) {
             gisa_word w;
             if (random_word(isa, op, &g, &w))
                 run_one(isa, op, w, &g, t);
         }
     }
     long lanes = 0, bad = 0;
-    printf("%-10s %8s %10s %6s %9s\n", "optype", "words", "lanes", "differ", "doc-fault");
+    printf("%-10s %8s %10s %6s %9s %7s %7s %5s\n", "optype", "words", "lanes", "differ", "doc-fault", "faults",
+           "partial", "none");
     for (int i = 0; i < isa->noptypes; i++) {
         const tally *t = &byot[i];
-        printf("%-10s %8ld %10ld %6ld %9ld\n", isa->optypes[i].name, t->words, t->lanes, t->bad, t->doc_fault);
+        printf("%-10s %8ld %10ld %6ld %9ld %7ld %7ld %5ld\n", isa->optypes[i].name, t->words, t->lanes, t->bad,
+               t->doc_fault, t->faults, t->partial, t->none);
         lanes += t->lanes;
         bad += t->bad;
     }
     printf("total: %ld lane results compared, %ld instructions disagree\n", lanes, bad);
     CHECKF(bad == 0, "%ld instructions disagree between the engines", bad);
-    /* the optypes the doc engine cannot run yet (docs/semantics-language.md,
-     * "What runs"): whole-warp or predicate-file operands, and I2IP's
-     * pseudo-code; every other optype must run every word */
-    static const char *const not_yet[] = {"P2R", "R2P", "I2IP", "R2UR", "SETGPR", "GETGPR"};
+    /* every optype runs every word under the doc engine */
     for (int i = 0; i < isa->noptypes; i++) {
-        int listed = 0;
-        for (size_t k = 0; k < sizeof not_yet / sizeof not_yet[0]; k++)
-            listed |= !strcmp(not_yet[k], isa->optypes[i].name);
-        if (!listed) {
-            CHECKF(byot[i].doc_fault == 0, "%s: the doc engine could not run %ld words", isa->optypes[i].name,
-                   byot[i].doc_fault);
-            CHECKF(byot[i].lanes > 0, "%s: no word was compared", isa->optypes[i].name);
-        }
+        const tally *t = &byot[i];
+        const char *name = isa->optypes[i].name;
+        CHECKF(t->doc_fault == 0, "%s: the doc engine could not run %ld words", name, t->doc_fault);
+        CHECKF(t->lanes > 0, "%s: no word was compared", name);
+        CHECKF(t->partial > 0 && t->none > 0, "%s: no word ran on a partial warp (%ld) or on no lane (%ld)", name,
+               t->partial, t->none);
+        if (t->in_range + t->rz + t->outside) /* an indexed register: every kind of index, faults compared */
+            CHECKF(t->in_range > 0 && t->rz > 0 && t->outside > 0 && t->faults > 0,
+                   "%s: indexes in range %ld, RZ %ld, outside %ld (faults compared: %ld)", name, t->in_range,
+                   t->rz, t->outside, t->faults);
     }
+    free(nops);
     free(byot);
     gisa_isa_free(isa);
     return test_summary();

@@ -325,6 +325,14 @@ static const struct bad_case {
      "'G' is defined twice"},
     {"duplicate opcode", OPCODE_OK OPCODE_OK, 9, "OK", "'OK' is defined twice"},
     {"duplicate type", "__DefBitFieldType Reg<2>\n    A;\n", 1, "Reg", "type 'Reg' is defined twice"},
+    /* a later __DefBitFieldType adds values only with the same width, new names and new values */
+    {"extending a type with another width", "__DefBitFieldType Optype<6>\n    OPX = 0x30;\n", 1, "Optype",
+     "type 'Optype' is 8 bits wide (types.isa:21); a later __DefBitFieldType adds values to it only with the same "
+     "width, not 6"},
+    {"extending a type with a name taken", "__DefBitFieldType Optype<8>\n    OPX = 0x30;\n    OPB = 0x31;\n", 3,
+     "OPB", "value name 'OPB' of type Optype is already taken (= 0x5 at types.isa:23)"},
+    {"extending a type with a value taken", "__DefBitFieldType Optype<8>\n    OPX = 0x10;\n", 2, "OPX",
+     "value 0x10 of type Optype is already taken by OPC (types.isa:25)"},
     {"duplicate field", "__DefGroup G : [ALL]\n  __Encoding\n    field<16, 8> Reg rd;\n    field<24, 8> Reg rd;\n", 4,
      "rd", "field 'rd' is defined twice"},
     {"duplicate enum value", "__DefBitFieldType E<2>\n    A;\n    B;\n    A = 3;\n", 4, "A",
@@ -392,6 +400,58 @@ static void expect_error(const struct bad_case *c)
         CHECKF(g->source_line && !strcmp(g->source_line, text), "%s: source line \"%s\", want \"%s\"", c->what,
                g->source_line ? g->source_line : "(null)", text);
         free(s);
+    }
+    gisa_diags_free(d);
+}
+
+/* A later __DefBitFieldType of the same name and width adds values: a
+ * value without `=` follows the type's highest one (OPD = 0x11), and an
+ * opcode of the file uses them at once. */
+static void test_extended_type(void)
+{
+    static const char body[] = "__DefBitFieldType Optype<8>\n    OPX;\n    OPY = 0x40;\n"
+                               "__DefOpcode NEW : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPX;\n"
+                               "    field<16, 8> Reg rd;\n  __Syntax\n```asm\nNEW Rd $sched ;\n```\n";
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = NULL;
+    gisa_status st = load(body, &isa, d);
+    if (st != GISA_OK)
+        test_dump_diags(d);
+    REQUIRE(st == GISA_OK && isa);
+    CHECK(enum_value(isa, "Optype", "OPX") == 0x12 && enum_value(isa, "Optype", "OPY") == 0x40);
+    CHECK(enum_value(isa, "Optype", "OPA") == 4 && enum_value(isa, "Optype", "OPD") == 0x11);
+    gisa_word w;
+    CHECK(gisa_assemble_one(isa, "NEW R3", &w, d) == GISA_OK && w.w[0] == (0x12u | 3u << 16) && w.w[1] == 0);
+out:
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+}
+
+/* gisa_isa_load: the embedded ISA or paths, then the added files. */
+static void test_load_add(void)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = (gisa_isa *)1, *emb = test_isa();
+    CHECK(gisa_isa_load(NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    const char *none[] = {""};
+    CHECK(gisa_isa_load_paths(none, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    gisa_load_options o = {0};
+    CHECK(gisa_isa_load(&o, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb));
+    gisa_isa_free(isa);
+    const char *add[] = {test_path("examples/new-instruction/iadd3.isa")};
+    const char *shipped[] = {test_path("isa/gisa128")};
+    for (int base = 0; base < 2; base++) {
+        o = (gisa_load_options){NULL, shipped, (size_t)base, NULL, add, 1};
+        gisa_status st = gisa_isa_load(&o, &isa, d);
+        if (st != GISA_OK)
+            test_dump_diags(d);
+        CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb) + 4 &&
+                   gisa_isa_optype_count(isa) == gisa_isa_optype_count(emb) + 1,
+               "base %d: status %d", base, st);
+        gisa_word w;
+        CHECK(gisa_assemble_one(isa, "IADD3 R1, R2, R3, R4", &w, d) == GISA_OK && (w.w[0] & 0xff) == 0x60);
+        CHECK(gisa_assemble_one(emb, "IADD3 R1, R2, R3, R4", &w, d) == GISA_ERR_INPUT);
+        gisa_isa_free(isa);
     }
     gisa_diags_free(d);
 }
@@ -827,6 +887,7 @@ int main(void)
 {
     isolated("constructs", test_constructs);
     isolated("CRLF and BOM", test_crlf_bom);
+    isolated("extended type", test_extended_type);
     test_errors(); /* one process per case */
     isolated("random inputs", fuzz_random);
     isolated("truncated seed", fuzz_truncations);
@@ -834,5 +895,6 @@ int main(void)
     isolated("long flat expression", fuzz_flat_expression);
     isolated("real documents", test_real_documents);
     isolated("files and directories", test_load_paths);
+    isolated("added files", test_load_add);
     return test_summary();
 }
