@@ -9,7 +9,8 @@
  * after the shipped rulings, as a user's file would be. Only that optype's
  * semantics are rebuilt (ds_optype_rebuild); the model loads once.
  * Properties: every problem is an error diagnostic at a file:line:col that
- * exists; when the code compiles, up to 4 random words of the optype run
+ * exists; lint's notes and warnings for the optype are made; when the
+ * code compiles, up to 4 random words of the optype run
  * under the doc engine from a random state, and either finish or fault
  * with a reason; the optype's reference text (gisa doc) is written. ASan
  * and UBSan watch all of it. */
@@ -189,6 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (errors < 0 || (errors == 0) != (gisa_diags_errors(d) == 0))
             abort(); /* errors are reported (the first of each variant), and only errors count */
         if (!a.failed) {
+            ds_lint_optype(&s, &a, d);
             ds_optype_swap(isa, t, &s);
             gisa_status st;
             char *doc = gisa_isa_doc(isa, ot->name, &st);

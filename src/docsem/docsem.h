@@ -89,6 +89,9 @@ void ds_optype_swap(const gisa_isa *isa, int t, ds_optype *s);
  * note per semantic patch (the optype, the patch, its reason), a warning per
  * unknown name the code reads. */
 void ds_lint(const gisa_isa *isa, gisa_diags *diags);
+/* The notes and warnings of ds_lint for one optype's semantics (scratch
+ * memory in arena a). */
+void ds_lint_optype(const ds_optype *s, arena *a, gisa_diags *diags);
 
 /* One operand of the instruction being compiled, as the caller placed it. */
 typedef struct ds_operand {
