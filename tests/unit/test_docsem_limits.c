@@ -3,7 +3,8 @@
  * file `user.isa` holding one __DefRuling), run under the doc engine: what
  * fuzz/fuzz_docsem.c found, each a case that failed before its fix. Every
  * case must end within the alarm (a hang kills the test) and either say
- * why at user.isa:line:col or run. */
+ * why at user.isa:line:col or run; a diagnostic's column lies in the line
+ * it shows. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +78,42 @@ static const run_case cases[] = {
      "IADD R0, R1, R2 ;", ""},
 };
 
+/* Loads that must give a diagnostic containing `message`, placed in the
+ * line it shows (a column at most one past its end). */
+typedef struct diag_case {
+    const char *what;
+    const char *ruling;
+    const char *message;
+} diag_case;
+
+static const diag_case diag_cases[] = {
+    {"an unterminated patch string on a line ending in \\r\\r\\r\\n: the column was past the shown text",
+     "__DefRuling IADD\n  __SemanticPatch\nreplace \"Rd = t;\" with \"Rd = t + 1;\r\r\r\n",
+     "expected replace \"ANCHOR\" with \"TEXT\""},
+};
+
+static void check_diag_case(const diag_case *c)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = load_with(c->ruling, d);
+    int found = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        const gisa_diag *g = gisa_diags_get(d, i);
+        if (!strstr(g->message, c->message))
+            continue;
+        found = 1;
+        CHECKF(!strcmp(g->file, "user.isa") && g->line > 0 && g->col > 0 && g->source_line &&
+                   (size_t)g->col <= strlen(g->source_line) + 1,
+               "%s: %s:%d:%d is not in the line shown (\"%s\")", c->what, g->file, g->line, g->col,
+               g->source_line ? g->source_line : "");
+    }
+    CHECKF(found, "%s: no diagnostic \"%s\"", c->what, c->message);
+    if (!found)
+        test_dump_diags(d);
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+}
+
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -108,5 +145,7 @@ int main(void)
         gisa_diags_free(d);
         alarm(0);
     }
+    for (size_t i = 0; i < sizeof diag_cases / sizeof diag_cases[0]; i++)
+        check_diag_case(&diag_cases[i]);
     return test_summary();
 }
