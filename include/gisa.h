@@ -437,6 +437,10 @@ gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, 
  * does not fit in cap bytes it is cut and the status is GISA_ERR_TRUNCATED,
  * whether or not the word is valid (512 bytes always suffice). */
 gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
+/* gisa_disassemble that also gives the length of the text written (without
+ * the NUL) in *len, so that a caller writing many lines need not measure
+ * each one again. */
+gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
 
 /* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */
 size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);

@@ -51,9 +51,10 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
             memcpy(p, "*/ ", 3);
             p += 3;
         }
-        if (gisa_disassemble(isa, w[i], p, 512) != GISA_OK)
+        size_t len;
+        if (gisa_disassemble_len(isa, w[i], p, 512, &len) != GISA_OK)
             ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
-        p += strlen(p);
+        p += len;
         if (raw) {
             memcpy(p, "  // 0x", 7);
             p += 7;

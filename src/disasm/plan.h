@@ -127,8 +127,9 @@ typedef struct dis_model {
  * buf[cap] (truncated to it, always NUL-terminated). It judges nothing:
  * the values are those the decoder accepted for the form, or at least fit
  * their fields. Where cap is at least the form's bound + DIS_SLACK, nothing
- * is checked for room. Returns 1 when the text was cut, else 0. */
-int dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap);
+ * is checked for room. Returns 1 when the text was cut, else 0; *len is
+ * the length of the text written. */
+int dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap, size_t *len);
 /* Bytes past the text that printing may write, the NUL among them: names
  * and texts are copied in 16-byte blocks, a number's "0x" and 16 digits at
  * once. */

@@ -311,8 +311,8 @@ static HOT_INLINE char *print_ctl(char *p, const char *end, const dis_ctl *c, co
 }
 
 /* The line, left to right. end: see room(). */
-static HOT_INLINE void print_line(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
-                                  const char *end)
+static HOT_INLINE char *print_line(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
+                                   const char *end)
 {
     const dis_opcode *dop = &dm->op[opcode];
     char *p = buf;
@@ -349,34 +349,35 @@ static HOT_INLINE void print_line(const dis_model *dm, int opcode, const dis_for
     for (int k = 0; k < df->nctl; k++)
         p = print_ctl(p, end, &df->ctl[k], vals);
     *p = 0;
+    return p;
 }
 
 /* The instance that checks, out of the way: small buffers are rare. The
  * text is cut at cap, and is whole when it ends (NUL) before the end. */
 static COLD int print_line_checked(const dis_model *dm, int opcode, const dis_form *df, const uint64_t *vals, char *buf,
-                                   size_t cap)
+                                   size_t cap, size_t *len)
 {
     char whole[512];
     if (df->bound + DIS_SLACK <= sizeof whole) {
-        print_line(dm, opcode, df, vals, whole, NULL);
-        size_t n = strlen(whole);
+        size_t n = (size_t)(print_line(dm, opcode, df, vals, whole, NULL) - whole);
         size_t k = n < cap ? n : cap - 1;
         memcpy(buf, whole, k);
         buf[k] = 0;
+        *len = k;
         return n >= cap;
     }
-    print_line(dm, opcode, df, vals, buf, buf + cap - 1);
-    return strlen(buf) + 1 >= cap; /* filled to the end: maybe cut */
+    *len = (size_t)(print_line(dm, opcode, df, vals, buf, buf + cap - 1) - buf);
+    return *len + 1 >= cap; /* filled to the end: maybe cut */
 }
 
-int dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap)
+int dis_print(const dis_model *dm, int opcode, int form, const uint64_t *vals, char *buf, size_t cap, size_t *len)
 {
     const dis_form *df = &dm->op[opcode].forms[form];
     if (cap >= (size_t)df->bound + DIS_SLACK) {
-        print_line(dm, opcode, df, vals, buf, NULL);
+        *len = (size_t)(print_line(dm, opcode, df, vals, buf, NULL) - buf);
         return 0;
     }
-    return print_line_checked(dm, opcode, df, vals, buf, cap);
+    return print_line_checked(dm, opcode, df, vals, buf, cap, len);
 }
 
 /* ------------------------------------------------------------ bounds */

@@ -7,7 +7,8 @@
  * assembler cannot read back, e.g. a decoration the syntax does not allow).
  * A valid text is no longer than its form's bound (disasm/plan.h), and a
  * buffer of exactly its size (printing with checks for room) receives the
- * same text as a large one (printing without). */
+ * same text as a large one (printing without). gisa_disassemble_len (every
+ * other word) gives the same text and status, and the text's length. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -70,11 +71,17 @@ static void run_target(void)
         char buf[512];
         memset(buf, 0x55, sizeof buf);
         size_t cap = i % 97 == 0 ? 1 + (size_t)tg_below(&r, 40) : sizeof buf - 8; /* sometimes a tiny buffer */
-        gisa_status s = gisa_disassemble(isa, w, buf, cap);
+        size_t told = (size_t)-1; /* gisa_disassemble_len's length, checked against the text */
+        gisa_status s = i & 1 ? gisa_disassemble_len(isa, w, buf, cap, &told) : gisa_disassemble(isa, w, buf, cap);
         size_t len = strnlen(buf, cap);
         if (len >= cap || buf[cap] != 0x55) { /* no NUL within cap, or a write past cap */
             bad_nul++;
             report("not NUL-terminated within the buffer (or overflow)", w, "", NULL);
+            continue;
+        }
+        if (i & 1 && told != len) {
+            bad_status++;
+            report("gisa_disassemble_len's length is not the text's", w, buf, NULL);
             continue;
         }
         if (s != GISA_OK && s != GISA_ERR_INPUT && s != GISA_ERR_TRUNCATED) {
