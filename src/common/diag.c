@@ -73,10 +73,15 @@ static char *dupn(const char *s, size_t n)
 
 /* Byte columns (as every reader counts) to character columns: UTF-8
  * continuation bytes (10xxxxxx) start no character. Past the line's end
- * every byte counts one. */
-static void char_columns(const char *line, size_t n, int *col, int *len)
+ * every byte counts one, except in its ending (line[n..full), "\r\r\n"),
+ * which is not shown: a column there is just after the text. */
+static void char_columns(const char *line, size_t n, size_t full, int *col, int *len)
 {
     size_t b = (size_t)*col - 1, e = b + (size_t)*len;
+    if (b > n && b <= full) {
+        b = n;
+        e = n + 1;
+    }
     int c = 1, l = 0;
     for (size_t i = 0; i < e; i++) {
         int starts = i >= n || ((unsigned char)line[i] & 0xC0) != 0x80;
@@ -120,14 +125,12 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     it->file = dupn(at && at->file ? at->file : "", at && at->file ? strlen(at->file) : 0);
     int col = at ? at->col : 0, length = at && at->len > 0 ? at->len : 1;
     if (at && at->line_text) {
-        size_t n = at->line_len > 0 ? (size_t)at->line_len : 0;
+        size_t full = at->line_len > 0 ? (size_t)at->line_len : 0, n = full;
         while (n && (at->line_text[n - 1] == '\r' || at->line_text[n - 1] == '\n'))
             n--;
-        if (n > 4096) /* a 1 MB line is shown cut, not echoed whole */
-            n = 4096;
-        it->source = dupn(at->line_text, n);
+        it->source = dupn(at->line_text, n > 4096 ? 4096 : n); /* a 1 MB line is shown cut, not echoed whole */
         if (col > 0)
-            char_columns(at->line_text, n, &col, &length);
+            char_columns(at->line_text, n, full, &col, &length);
     }
     if (at && at->context)
         it->context = dupn(at->context, strlen(at->context));

@@ -749,6 +749,8 @@ static void s_for(cc *c, const ds_node *s)
             break;
         if (iter >= 64)
             cc_fail(c, s, "a loop runs more than 64 times");
+        if (++c->unrolled > MAX_UNROLL)
+            cc_fail(c, s, "the loops run more than %d times in all", MAX_UNROLL);
         stmt(c, s->d);
         c->rt = 0;
         stmt(c, s->c);

@@ -26,6 +26,9 @@ typedef enum xop { X_VAL, X_ADD, X_MUL, X_FMA } xop;
 #define MAX_VARS 512
 #define MAX_CONSTS 64
 #define MAX_PROLOGUE 64
+/* loop iterations one word may unroll, all loops together: nested loops
+ * multiply (the documents' longest loop runs 4 times) */
+#define MAX_UNROLL 1024
 
 typedef struct cval cval;
 struct cval {
@@ -82,6 +85,7 @@ typedef struct cc {
     int rt;      /* depth of runtime-conditional regions */
     int dead;    /* inside a constant-false branch: nothing is emitted */
     int rsets;   /* R[i] = x writes so far (one per instruction) */
+    int unrolled; /* loop iterations so far (MAX_UNROLL) */
     char *why;
     size_t whycap;
     jmp_buf fail;

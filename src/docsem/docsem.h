@@ -72,10 +72,26 @@ int ds_model_build(gisa_isa *isa, gisa_severity sev, gisa_diags *diags);
  * reporting with severity sev; NULL when out of memory. */
 ds_model *ds_model_rebuild(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags);
 
+/* Optype t's semantics built again into *out (memory in arena a), as a
+ * description file that adds the ruling extra (a RAW_RULING definition the
+ * loader parsed; NULL for none) after the model's own would give them, with
+ * parse and patch problems reported with severity sev; the rest of the
+ * model is not rebuilt. Returns the number of errors (-1: no optype t).
+ * For the fuzzer (fuzz/fuzz_docsem.c) and tools that try a changed block. */
+int ds_optype_rebuild(const gisa_isa *isa, int t, const raw_def *extra, arena *a, gisa_severity sev,
+                      gisa_diags *diags, ds_optype *out);
+/* Exchanges optype t's semantics in the model with *s, so that words
+ * compiled from then on (a simulator's next run) use them; swapping again
+ * puts the model's back. Not while another thread compiles on that isa. */
+void ds_optype_swap(const gisa_isa *isa, int t, ds_optype *s);
+
 /* gisa lint's part for the pseudo-code: parse and patch errors (errors), a
  * note per semantic patch (the optype, the patch, its reason), a warning per
  * unknown name the code reads. */
 void ds_lint(const gisa_isa *isa, gisa_diags *diags);
+/* The notes and warnings of ds_lint for one optype's semantics (scratch
+ * memory in arena a). */
+void ds_lint_optype(const ds_optype *s, arena *a, gisa_diags *diags);
 
 /* One operand of the instruction being compiled, as the caller placed it. */
 typedef struct ds_operand {

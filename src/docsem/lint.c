@@ -110,6 +110,25 @@ static void patch_note(const ds_optype *s, const ds_patch *p, gisa_diags *diags)
         diag_add(diags, GISA_NOTE, &p->loc, "semantic patch of %s: %s because %s", s->ot->name, p->what, why);
 }
 
+void ds_lint_optype(const ds_optype *s, arena *a, gisa_diags *diags)
+{
+    for (int p = 0; p < s->npatches; p++)
+        patch_note(s, &s->patches[p], diags);
+    if (s->errors)
+        return;
+    for (int v = 0; v < s->nvariants; v++) {
+        names k = {0};
+        header_names(a, &k, s->variants[v].header);
+        for (int w = 0; w < 2; w++)
+            add(a, &k, ds_warp_names[w]);
+        if (known(&k, "PR"))
+            for (int p = 0; p < 8; p++)
+                add(a, &k, ds_pfile_names[p]);
+        collect(a, &k, s->variants[v].body);
+        check(&k, s->variants[v].body, s->ot->name, diags);
+    }
+}
+
 static int by_name(const void *x, const void *y)
 {
     return strcmp((*(const ds_optype *const *)x)->ot->name, (*(const ds_optype *const *)y)->ot->name);
@@ -127,24 +146,8 @@ void ds_lint(const gisa_isa *isa, gisa_diags *diags)
         order[t] = &m->ot[t];
     if (order)
         qsort(order, (size_t)m->n, sizeof *order, by_name);
-    for (int t = 0; order && t < m->n; t++) {
-        const ds_optype *s = order[t];
-        for (int p = 0; p < s->npatches; p++)
-            patch_note(s, &s->patches[p], diags);
-        if (s->errors)
-            continue;
-        for (int v = 0; v < s->nvariants; v++) {
-            names k = {0};
-            header_names(&a, &k, s->variants[v].header);
-            for (int w = 0; w < 2; w++)
-                add(&a, &k, ds_warp_names[w]);
-            if (known(&k, "PR"))
-                for (int p = 0; p < 8; p++)
-                    add(&a, &k, ds_pfile_names[p]);
-            collect(&a, &k, s->variants[v].body);
-            check(&k, s->variants[v].body, s->ot->name, diags);
-        }
-    }
+    for (int t = 0; order && t < m->n; t++)
+        ds_lint_optype(order[t], &a, diags);
     if (!order)
         diag_add(diags, GISA_ERROR, NULL, "out of memory checking the pseudo-code");
     arena_free(&a);

@@ -357,6 +357,37 @@ static void apply(builder *b, ds_optype *s, const raw_def *r)
         patch_line(b, s, &r->sempatch[i]);
 }
 
+/* Optype t's semantics into s: its document's block, the rulings that cover
+ * it (group rulings first, outermost first, then the optype's own; extra,
+ * when given, last), parsed. */
+static void build_optype(builder *b, ds_optype *s, int t, const raw_def *extra)
+{
+    const gisa_isa *isa = b->isa;
+    const isa_optype *ot = &isa->optypes[t];
+    memset(s, 0, sizeof *s);
+    s->ot = ot;
+    s->doc = copy_lines(b->a, ot->def->semantics, ot->def->nsemantics);
+    s->ndoc = ot->def->nsemantics;
+    s->lines = s->doc;
+    s->nlines = s->ndoc;
+    int before = b->errors;
+    for (int pass = 0; pass < 2; pass++)
+        for (int r = 0; r < isa->nrulings; r++) {
+            const raw_def *target = isa->rulings[r].target;
+            if ((pass == 0) != (target != ot->def) || !covers(isa, ot, target))
+                continue;
+            apply(b, s, isa->rulings[r].ruling);
+        }
+    if (extra)
+        apply(b, s, extra);
+    s->errors = b->errors - before;
+    if (s->nlines) {
+        int perr = ds_parse_block(b->a, s->lines, s->nlines, &s->variants, &s->nvariants, b->sev, b->diags);
+        s->errors += perr;
+        b->errors += perr;
+    }
+}
+
 static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags, int *nerrors)
 {
     builder b = {isa, a, diags, sev, 0};
@@ -367,30 +398,8 @@ static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_di
     m->ot = arena_alloc(a, sizeof *m->ot * (size_t)(m->n ? m->n : 1));
     if (!m->ot)
         return NULL;
-    for (int t = 0; t < isa->noptypes; t++) {
-        ds_optype *s = &m->ot[t];
-        const isa_optype *ot = &isa->optypes[t];
-        s->ot = ot;
-        s->doc = copy_lines(a, ot->def->semantics, ot->def->nsemantics);
-        s->ndoc = ot->def->nsemantics;
-        s->lines = s->doc;
-        s->nlines = s->ndoc;
-        int before = b.errors;
-        /* group rulings first (outermost first), then the optype's own */
-        for (int pass = 0; pass < 2; pass++)
-            for (int r = 0; r < isa->nrulings; r++) {
-                const raw_def *target = isa->rulings[r].target;
-                if ((pass == 0) != (target != ot->def) || !covers(isa, ot, target))
-                    continue;
-                apply(&b, s, isa->rulings[r].ruling);
-            }
-        s->errors = b.errors - before;
-        if (s->nlines) {
-            int perr = ds_parse_block(a, s->lines, s->nlines, &s->variants, &s->nvariants, sev, diags);
-            s->errors += perr;
-            b.errors += perr;
-        }
-    }
+    for (int t = 0; t < isa->noptypes; t++)
+        build_optype(&b, &m->ot[t], t, NULL);
     *nerrors = b.errors;
     return m;
 }
@@ -415,4 +424,24 @@ const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot)
         return NULL;
     long i = ot - isa->optypes;
     return i >= 0 && i < m->n ? &m->ot[i] : NULL;
+}
+
+int ds_optype_rebuild(const gisa_isa *isa, int t, const raw_def *extra, arena *a, gisa_severity sev,
+                      gisa_diags *diags, ds_optype *out)
+{
+    builder b = {isa, a, diags, sev, 0};
+    if (t < 0 || t >= isa->noptypes)
+        return -1;
+    build_optype(&b, out, t, extra);
+    return b.errors;
+}
+
+void ds_optype_swap(const gisa_isa *isa, int t, ds_optype *s)
+{
+    const ds_model *m = isa->docsem;
+    if (!m || t < 0 || t >= m->n)
+        return;
+    ds_optype keep = m->ot[t];
+    m->ot[t] = *s;
+    *s = keep;
 }

@@ -212,3 +212,17 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
     in->doc = ds_compile(&di, why, cap);
     return in->doc ? NULL : why;
 }
+
+const char *sim_doc_why_not(gisa_sim *s, size_t pc)
+{
+    if (s->engine == GISA_ENGINE_NATIVE)
+        return "the simulator runs the native engine";
+    if (sim_prepare(s, 0) != GISA_OK)
+        return "out of memory";
+    if (pc >= s->nprog)
+        return "no instruction at that index";
+    const sim_insn *in = &s->prog[pc];
+    if (in->doc)
+        return NULL;
+    return in->fault ? in->fault : "the word runs under the native engine";
+}

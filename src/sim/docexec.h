@@ -19,4 +19,9 @@ extern const sim_opdef sim_doc_opdef;
  * into why[cap]) when the pseudo-code cannot run it. */
 const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const uint64_t *fields,
                             sim_insn *in, char *why, size_t cap);
+
+/* Whether the doc engine runs word pc of the simulator's program: NULL when
+ * it compiled, else why not (the fault it gives when reached). Pre-decodes
+ * the program under the simulator's engine if needed. */
+const char *sim_doc_why_not(gisa_sim *s, size_t pc);
 #endif

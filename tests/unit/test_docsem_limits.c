@@ -1,0 +1,151 @@
+/* The pseudo-code and semantic patches a user's description file adds, as
+ * a user loads them (gisa_isa_load_sources: the shipped gisa128 files and a
+ * file `user.isa` holding one __DefRuling), run under the doc engine: what
+ * fuzz/fuzz_docsem.c found, each a case that failed before its fix. Every
+ * case must end within the alarm (a hang kills the test) and either say
+ * why at user.isa:line:col or run; a diagnostic's column lies in the line
+ * it shows. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spec/embedded.h"
+#include "testlib.h"
+
+#define MAX_FILES 16
+
+/* Loads gisa128 with `ruling` as one more file; NULL (with the errors in d)
+ * when the load fails. */
+static gisa_isa *load_with(const char *ruling, gisa_diags *d)
+{
+    gisa_source src[MAX_FILES];
+    size_t n = 0;
+    for (size_t i = 0; i < gisa_embedded_file_count && n + 1 < MAX_FILES; i++)
+        if (!strcmp(gisa_embedded_files[i].target, "gisa128"))
+            src[n++] = (gisa_source){gisa_embedded_files[i].name, gisa_embedded_files[i].text,
+                                     gisa_embedded_files[i].len};
+    src[n++] = (gisa_source){"user.isa", ruling, strlen(ruling)};
+    gisa_isa *isa = NULL;
+    if (gisa_isa_load_sources(src, n, &isa, d) != GISA_OK)
+        return NULL;
+    return isa;
+}
+
+/* Assembles `text` and runs it under the doc engine from a zero state;
+ * returns the fault message ("" when it ran), in buf. */
+static const char *run_doc(const gisa_isa *isa, const char *text, char *buf, size_t cap)
+{
+    gisa_word *w = NULL;
+    size_t n = 0;
+    gisa_sim *sim = NULL;
+    snprintf(buf, cap, "does not assemble");
+    if (gisa_assemble(isa, "t.s", text, strlen(text), &w, &n, NULL) != GISA_OK ||
+        gisa_sim_new(isa, 8, 1, &sim) != GISA_OK) {
+        free(w);
+        return buf;
+    }
+    gisa_sim_set_threads(sim, 1);
+    gisa_sim_set_engine(sim, GISA_ENGINE_DOC);
+    gisa_sim_load(sim, w, n);
+    gisa_sim_fault f;
+    buf[0] = 0;
+    if (gisa_sim_run(sim, &f) != GISA_OK)
+        snprintf(buf, cap, "%s", f.message);
+    gisa_sim_free(sim);
+    free(w);
+    return buf;
+}
+
+typedef struct run_case {
+    const char *what;
+    const char *ruling; /* user.isa */
+    const char *program;
+    const char *fault; /* a part of the fault message; "" when it must run */
+} run_case;
+
+static const run_case cases[] = {
+    {"nested loops unroll 64^4 times: a hang before the unroll budget",
+     "__DefRuling IADD\n  __Semantics\n```asm\nIADD Rd, Ra, SrcB:\n"
+     "    for (i = 0; i < 64; i++)\n        for (j = 0; j < 64; j++)\n"
+     "            for (k = 0; k < 64; k++)\n                for (m = 0; m < 64; m++)\n"
+     "                    t = i + j;\n    Rd = Ra + SrcB;\n```\n",
+     "IADD R0, R1, R2 ;", "user.isa:8:17: the loops run more than 1024 times in all"},
+    {"a loop within the budget runs",
+     "__DefRuling IADD\n  __Semantics\n```asm\nIADD Rd, Ra, SrcB:\n"
+     "    t = 0;\n    for (i = 0; i < 16; i++)\n        for (j = 0; j < 16; j++)\n            t = t + 1;\n"
+     "    Rd = Ra + t;\n```\n",
+     "IADD R0, R1, R2 ;", ""},
+};
+
+/* Loads that must give a diagnostic containing `message`, placed in the
+ * line it shows (a column at most one past its end). */
+typedef struct diag_case {
+    const char *what;
+    const char *ruling;
+    const char *message;
+} diag_case;
+
+static const diag_case diag_cases[] = {
+    {"an unterminated patch string on a line ending in \\r\\r\\r\\n: the column was past the shown text",
+     "__DefRuling IADD\n  __SemanticPatch\nreplace \"Rd = t;\" with \"Rd = t + 1;\r\r\r\n",
+     "expected replace \"ANCHOR\" with \"TEXT\""},
+};
+
+static void check_diag_case(const diag_case *c)
+{
+    gisa_diags *d = gisa_diags_new();
+    gisa_isa *isa = load_with(c->ruling, d);
+    int found = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++) {
+        const gisa_diag *g = gisa_diags_get(d, i);
+        if (!strstr(g->message, c->message))
+            continue;
+        found = 1;
+        CHECKF(!strcmp(g->file, "user.isa") && g->line > 0 && g->col > 0 && g->source_line &&
+                   (size_t)g->col <= strlen(g->source_line) + 1,
+               "%s: %s:%d:%d is not in the line shown (\"%s\")", c->what, g->file, g->line, g->col,
+               g->source_line ? g->source_line : "");
+    }
+    CHECKF(found, "%s: no diagnostic \"%s\"", c->what, c->message);
+    if (!found)
+        test_dump_diags(d);
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+}
+
+static void on_alarm(int sig)
+{
+    (void)sig;
+    static const char msg[] = "test_docsem_limits: a case did not finish within the alarm (a hang)\n";
+    if (write(2, msg, sizeof msg - 1) < 0)
+        _exit(3);
+    _exit(2);
+}
+
+int main(void)
+{
+    signal(SIGALRM, on_alarm);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const run_case *c = &cases[i];
+        alarm(30);
+        gisa_diags *d = gisa_diags_new();
+        gisa_isa *isa = load_with(c->ruling, d);
+        CHECKF(isa != NULL, "%s: the load failed", c->what);
+        if (!isa) {
+            test_dump_diags(d);
+        } else {
+            char buf[300];
+            const char *got = run_doc(isa, c->program, buf, sizeof buf);
+            int ok = c->fault[0] ? strstr(got, c->fault) != NULL : got[0] == 0;
+            CHECKF(ok, "%s: fault \"%s\", expected %s%s", c->what, got, c->fault[0] ? "" : "none",
+                   c->fault);
+        }
+        gisa_isa_free(isa);
+        gisa_diags_free(d);
+        alarm(0);
+    }
+    for (size_t i = 0; i < sizeof diag_cases / sizeof diag_cases[0]; i++)
+        check_diag_case(&diag_cases[i]);
+    return test_summary();
+}
