@@ -406,7 +406,7 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    gisa_load_options lo = {target, paths, npaths, a->overlay_dir, paths + npaths, nadd};
+    gisa_load_options lo = {target, paths, npaths, a->overlay_dir, nadd ? paths + npaths : NULL, nadd};
     gisa_status st = gisa_isa_load(&lo, isa, d);
     cli_print_diags(stderr, d, 1, NULL);
     if (warnings)
