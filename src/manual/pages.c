@@ -4,6 +4,7 @@
  * exception rules, findings, the examples that assemble to it). */
 #include <string.h>
 
+#include "docsem/docsem.h"
 #include "manual/html.h"
 #include "manual/manual.h"
 
@@ -58,13 +59,55 @@ static void page_head(const manual *m, const isa_opcode *first, const isa_optype
     sb_puts(sb, "</code>.</p>\n");
 }
 
-static void semantics(const isa_optype *ot, strbuf *sb)
+/* The document's pseudo-code, then the rulings' patches with their reasons
+ * and the code the doc engine runs (as `gisa doc OPTYPE` shows them). */
+static void semantics(const manual *m, const isa_optype *ot, strbuf *sb)
 {
     heading(sb, "semantics", "Pseudo-code");
     if (ot->def->nsemantics)
         lines_pre(sb, "semantics", ot->def->semantics, ot->def->nsemantics);
     else
         sb_puts(sb, "<p>The document gives none.</p>\n");
+    const ds_optype *s = ds_optype_of(m->isa, ot);
+    if (!s || (!s->ndoc && !s->nlines))
+        return;
+    if (!s->npatches) {
+        sb_puts(sb, "<p>The doc engine runs it as written (no semantic patch).</p>\n");
+    } else {
+        heading(sb, "semantic-patches", "Semantic patches");
+        sb_puts(sb, "<ul class=\"patches\">\n");
+        for (int p = 0; p < s->npatches; p++) {
+            const ds_patch *P = &s->patches[p];
+            sb_puts(sb, "<li><code>");
+            html_printf(sb, "%s:%d", P->loc.file, P->loc.line);
+            sb_puts(sb, "</code>: ");
+            if (P->kind == DP_REPLACE) {
+                sb_puts(sb, "replace <code>");
+                html_puts(sb, P->what);
+                sb_puts(sb, "</code>");
+            } else if (P->kind == DP_BLOCK) {
+                sb_puts(sb, "the whole block replaced");
+            } else {
+                sb_puts(sb, "<code>");
+                html_puts(sb, P->what);
+                sb_puts(sb, "</code>");
+            }
+            sb_puts(sb, " because ");
+            html_puts(sb, P->reason && *P->reason ? P->reason : "(no reason given)");
+            sb_puts(sb, "</li>\n");
+        }
+        sb_puts(sb, "</ul>\n");
+        heading(sb, "semantics-run", "Pseudo-code that runs (patched)");
+        sb_puts(sb, "<pre class=\"semantics\">");
+        for (int i = 0; i < s->nlines; i++) {
+            html_puts(sb, s->lines[i].text);
+            sb_putc(sb, '\n');
+        }
+        sb_puts(sb, "</pre>\n");
+    }
+    if (s->errors)
+        sb_printf(sb, "<p>It does not parse (%d error%s: see <code>gisa lint</code>); the doc engine cannot run it.</p>\n",
+                  s->errors, s->errors == 1 ? "" : "s");
 }
 
 /* The examples of the definitions in `op`'s chain (all_of_optype), or those
@@ -165,7 +208,7 @@ void man_optype_page(const manual *m, const isa_optype *ot, strbuf *sb)
     sb_puts(sb, "</tbody>\n</table>\n");
     heading(sb, "syntax", "Syntax as the document writes it");
     lines_pre(sb, "syntax", ot->def->syntax, ot->def->nsyntax);
-    semantics(ot, sb);
+    semantics(m, ot, sb);
     examples(m, ot, NULL, sb);
     man_notes(m, NULL, ot, sb);
     html_end(sb);
@@ -342,6 +385,6 @@ void man_opcode_page(const manual *m, const isa_opcode *op, strbuf *sb)
     exceptions(op, sb);
     man_notes(m, op, ot, sb);
     examples(m, ot, op, sb);
-    semantics(ot, sb);
+    semantics(m, ot, sb);
     html_end(sb);
 }

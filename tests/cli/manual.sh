@@ -30,6 +30,40 @@ check "checked: fermi" "$PY" "$CHECK" fermi "$G" --target fermi
 check "fermi diagram: two rows of 32 bits" has fermi/opcode-FADD_R.html 'viewBox="0 0 848 184"'
 check "gisa128 diagram: four rows" has gisa128/opcode-FADD_RR.html 'viewBox="0 0 848 368"'
 
+# each optype page shows the rulings' semantic patches and the code the doc
+# engine runs, exactly as `gisa doc OPTYPE` gives them
+cat >patched.py <<'PYEOF'
+import glob, html, os, re, subprocess, sys
+gisa, bad, seen = sys.argv[1], 0, 0
+for page in sorted(glob.glob("gisa128/optype-*.html")):
+    name = os.path.basename(page)[len("optype-"):-len(".html")]
+    doc = subprocess.run([gisa, "doc", name], capture_output=True, text=True).stdout
+    text = open(page, encoding="utf-8").read()
+    m = re.search(r"Semantic patches \((\d+)\):\n", doc)
+    if not m:
+        if 'id="semantic-patches"' in text:
+            print(name, ": patches shown that gisa doc does not list"); bad += 1
+        continue
+    seen += 1
+    want = doc[doc.index("Pseudo-code that runs (patched):\n") + len("Pseudo-code that runs (patched):\n"):]
+    want = [l[4:] if l.startswith("    ") else l for l in want.split("\n")]
+    got = re.search(r'<h2 id="semantics-run">.*?</h2>\n<pre class="semantics">(.*?)</pre>', text, re.S)
+    items = re.search(r'<h2 id="semantic-patches">.*?<ul class="patches">(.*?)</ul>', text, re.S)
+    if not got or not items:
+        print(name, ": no patches or patched code on the page"); bad += 1
+        continue
+    if items.group(1).count("<li>") != int(m.group(1)):
+        print(name, ": patch count differs"); bad += 1
+    lines = html.unescape(got.group(1)).split("\n")
+    while want and not want[-1]: want.pop()
+    while lines and not lines[-1]: lines.pop()
+    if lines[:len(want)] != want:
+        print(name, ": patched code differs from gisa doc"); bad += 1
+print(seen, "optypes with patches checked,", bad, "differences")
+sys.exit(1 if bad or seen < 10 else 0)
+PYEOF
+check "optype pages: patches and patched code as gisa doc" "$PY" patched.py "$G"
+
 # an edited description (--isa): what it says is shown, escaped
 mkdir isa
 cp "$SRC"/isa/gisa128/* isa/
