@@ -7,12 +7,15 @@
 # Extra packages can also be passed in the environment:
 #   GISA_EXTRA_PACKAGES="foo bar" scripts/deps.sh
 # `scripts/deps.sh --ci` adds what .ci/run needs besides the build (see
-# GISA_CI_PACKAGES).
+# GISA_CI_PACKAGES). `--list` (after --ci or alone) prints the packages it
+# would check, one per line, and changes nothing (tests/cli/link_flags.sh).
 set -euo pipefail
 
 GISA_DEB_PACKAGES=(
     cmake
     gcc
+    # the C library's headers and libm/libpthread (gcc only recommends it)
+    libc6-dev
     make
     pkg-config
     libmpfr-dev
@@ -43,14 +46,29 @@ GISA_TOOLS=(
 # lockstep example, examples/cosim; skipped without it, except under CI).
 GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator)
 GISA_CI_TOOLS=(clang valgrind groff chromium verilator)
-if [[ "${1:-}" == --ci ]]; then
-    GISA_DEB_PACKAGES+=("${GISA_CI_PACKAGES[@]}")
-    GISA_TOOLS+=("${GISA_CI_TOOLS[@]}")
-fi
+list_only=0
+for arg in "$@"; do
+    case $arg in
+    --ci)
+        GISA_DEB_PACKAGES+=("${GISA_CI_PACKAGES[@]}")
+        GISA_TOOLS+=("${GISA_CI_TOOLS[@]}")
+        ;;
+    --list) list_only=1 ;;
+    *)
+        echo "usage: $0 [--ci] [--list]" >&2
+        exit 2
+        ;;
+    esac
+done
 
 if [[ -n "${GISA_EXTRA_PACKAGES:-}" ]]; then
     read -r -a _extra <<<"$GISA_EXTRA_PACKAGES"
     GISA_DEB_PACKAGES+=("${_extra[@]}")
+fi
+
+if ((list_only)); then
+    printf '%s\n' "${GISA_DEB_PACKAGES[@]}"
+    exit 0
 fi
 
 installed() {

@@ -98,5 +98,9 @@ int main(int argc, char **argv)
         }
     }
     printf("replayed %zu inputs%s\n", count, failed ? " (some could not be read)" : "");
+    if (count == 0) {
+        printf("FAIL: no input to replay (a harness needs a seed corpus)\n");
+        return 1;
+    }
     return failed;
 }

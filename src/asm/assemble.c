@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "asm/asm.h"
 #include "common/diag.h"
 #include "common/strbuf.h"
@@ -384,7 +385,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
     return nomem ? -1 : 0;
 }
 
-gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+static gisa_status assemble_ex_unguarded(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                              const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
 {
     if (!isa || !words || !nwords || (!text && len))
@@ -421,6 +422,12 @@ gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const ch
     *words = k->w;
     *nwords = k->n;
     return GISA_OK;
+}
+
+gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, assemble_ex_unguarded(isa, filename, text, len, opt, words, nwords, diags));
 }
 
 gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,

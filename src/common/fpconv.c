@@ -1,4 +1,5 @@
 #include "common/fpconv.h"
+#include "common/fpenv.h"
 
 #include "common/fpshort.h"
 #include "common/pow10_tables.h"
@@ -267,30 +268,21 @@ static int decimal_round(uint64_t w, int q, int eb, int mb, uint64_t *bits, int 
 /* The libc paths, out of line: the direct path then sets up no buffer. */
 #define COLD __attribute__((noinline, cold))
 
-/* strtod() and printf() round in the thread's current mode, which is the
- * caller's (any mode, include/gisa.h "Threads"): the libc paths run in
- * round-to-nearest and give the caller's mode back. */
-static int nearest_begin(void)
-{
-    int mode = fegetround();
-    if (mode != FE_TONEAREST)
-        fesetround(FE_TONEAREST);
-    return mode;
-}
-
-static void nearest_end(int mode)
-{
-    if (mode != FE_TONEAREST)
-        fesetround(mode);
-}
+/* strtod(), printf() and the double arithmetic of these paths follow the
+ * thread's FP environment, which is the caller's (any rounding mode, even
+ * FTZ/DAZ: include/gisa.h "Threads"): the paths that use them run in IEEE's
+ * default environment and give the caller's back (common/fpenv.h), so that
+ * every caller of the conversions, guarded or not, gets the same digits
+ * and bits. The direct paths are integer arithmetic only. */
 
 /* fp_parse where decimal_round declined (n is 1 .. FP_MAX_LITERAL). */
 static int parse_libc_nearest(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow);
 COLD static int parse_libc(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow)
 {
-    int mode = nearest_begin();
+    fpenv_saved env;
+    fpenv_enter(&env);
     int r = parse_libc_nearest(s, n, f, bits, overflow);
-    nearest_end(mode);
+    fpenv_leave(&env);
     return r;
 }
 
@@ -345,7 +337,17 @@ int fp_parse(const char *s, size_t n, fp_format f, uint64_t *bits, int *overflow
 }
 
 /* fp_parse_em where decimal_round declined (n is 1 .. 127). */
+static int parse_em_libc_default(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow);
 COLD static int parse_em_libc(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
+{
+    fpenv_saved env;
+    fpenv_enter(&env);
+    int r = parse_em_libc_default(s, n, eb, mb, bits, overflow);
+    fpenv_leave(&env);
+    return r;
+}
+
+static int parse_em_libc_default(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *overflow)
 {
     char buf[128];
     memcpy(buf, s, n);
@@ -359,12 +361,11 @@ COLD static int parse_em_libc(const char *s, size_t n, int eb, int mb, uint64_t 
     }
     /* round to odd into a double (53 bits >= 2 * 26 + 1), then once more:
      * the same result as one rounding of the decimal value */
-    int mode = fegetround();
     fesetround(FE_TOWARDZERO);
     feclearexcept(FE_INEXACT);
     double v = strtod(buf, &end);
     int inexact = fetestexcept(FE_INEXACT) != 0;
-    fesetround(mode);
+    fesetround(FE_TONEAREST);
     if (*end || end == buf)
         return -1;
     if (inexact && isfinite(v)) {
@@ -398,9 +399,10 @@ int fp_parse_em(const char *s, size_t n, int eb, int mb, uint64_t *bits, int *ov
 static int print_search_nearest(uint64_t bits, fp_format f, char *buf, size_t cap);
 int fp_print_search(uint64_t bits, fp_format f, char *buf, size_t cap)
 {
-    int mode = nearest_begin();
+    fpenv_saved env;
+    fpenv_enter(&env);
     int r = print_search_nearest(bits, f, buf, cap);
-    nearest_end(mode);
+    fpenv_leave(&env);
     return r;
 }
 

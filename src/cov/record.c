@@ -6,6 +6,7 @@
  * the instruction did not change). */
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "cov/cov.h"
 
 int cov_classify(uint64_t bits, int fmt)
@@ -131,7 +132,7 @@ static void record_classes(const cov_optype *t, const cov_opcode *oc, const gisa
     }
 }
 
-gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *c)
+static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *c)
 {
     if (!cov || !c)
         return GISA_ERR_USAGE;
@@ -192,6 +193,11 @@ gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_c
             record_classes(t, oc, sim, c, &go[k], o);
     }
     return GISA_OK;
+}
+
+gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *c)
+{
+    FPENV_RETURN(gisa_status, cov_record_unguarded(cov, sim, c));
 }
 _Static_assert(GISA_DECO_NEG == 1u << D_NEG && GISA_DECO_ABS == 1u << D_ABS && GISA_DECO_INV == 1u << D_INV &&
                    GISA_DECO_NOT == 1u << D_NOT,

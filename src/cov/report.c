@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/strbuf.h"
 #include "cov/cov.h"
 
@@ -224,7 +225,7 @@ static void report_optype(strbuf *b, const gisa_cov *c, int ti)
         sb_putc(b, '\n');
 }
 
-char *gisa_cov_report(const gisa_cov *c)
+static char *cov_report_unguarded(const gisa_cov *c)
 {
     if (!c)
         return NULL;
@@ -247,4 +248,9 @@ char *gisa_cov_report(const gisa_cov *c)
         return NULL;
     }
     return sb_take(&b);
+}
+
+char *gisa_cov_report(const gisa_cov *c)
+{
+    FPENV_RETURN(char *, cov_report_unguarded(c));
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/diag.h"
 #include "common/strbuf.h"
 #include "gen/gen.h"
@@ -151,7 +152,7 @@ static void reset(gisa_gen *g, uint64_t seed)
     g->oom = 0;
 }
 
-gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags)
+static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags)
 {
     if (!g)
         return GISA_ERR_USAGE;
@@ -212,6 +213,11 @@ gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_dia
     if (g->oom || gen_state_build(g, seed))
         return GISA_ERR_NOMEM;
     return GISA_OK;
+}
+
+gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, gen_generate_unguarded(g, seed, count, diags));
 }
 
 const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n)

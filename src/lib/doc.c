@@ -2,6 +2,7 @@
  * the document writes it and as it runs after the rulings' patches. */
 #include <stdlib.h>
 
+#include "common/fpenv.h"
 #include "common/strbuf.h"
 #include "docsem/docsem.h"
 #include "spec/doc.h"
@@ -47,7 +48,7 @@ static void semantics(const gisa_isa *isa, const isa_optype *ot, strbuf *sb)
                   s->errors == 1 ? "" : "s");
 }
 
-char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
+static char *isa_doc_unguarded(const gisa_isa *isa, const char *name, gisa_status *st)
 {
     char *text = spec_doc(isa, name, st);
     int t = text ? spec_doc_optype(isa, name) : -1;
@@ -59,4 +60,9 @@ char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
     free(text);
     semantics(isa, &isa->optypes[t], &sb);
     return sb_take(&sb);
+}
+
+char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
+{
+    FPENV_RETURN(char *, isa_doc_unguarded(isa, name, st));
 }

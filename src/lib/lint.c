@@ -1,9 +1,10 @@
 /* gisa_isa_lint: the model's checks, then the pseudo-code's. */
+#include "common/fpenv.h"
 #include "common/diag.h"
 #include "docsem/docsem.h"
 #include "spec/load.h"
 
-gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
+static gisa_status isa_lint_unguarded(const gisa_isa *isa, gisa_diags *diags)
 {
     gisa_status st = spec_lint(isa, diags);
     if (st != GISA_OK && st != GISA_ERR_INPUT)
@@ -11,4 +12,9 @@ gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
     size_t before = gisa_diags_errors(diags);
     ds_lint(isa, diags);
     return gisa_diags_errors(diags) > before ? GISA_ERR_INPUT : st;
+}
+
+gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, isa_lint_unguarded(isa, diags));
 }

@@ -4,6 +4,7 @@
  * not know its consumers, and they do not know each other. */
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "asm/asm.h"
 #include "common/diag.h"
 #include "disasm/disasm.h"
@@ -26,20 +27,36 @@ static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
     return GISA_OK;
 }
 
-gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
+static gisa_status isa_load_sources_unguarded(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
 {
     return with_tools(spec_load_sources(files, n, out, diags), out, diags);
 }
 
-gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
+gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, isa_load_sources_unguarded(files, n, out, diags));
+}
+
+static gisa_status isa_load_embedded_unguarded(const char *target, gisa_isa **out, gisa_diags *diags)
 {
     return with_tools(spec_load_embedded(target, out, diags), out, diags);
+}
+
+gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, isa_load_embedded_unguarded(target, out, diags));
+}
+
+static gisa_status isa_load_dir_unguarded(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
+                              gisa_diags *diags)
+{
+    return with_tools(spec_load_dir(dir, overlay_dir, target, out, diags), out, diags);
 }
 
 gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
                               gisa_diags *diags)
 {
-    return with_tools(spec_load_dir(dir, overlay_dir, target, out, diags), out, diags);
+    FPENV_RETURN(gisa_status, isa_load_dir_unguarded(dir, overlay_dir, target, out, diags));
 }
 
 /* Another target whose types and rulings make the descriptions load
@@ -93,7 +110,7 @@ static gisa_status load_files(const char *const *paths, size_t n, const char *co
     return with_tools(st, out, diags);
 }
 
-gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+static gisa_status isa_load_paths_unguarded(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
                                 gisa_isa **out, gisa_diags *diags)
 {
     if (!n) { /* never the embedded descriptions: a caller's empty list is a mistake */
@@ -104,7 +121,13 @@ gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *
     return load_files(paths, n, NULL, 0, overlay_dir, target, out, diags);
 }
 
-gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)
+gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+                                gisa_isa **out, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, isa_load_paths_unguarded(paths, n, overlay_dir, target, out, diags));
+}
+
+static gisa_status isa_load_unguarded(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)
 {
     if (!opt || !out) {
         if (out)
@@ -114,4 +137,9 @@ gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_dia
     if (!opt->npaths && !opt->nadd)
         return gisa_isa_load_embedded(opt->target, out, diags);
     return load_files(opt->paths, opt->npaths, opt->add, opt->nadd, opt->overlay_dir, opt->target, out, diags);
+}
+
+gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)
+{
+    FPENV_RETURN(gisa_status, isa_load_unguarded(opt, out, diags));
 }

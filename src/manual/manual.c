@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "manual/assets.h"
 #include "manual/html.h"
 #include "manual/manual.h"
@@ -352,7 +353,7 @@ static gisa_status pages(const manual *m, gisa_page_fn page, void *user, strbuf 
     return GISA_OK;
 }
 
-gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user)
+static gisa_status isa_manual_unguarded(const gisa_isa *isa, gisa_page_fn page, void *user)
 {
     if (!isa || !page)
         return GISA_ERR_USAGE;
@@ -371,4 +372,9 @@ gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user)
     free(m.examples);
     gisa_diags_free(m.lint);
     return st;
+}
+
+gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user)
+{
+    FPENV_RETURN(gisa_status, isa_manual_unguarded(isa, page, user));
 }

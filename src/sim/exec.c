@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/fpenv.h"
 #include "sim/sim.h"
 #include "sim/softfp.h"
 
@@ -291,7 +292,8 @@ static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
 static void *run_job_thread(void *arg)
 {
     run_job *j = arg;
-    int host_mode = fp_host_enter(); /* the caller's thread gets its mode back */
+    fpenv_saved host; /* each worker thread in IEEE's default; the caller's thread gets its own back */
+    fpenv_enter(&host);
     sim_exec x;
     memset(&x, 0, sizeof x);
     x.regs = j->s->regs;
@@ -300,11 +302,11 @@ static void *run_job_thread(void *arg)
         x.commit = &commit;
     for (unsigned wi = j->first; wi < j->end; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
-    fp_host_leave(host_mode); /* the FP semantics leave the host mode anywhere */
+    fpenv_leave(&host); /* the FP semantics leave the host mode anywhere */
     return NULL;
 }
 
-gisa_status gisa_sim_continue(gisa_sim *s, gisa_sim_fault *fault)
+static gisa_status sim_continue_unguarded(gisa_sim *s, gisa_sim_fault *fault)
 {
     if (!s)
         return GISA_ERR_USAGE;
@@ -345,6 +347,11 @@ gisa_status gisa_sim_continue(gisa_sim *s, gisa_sim_fault *fault)
     return GISA_OK;
 }
 
+gisa_status gisa_sim_continue(gisa_sim *s, gisa_sim_fault *fault)
+{
+    FPENV_RETURN(gisa_status, sim_continue_unguarded(s, fault));
+}
+
 gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
 {
     if (!s)
@@ -356,7 +363,7 @@ gisa_status gisa_sim_run(gisa_sim *s, gisa_sim_fault *fault)
     return gisa_sim_continue(s, fault);
 }
 
-gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault)
+static gisa_status sim_step_unguarded(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault)
 {
     if (!s || warp >= s->nwarps)
         return GISA_ERR_USAGE;
@@ -376,9 +383,7 @@ gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, g
     x->commit = commit;
     int lane;
     size_t pc = w->pc;
-    int host_mode = fp_host_enter();
     const char *why = exec_one(x, s, w, pc, &lane);
-    fp_host_leave(host_mode);
     if (why) {
         w->halted = 1;
         if (fault)
@@ -387,6 +392,11 @@ gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, g
     }
     w->pc = pc + 1;
     return GISA_OK;
+}
+
+gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault)
+{
+    FPENV_RETURN(gisa_status, sim_step_unguarded(s, warp, commit, fault));
 }
 
 size_t gisa_sim_pc(const gisa_sim *s, unsigned warp)

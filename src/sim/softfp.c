@@ -19,6 +19,8 @@
  * it can be neither constant-folded nor moved across fesetround(). */
 #include "sim/softfp.h"
 
+#include "common/fpenv.h"
+
 #include <fenv.h>
 #include <float.h>
 #include <math.h>
@@ -45,9 +47,9 @@
 
 /* ------------------------------------------------------------------ host mode */
 
-/* The mode this module last set on this thread; -1: unknown (fegetround()
- * would cost more than one needless fesetround()). */
-static _Thread_local int cur_mode = -1;
+/* The mode this thread is known to be in is common/fpenv.c's fpenv_round
+ * (a FE_* value; -1: unknown, and fegetround() would cost more than one
+ * needless fesetround()). */
 static void use_mode(fp_rnd r);
 
 void fp_use_rounding(fp_rnd r) { use_mode(r); }
@@ -55,33 +57,14 @@ void fp_use_rounding(fp_rnd r) { use_mode(r); }
 static void use_mode(fp_rnd r)
 {
     static const int host[4] = {FE_TONEAREST, FE_DOWNWARD, FE_UPWARD, FE_TOWARDZERO};
-    int m = (int)r & 3;
-    if (m != cur_mode) {
-        fesetround(host[m]);
-        cur_mode = m;
+    int m = host[(int)r & 3];
+    if (m != fpenv_round) {
+        fesetround(m);
+        fpenv_round = m;
     }
 }
 
-void fp_restore_host_rounding(void)
-{
-    if (cur_mode == FP_RN || cur_mode == -1) /* unchanged since the last restore, or never touched */
-        return;
-    fesetround(FE_TONEAREST);
-    cur_mode = FP_RN;
-}
-
-int fp_host_enter(void)
-{
-    int mode = fegetround();
-    fp_restore_host_rounding();
-    return mode;
-}
-
-void fp_host_leave(int mode)
-{
-    fesetround(mode);
-    cur_mode = -1; /* whichever it is, the next use_mode sets its own */
-}
+void fp_restore_host_rounding(void) { use_mode(FP_RN); }
 
 /* ------------------------------------------------------------------ F32, F64 */
 

@@ -14,8 +14,10 @@
  * expects round-to-nearest (printf, strtod, the assembler's fpconv, ...),
  * and after any code of yours that calls fesetround() itself: it sets
  * FE_TONEAREST and tells this module so.  The scalar F16/BF16 operations
- * neither use nor change the mode; their lane kernels set round-to-nearest.  The host must not flush subnormals (no x86
- * FTZ/DAZ). */
+ * neither use nor change the mode; their lane kernels set round-to-nearest.
+ * The host must not flush subnormals (no x86 FTZ/DAZ) and must mask the
+ * exceptions: every public entry point of the library sets that
+ * environment first and gives the caller's back (common/fpenv.h). */
 #ifndef GISA_SIM_SOFTFP_H
 #define GISA_SIM_SOFTFP_H
 #include <stdint.h>
@@ -101,12 +103,6 @@ uint16_t bf16_from_f64(uint64_t x, fp_rnd r);
 
 /* Sets the thread's rounding mode back to FE_TONEAREST (see above). */
 void fp_restore_host_rounding(void);
-/* Brackets simulation on a thread that the caller owns: fp_host_enter
- * returns the thread's rounding mode (fegetround) and sets FE_TONEAREST,
- * also forgetting what this module last set (the caller may have called
- * fesetround since); fp_host_leave(mode) sets that mode back. */
-int fp_host_enter(void);
-void fp_host_leave(int mode);
 /* Makes r the thread's host rounding mode (a no-op when it already is). */
 void fp_use_rounding(fp_rnd r);
 

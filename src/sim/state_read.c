@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/diag.h"
 #include "common/text.h"
 #include "sim/sim.h"
@@ -331,7 +332,7 @@ void gisa_state_free(gisa_state *st)
     free(st);
 }
 
-gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *d)
+static gisa_status state_parse_unguarded(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *d)
 {
     if (!out || (!text && len))
         return GISA_ERR_USAGE;
@@ -372,6 +373,11 @@ gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gis
     }
     *out = st;
     return GISA_OK;
+}
+
+gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *d)
+{
+    FPENV_RETURN(gisa_status, state_parse_unguarded(name, text, len, out, d));
 }
 
 unsigned gisa_state_warps(const gisa_state *st) { return st ? st->warps : 0; }
@@ -416,7 +422,7 @@ static void apply_one(gisa_sim *s, const staged *a, const uint64_t *pool, unsign
     }
 }
 
-gisa_status gisa_sim_state_apply(gisa_sim *s, const gisa_state *st, gisa_diags *d)
+static gisa_status sim_state_apply_unguarded(gisa_sim *s, const gisa_state *st, gisa_diags *d)
 {
     if (!s || !st)
         return GISA_ERR_USAGE;
@@ -463,7 +469,12 @@ gisa_status gisa_sim_state_apply(gisa_sim *s, const gisa_state *st, gisa_diags *
     return GISA_OK;
 }
 
-gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
+gisa_status gisa_sim_state_apply(gisa_sim *s, const gisa_state *st, gisa_diags *d)
+{
+    FPENV_RETURN(gisa_status, sim_state_apply_unguarded(s, st, d));
+}
+
+static gisa_status sim_state_read_json_unguarded(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
 {
     if (!s || !text)
         return GISA_ERR_USAGE;
@@ -474,4 +485,9 @@ gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *
     r = gisa_sim_state_apply(s, st, d);
     gisa_state_free(st);
     return r;
+}
+
+gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
+{
+    FPENV_RETURN(gisa_status, sim_state_read_json_unguarded(s, name, text, len, d));
 }

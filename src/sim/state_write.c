@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/fpconv.h"
 #include "common/strbuf.h"
 #include "sim/sim.h"
@@ -292,7 +293,7 @@ static void write_consts(writer *w, const gisa_sim *s, const char *ind)
         }
 }
 
-gisa_status gisa_sim_state_write(const gisa_sim *s, gisa_state_values values, gisa_write_fn fn, void *user)
+static gisa_status sim_state_write_unguarded(const gisa_sim *s, gisa_state_values values, gisa_write_fn fn, void *user)
 {
     if (!s || !fn || values > GISA_STATE_BF16X2)
         return GISA_ERR_USAGE;
@@ -326,6 +327,11 @@ gisa_status gisa_sim_state_write(const gisa_sim *s, gisa_state_values values, gi
     return failed ? GISA_ERR_IO : GISA_OK;
 }
 
+gisa_status gisa_sim_state_write(const gisa_sim *s, gisa_state_values values, gisa_write_fn fn, void *user)
+{
+    FPENV_RETURN(gisa_status, sim_state_write_unguarded(s, values, fn, user));
+}
+
 static int to_strbuf(void *user, const char *data, size_t n)
 {
     strbuf *b = user;
@@ -333,7 +339,7 @@ static int to_strbuf(void *user, const char *data, size_t n)
     return b->failed;
 }
 
-char *gisa_sim_state_write_json(const gisa_sim *s)
+static char *sim_state_write_json_unguarded(const gisa_sim *s)
 {
     if (!s)
         return NULL;
@@ -344,4 +350,9 @@ char *gisa_sim_state_write_json(const gisa_sim *s)
         return NULL;
     }
     return sb_take(&b);
+}
+
+char *gisa_sim_state_write_json(const gisa_sim *s)
+{
+    FPENV_RETURN(char *, sim_state_write_json_unguarded(s));
 }

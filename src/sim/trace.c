@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/fpenv.h"
 #include "common/fpconv.h"
 #include "common/strbuf.h"
 #include "sim/sim.h"
@@ -260,7 +261,7 @@ static void format_json(strbuf *b, const gisa_isa *isa, const gisa_sim_commit *c
     sb_puts(b, "]}");
 }
 
-gisa_status gisa_sim_commit_format(const gisa_sim *s, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn,
+static gisa_status sim_commit_format_unguarded(const gisa_sim *s, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn,
                                    void *user)
 {
     if (!s || !c || !fn || c->neffects > GISA_SIM_MAX_EFFECTS)
@@ -279,4 +280,10 @@ gisa_status gisa_sim_commit_format(const gisa_sim *s, const gisa_sim_commit *c, 
     int failed = b.failed;
     sb_free(&b);
     return failed ? GISA_ERR_NOMEM : GISA_OK;
+}
+
+gisa_status gisa_sim_commit_format(const gisa_sim *s, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn,
+                                   void *user)
+{
+    FPENV_RETURN(gisa_status, sim_commit_format_unguarded(s, c, flags, fn, user));
 }

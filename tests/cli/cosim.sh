@@ -5,26 +5,17 @@
 # whose first line starts with "mismatch" and names the pc, the
 # instruction, the register, the lane and both values. Both with a few
 # seeds' programs.
-# Skipped, loudly, when verilator is not installed, except under CI
-# (GISA_CI=1, set by .ci/run, where scripts/deps.sh --ci installs it): there
-# a missing verilator fails. Also skipped for sanitized builds (their
-# libgisa.a needs the sanitizer runtime in the Verilated program).
+# Skipped (ctest: Skipped, with the reason) when verilator is not installed,
+# except under CI (GISA_CI=1, set by .ci/run, where scripts/deps.sh --ci
+# installs it): there a missing verilator fails. Also skipped for sanitized
+# builds (their libgisa.a needs the sanitizer runtime in the Verilated
+# program).
 # Env: GISA_BIN, GISA_SOURCE_DIR, GISA_BUILD_DIR (libgisa.a).
 source "$(dirname "$0")/lib/harness.bash" cosim
 
-if ! command -v verilator >/dev/null; then
-    if [ "${GISA_CI:-0}" = 1 ]; then
-        bad "verilator is not installed (scripts/deps.sh --ci installs it)"
-        finish
-        exit 1
-    fi
-    echo "SKIP: verilator is not installed: the lockstep example did not run (Debian: verilator; scripts/deps.sh --ci)"
-    exit 0
-fi
-if [ -n "${GISA_SANITIZED:-}" ]; then
-    echo "SKIP: sanitized build: the lockstep example runs in the plain builds"
-    exit 0
-fi
+command -v verilator >/dev/null ||
+    ci_skip "verilator is not installed: the lockstep example did not run (Debian: verilator)"
+[ -z "${GISA_SANITIZED:-}" ] || skip "sanitized build: the lockstep example runs in the plain builds"
 BUILD=${GISA_BUILD_DIR:-$(dirname "$G")}
 MK=(make --no-print-directory -C "$SRC/examples/cosim" "GISA_BUILD=$BUILD" "GISA=$G" "OUT=$T/obj")
 

@@ -21,7 +21,7 @@
 source "$(dirname "$0")/lib/harness.bash" install
 
 CC=${GISA_CC:-cc}
-skip() { echo "SKIP: $*"; }
+skip_part() { echo "SKIP (part of this test): $*"; }
 
 # ------------------------------------------------------------------ the build
 B=${GISA_BUILD_DIR:-}
@@ -45,10 +45,10 @@ fi
 shared=1
 if [ "$sanitized" = 1 ]; then
     shared=0
-    skip "shared library: a sanitizer/fuzzer build makes only libgisa.a (checking the static install)"
+    skip_part "shared library: a sanitizer/fuzzer build makes only libgisa.a (checking the static install)"
 elif [ "$(cache GISA_BUILD_SHARED)" = OFF ]; then
     shared=0
-    skip "shared library: configured with GISA_BUILD_SHARED=OFF"
+    skip_part "shared library: configured with GISA_BUILD_SHARED=OFF"
 fi
 SAN=()
 [ "$sanitized" = 1 ] && SAN=("-fsanitize=address,undefined")
@@ -127,7 +127,7 @@ if [ "$shared" = 1 ]; then
         sed 's/^/  /' out | head -10 >&2
     fi
 else
-    skip "libgisa.so checks (symlinks, soname, exported symbols)"
+    skip_part "libgisa.so checks (symlinks, soname, exported symbols)"
 fi
 
 # ------------------------------------------------------------------ pkg-config
@@ -150,7 +150,7 @@ if command -v pkg-config >/dev/null 2>&1; then
             consumer_ok "consumer (pkg-config, shared)" ./consumer_shared
         fi
     else
-        skip "pkg-config consumer of the shared library"
+        skip_part "pkg-config consumer of the shared library"
     fi
     # Static: both libraries are in libdir and -lgisa would pick the shared
     # one, so the archive is named: -l:libgisa.a.
@@ -165,7 +165,7 @@ if command -v pkg-config >/dev/null 2>&1; then
         consumer_ok "consumer (pkg-config --static, libgisa.a)" ./consumer_static
     fi
 else
-    skip "pkg-config consumers (pkg-config not installed)"
+    ci_skip_part "pkg-config consumers (pkg-config not installed)"
 fi
 
 # The header is C++-clean too.
@@ -174,7 +174,7 @@ if command -v c++ >/dev/null 2>&1; then
     run c++ -Wall -Wextra -pedantic -Werror -fsyntax-only -I"$P/include" hpp.cc
     if [ "$rc" -eq 0 ]; then ok; else bad "gisa.h in C++"; fi
 else
-    skip "gisa.h as C++ (no c++ compiler)"
+    skip_part "gisa.h as C++ (no c++ compiler)"
 fi
 
 # ------------------------------------------------------------------ CMake find_package
@@ -227,7 +227,7 @@ if [ "$shared" = 1 ] && command -v python3 >/dev/null 2>&1; then
     check "installed Python package loads the installed library" py_installed "$P" "$PYDIR"
     [ -s "$T/py.out" ] && sed 's/^/  python: /' "$T/py.out"
 else
-    skip "Python package (no shared library or no python3)"
+    skip_part "Python package (no shared library or no python3)"
 fi
 
 # ------------------------------------------------------------------ relocation

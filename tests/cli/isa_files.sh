@@ -17,7 +17,7 @@ if [ -d "$SRC/../shared/seeds" ]; then
     REF=$SRC/../shared/seeds
     orig=(dalu.isa.txt falu.isa.txt halu.isa.txt ialu.isa.txt)
 else
-    echo "SKIP: the seed documents (no ../shared/seeds): isa/gisa128 under other names stands in"
+    echo "SKIP (part of this test): the seed documents (no ../shared/seeds): isa/gisa128 under other names stands in"
     REF=$SRC/isa/gisa128
     orig=(dalu.isa falu.isa halu.isa ialu.isa)
 fi

@@ -83,7 +83,7 @@ elif command -v man >/dev/null 2>&1; then
     MANWIDTH=80 man --warnings -l "$MAN" >out 2>err || rc=$?
     if [ "$rc" -eq 0 ] && [ ! -s err ]; then ok; else bad "man --warnings -l warns about docs/gisa.1"; fi
 else
-    echo "SKIP: rendering check of docs/gisa.1 (neither groff nor man installed)"
+    ci_skip_part "rendering check of docs/gisa.1 (neither groff nor man installed)"
 fi
 
 finish

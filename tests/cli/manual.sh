@@ -16,8 +16,7 @@ for p in "${GISA_PYTHON:-}" python3 /usr/bin/python3; do
     [ -n "$p" ] && command -v "$p" >/dev/null 2>&1 && "$p" -c 'import html5lib' >/dev/null 2>&1 && { PY=$p; break; }
 done
 if [ -z "$PY" ]; then
-    echo "SKIP: no python3 with html5lib (apt-get install python3-html5lib; scripts/deps.sh installs it)"
-    exit 0
+    ci_skip "no python3 with html5lib (apt-get install python3-html5lib; scripts/deps.sh installs it)"
 fi
 CHECK=$SRC/tests/cli/lib/check_manual.py
 

@@ -6,8 +6,9 @@
 # SVG box per field of `gisa doc OPCODE` and one per reserved gap, and the
 # offline search (search.js over search-index.js, ?q=) lists the opcode
 # asked for first.
-# Skipped, loudly, when chromium is not installed (Debian chromium;
-# `scripts/deps.sh --ci` installs it, so CI always runs this test).
+# Skipped (ctest: Skipped, with the reason) when chromium is not installed
+# (Debian chromium; `scripts/deps.sh --ci` installs it, so under CI its
+# absence fails).
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
 source "$(dirname "$0")/lib/harness.bash" manual_browser
 
@@ -16,8 +17,7 @@ for c in "${GISA_CHROMIUM:-}" chromium chromium-browser; do
     [ -n "$c" ] && command -v "$c" >/dev/null 2>&1 && { CHROME=$c; break; }
 done
 if [ -z "$CHROME" ]; then
-    echo "SKIP: chromium is not installed (apt-get install chromium; scripts/deps.sh --ci installs it)"
-    exit 0
+    ci_skip "chromium is not installed (apt-get install chromium; scripts/deps.sh --ci installs it)"
 fi
 PY=python3
 command -v /usr/bin/python3 >/dev/null 2>&1 && PY=/usr/bin/python3

@@ -13,8 +13,7 @@
 source "$(dirname "$0")/lib/harness.bash" new_instruction
 
 if ! command -v python3 >/dev/null; then
-    echo "SKIP: no python3 (the reference of this test; apt-get install python3)"
-    exit 0
+    ci_skip "no python3 (the reference of this test; apt-get install python3)"
 fi
 EX=$SRC/examples/new-instruction
 ADD=(--isa-add "$EX/iadd3.isa")

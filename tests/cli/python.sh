@@ -2,10 +2,11 @@
 # The Python binding (python/gisa, ctypes over libgisa.so): runs its pytest
 # suite (python/tests) against the shared library of the build that made
 # GISA_BIN, and compares the simulator with that `gisa run`.
-# Skipped (exit 0, a "SKIP: ..." line) when the build has no libgisa.so
-# (sanitizer and fuzz builds do not build it) or no python3 with pytest and
-# hypothesis is found (Debian: python3-pytest python3-hypothesis, see
-# scripts/deps.sh).
+# Skipped (exit 77, which ctest reports as Skipped, and a "SKIP: ..." line)
+# when the build has no libgisa.so (sanitizer and fuzz builds do not build
+# it) or no python3 with pytest and hypothesis is found (Debian:
+# python3-pytest python3-hypothesis, see scripts/deps.sh; under CI, where
+# they are installed, their absence fails).
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
 set -euo pipefail
 
@@ -14,13 +15,13 @@ BIN=$(cd "$(dirname "$GISA_BIN")" && pwd)
 SRC=$(cd "${GISA_SOURCE_DIR:-$(dirname "$0")/../..}" && pwd)
 LIB=$BIN/libgisa.so
 
-if [ ! -e "$LIB" ]; then
-    echo "SKIP: $LIB was not built (no shared library in this build)"
-    exit 0
-fi
 if [ -n "${GISA_SANITIZED:-}" ]; then
     echo "SKIP: sanitized build (its libgisa.so cannot be loaded into python3)"
-    exit 0
+    exit 77
+fi
+if [ ! -e "$LIB" ]; then
+    echo "SKIP: $LIB was not built (no shared library in this build)"
+    exit 77
 fi
 
 # the first python3 that has pytest and hypothesis (a pyenv/venv python3 on
@@ -35,8 +36,12 @@ for p in "${GISA_PYTHON:-}" python3 /usr/bin/python3; do
     fi
 done
 if [ -z "$PY" ]; then
+    if [ "${GISA_CI:-0}" = 1 ]; then
+        echo "FAIL: no python3 with pytest and hypothesis (scripts/deps.sh installs them: under CI this cannot be skipped)"
+        exit 1
+    fi
     echo "SKIP: no python3 with pytest and hypothesis (apt-get install python3-pytest python3-hypothesis)"
-    exit 0
+    exit 77
 fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/gisa-python.XXXXXX")

@@ -11,8 +11,7 @@ source "$(dirname "$0")/lib/harness.bash" sample_vectors
 
 V=${GISA_BUILD_DIR:-$(dirname "$G")}/tests/test_sim_vectors
 if [ ! -x "$V" ]; then
-    echo "SKIP: $V is not built"
-    exit 0
+    skip "$V is not built"
 fi
 tab=$'\t'
 {

@@ -313,18 +313,16 @@ int main(int argc, char **argv)
             t->has_code |= sem && sem->nlines > 0;
         }
     }
+    const char *shared = argc > 1 ? NULL : test_shared_dir();
+    if (argc == 1 && !shared)
+        return test_skip("../shared is not beside the source tree: no reference vectors to run");
     if (argc > 1) {
         for (int i = 1; i < argc; i++)
             run_file(targets, ntargets, argv[i]);
     } else {
-        const char *shared = test_shared_dir();
-        if (!shared) {
-            printf("skipped: ../shared is not present (no reference vectors)\n");
-        } else {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/semantic-sample-vectors.tsv", shared);
-            run_file(targets, ntargets, path);
-        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/semantic-sample-vectors.tsv", shared);
+        run_file(targets, ntargets, path);
     }
     for (size_t i = 0; i < ntargets; i++) {
         print_counts(&targets[i], names[i]);

@@ -9,7 +9,18 @@ int test_passed, test_failed;
 int test_summary(void)
 {
     printf("%d passed, %d failed\n", test_passed, test_failed);
+    if (test_passed + test_failed == 0) {
+        printf("FAIL: no check was made (a test that checks nothing cannot pass)\n");
+        return 1;
+    }
     return test_failed ? 1 : 0;
+}
+
+int test_skip(const char *reason)
+{
+    printf("SKIP: %s\n", reason);
+    fflush(stdout);
+    return TEST_SKIPPED;
 }
 
 gisa_isa *test_isa_target(const char *target)

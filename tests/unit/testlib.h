@@ -59,7 +59,13 @@ static inline int64_t tg_range(tg_rng *r, int64_t lo, int64_t hi)
     return lo + (int64_t)tg_below(r, (uint64_t)(hi - lo) + 1);
 }
 
+/* "N passed, N failed" and the exit status: 0 only when every check
+ * passed and at least one was made. */
 int test_summary(void);
+/* The exit status of a test that did not run (ctest: SKIP_RETURN_CODE,
+ * reported as Skipped); test_skip prints "SKIP: reason" and returns it. */
+#define TEST_SKIPPED 77
+int test_skip(const char *reason);
 /* Loads the embedded default ISA or aborts the test program. */
 gisa_isa *test_isa(void);
 /* The same for a named embedded target (loaded once, kept). */

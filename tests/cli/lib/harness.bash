@@ -45,8 +45,37 @@ hasnt() { ! grep -qE -- "$2" "$1"; }    # hasnt FILE REGEX
 # repeat N TEXT: N lines of TEXT on stdout (`yes | head` fails under pipefail)
 repeat() { awk -v n="$1" -v t="$2" 'BEGIN { for (i = 0; i < n; i++) print t }'; }
 no_tmp() { ! ls -a | grep -q '\.tmp'; } # no leftover FILE.tmpXXXXXX
-# finish: the summary line and the exit status
+# skip REASON: the test did not run. Exit status 77, which ctest reports as
+# "Skipped" (SKIP_RETURN_CODE in CMakeLists.txt), with the reason printed.
+skip() {
+    echo "SKIP: $*"
+    exit 77
+}
+# ci_skip REASON: a skip for want of something .ci/run installs
+# (scripts/deps.sh --ci); under CI (GISA_CI=1) it is a failure instead.
+ci_skip() {
+    if [ "${GISA_CI:-0}" = 1 ]; then
+        echo "FAIL: $* (scripts/deps.sh --ci installs it: under CI this cannot be skipped)" >&2
+        exit 1
+    fi
+    skip "$*"
+}
+# ci_skip_part REASON: one part of the test cannot run here, the rest did:
+# a visible line, and under CI a failed check.
+ci_skip_part() {
+    if [ "${GISA_CI:-0}" = 1 ]; then
+        bad "$* (scripts/deps.sh --ci installs it: under CI this cannot be skipped)"
+    else
+        echo "SKIP (part of this test): $*"
+    fi
+}
+# finish: the summary line and the exit status (a test that made no check
+# fails)
 finish() {
     echo "$pass passed, $fail failed"
+    if [ $((pass + fail)) -eq 0 ]; then
+        echo "FAIL: no check was made (a test that checks nothing cannot pass)"
+        return 1
+    fi
     [ "$fail" -eq 0 ]
 }
