@@ -29,16 +29,24 @@
  *  - the functions without a handle (gisa_status_str, gisa_version*,
  *    gisa_target_*, gisa_diag_format, gisa_shrink, gisa_free) are safe
  *    anywhere;
- *  - the calling thread's floating-point rounding mode may be anything:
- *    results do not depend on it and every call leaves it as it was
- *    (gisa_sim_run, gisa_sim_continue and gisa_sim_step set
- *    round-to-nearest while they run, then give the caller's mode back).
- *    The floating-point exception flags are not kept. Some decimal
- *    numbers go through the C library's strtod and printf, which follow
- *    LC_NUMERIC: leave it at "C" (where every program starts;
- *    setlocale(LC_ALL, "") changes it), and never call setlocale while
- *    another thread is in the library.
- * tests/unit/test_threads.c checks this under ThreadSanitizer (make tsan).
+ *  - the calling thread's floating-point environment may be anything:
+ *    any rounding mode, flush-to-zero and denormals-are-zero (x86 MXCSR
+ *    FTZ/DAZ, which every program linked with -ffast-math or -Ofast sets at
+ *    start-up, and some Python extension modules set when loaded), sticky
+ *    exception flags, exceptions unmasked. Results never depend on it:
+ *    every function that reaches floating-point code (simulation, the
+ *    doc engine, assembling, state files, traces, loading, coverage, the
+ *    decimal conversions) saves the whole environment, runs in IEEE's
+ *    default (round to nearest, no FTZ/DAZ, exceptions masked), and puts
+ *    the caller's back exactly, flags included, on every exit path. The
+ *    trace and commit callbacks are called inside that default
+ *    environment. Some decimal numbers go through the C library's strtod
+ *    and printf, which follow LC_NUMERIC: leave it at "C" (where every
+ *    program starts; setlocale(LC_ALL, "") changes it), and never call
+ *    setlocale while another thread is in the library.
+ * tests/unit/test_threads.c checks this under ThreadSanitizer (make tsan);
+ * the hostenv/ tests (tests/unit/hostenv.c), tests/cli/fpenv.sh and
+ * python/tests/test_fpenv.py check the floating-point environment.
  */
 #ifndef GISA_H
 #define GISA_H

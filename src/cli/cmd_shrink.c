@@ -2,13 +2,20 @@
  * command still fails (gisa_shrink's delta debugging). Each candidate is
  * written to a file in a fresh temporary directory, named like PROG, and
  * the command runs with `{}` in its arguments replaced by that path (or
- * the path appended when no argument has `{}`). */
+ * the path appended when no argument has `{}`).
+ *
+ * Each run of the command is a process group of its own: on a timeout, on
+ * SIGINT/SIGTERM/SIGHUP of shrink itself (Ctrl-C reaches only the
+ * terminal's foreground group, which the command is not in) and when the
+ * command has ended, the whole group is killed, so that nothing it started
+ * (a simulator under `make`, a `sleep` under `sh -c`) outlives shrink. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common.h"
@@ -42,6 +49,92 @@ static int write_candidate(const char *path, const char *text, size_t len)
     return fclose(f) || bad ? -1 : 0;
 }
 
+/* The process group of the command running now (0: none), for the
+ * signal handler; the candidate's file and directory, which it removes. */
+static volatile sig_atomic_t running_group;
+static const char *volatile candidate_path, *volatile candidate_dir;
+
+static void on_interrupt(int sig)
+{
+    pid_t g = (pid_t)running_group;
+    if (g > 0)
+        kill(-g, SIGKILL);
+    if (candidate_path)
+        unlink(candidate_path);
+    if (candidate_dir)
+        rmdir(candidate_dir);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static const int interrupts[] = {SIGINT, SIGTERM, SIGHUP};
+#define NINTERRUPTS (sizeof interrupts / sizeof *interrupts)
+static struct sigaction interrupts_before[NINTERRUPTS];
+
+/* on_interrupt for each interrupt that is not ignored (a shell starts
+ * background jobs with SIGINT ignored: they stay so), saving the actions. */
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < NINTERRUPTS; i++) {
+        sigaction(interrupts[i], NULL, &interrupts_before[i]);
+        if (interrupts_before[i].sa_handler != SIG_IGN)
+            sigaction(interrupts[i], &sa, NULL);
+    }
+}
+
+/* The actions catch_interrupts found (in shrink at the end, and in the
+ * command before it starts). */
+static void release_interrupts(void)
+{
+    for (size_t i = 0; i < NINTERRUPTS; i++)
+        sigaction(interrupts[i], &interrupts_before[i], NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Waits for the command `pid` (SIGCHLD blocked by the caller), killing its
+ * group after t->timeout seconds; *timed_out says whether it was. 0, or -1
+ * when waiting failed. */
+static int wait_command(const tester *t, pid_t pid, int *ws, int *timed_out)
+{
+    sigset_t chld;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    double deadline = t->timeout ? now_s() + t->timeout : 0;
+    *timed_out = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, ws, WNOHANG);
+        if (r == pid)
+            return 0;
+        if (r < 0 && errno != EINTR)
+            return -1;
+        if (t->timeout) {
+            double left = deadline - now_s();
+            if (left <= 0) {
+                kill(-pid, SIGKILL);
+                *timed_out = 1;
+                while (waitpid(pid, ws, 0) < 0)
+                    if (errno != EINTR)
+                        return -1;
+                return 0;
+            }
+            struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+            sigtimedwait(&chld, NULL, &ts);
+        } else {
+            sigwaitinfo(&chld, NULL);
+        }
+    }
+}
+
 /* 1: the command still fails on the candidate; 0: it passes; -1: stop. */
 static int still_fails(void *user, const char *text, size_t len)
 {
@@ -51,12 +144,20 @@ static int still_fails(void *user, const char *text, size_t len)
         return -1;
     }
     fflush(NULL);
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old);
     pid_t pid = fork();
     if (pid < 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         cli_error(t->cmd, "cannot start the command: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) {
+        setpgid(0, 0);
+        release_interrupts();
+        sigprocmask(SIG_SETMASK, &old, NULL);
         if (!t->verbose) {
             int null = open("/dev/null", O_WRONLY);
             if (null >= 0) {
@@ -64,17 +165,20 @@ static int still_fails(void *user, const char *text, size_t len)
                 dup2(null, 2);
             }
         }
-        if (t->timeout)
-            alarm(t->timeout);
         execvp(t->argv[0], t->argv);
         _exit(EXEC_FAILED);
     }
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR) {
-            cli_error(t->cmd, "waiting for the command: %s", strerror(errno));
-            return -1;
-        }
+    setpgid(pid, pid); /* also here: the group exists before anything is sent to it */
+    running_group = pid;
+    int ws, timed_out;
+    int waited = wait_command(t, pid, &ws, &timed_out);
+    kill(-pid, SIGKILL); /* whatever the command left running in its group */
+    running_group = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (waited < 0) {
+        cli_error(t->cmd, "waiting for the command: %s", strerror(errno));
+        return -1;
+    }
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
         n += text[i] == '\n';
@@ -82,10 +186,12 @@ static int still_fails(void *user, const char *text, size_t len)
         cli_error(t->cmd, "cannot run '%s' (exit status %d)", t->argv[0], EXEC_FAILED);
         return -1;
     }
-    int fails = WIFEXITED(ws) ? (t->status < 0 ? WEXITSTATUS(ws) != 0 : WEXITSTATUS(ws) == t->status)
-                              : WIFSIGNALED(ws) && t->status < 0 && WTERMSIG(ws) != SIGALRM;
+    int fails = timed_out      ? 0
+                : WIFEXITED(ws) ? (t->status < 0 ? WEXITSTATUS(ws) != 0 : WEXITSTATUS(ws) == t->status)
+                                : WIFSIGNALED(ws) && t->status < 0;
     if (t->verbose)
-        fprintf(stderr, "gisa shrink: %zu lines: %s\n", n, fails ? "fails (kept)" : "passes");
+        fprintf(stderr, "gisa shrink: %zu lines: %s\n", n,
+                timed_out ? "timed out (passes)" : fails ? "fails (kept)" : "passes");
     return fails;
 }
 
@@ -134,11 +240,16 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     base = base ? base + 1 : a->npos && strcmp(a->pos[0], "-") ? a->pos[0] : "prog.s";
     snprintf(path, sizeof path, "%s/%s", dir, base);
     t->path = path;
+    candidate_path = path;
+    candidate_dir = dir;
+    catch_interrupts();
     t->argv = command_line(command, ncommand, path);
     char *out = NULL;
     size_t out_len = 0, tests = 0;
     gisa_diags *d = gisa_diags_new();
     gisa_status st = t->argv && d ? gisa_shrink(text, len, still_fails, t, &out, &out_len, &tests, d) : GISA_ERR_NOMEM;
+    release_interrupts();
+    candidate_path = candidate_dir = NULL;
     unlink(path);
     rmdir(dir);
     size_t before = 0, after = 0;

@@ -12,6 +12,7 @@ _Thread_local int fpenv_round = -1;
 #if FPENV_X86
 #define MXCSR_DEFAULT 0x1F80u /* all exceptions masked, round to nearest, no FTZ/DAZ, no flags */
 #define X87_RC 0x0C00u        /* the x87 rounding field; 0 is round to nearest */
+#define X87_MASKS 0x003Fu     /* the x87 exception masks (libm and libc may use x87 code) */
 
 static inline unsigned mxcsr_get(void)
 {
@@ -37,8 +38,9 @@ void fpenv_enter(fpenv_saved *s)
     s->x87cw = x87cw_get();
     if (s->mxcsr != MXCSR_DEFAULT)
         mxcsr_set(MXCSR_DEFAULT);
-    if (s->x87cw & X87_RC)
-        x87cw_set((unsigned short)(s->x87cw & ~X87_RC));
+    unsigned short cw = (unsigned short)((s->x87cw & ~X87_RC) | X87_MASKS);
+    if (cw != s->x87cw)
+        x87cw_set(cw);
     fpenv_round = FE_TONEAREST;
 }
 

@@ -30,7 +30,8 @@ typedef struct fpenv_saved {
 #if FPENV_X86
     /* SSE (all float/double arithmetic: FLT_EVAL_METHOD is 0) and the x87
      * control word (its rounding field is what fegetround, strtod and
-     * printf read); x87 arithmetic is never used, so its status is kept. */
+     * printf read; its masks are set too); the library does no x87
+     * arithmetic, so the x87 status word is left alone. */
     unsigned mxcsr;
     unsigned short x87cw;
 #else

@@ -129,4 +129,60 @@ expect 0 "shrink against the simulator" "$G" shrink sim.s -o small_sim.s -- ./sa
 check "a few lines left" test "$(wc -l <small_sim.s)" -le 12
 expect 1 "the test still fails on the result" ./same_reg.sh small_sim.s
 check "no temporary files left" no_tmp
+
+# No process outlives shrink: each run of the command is a process group
+# that is killed on timeout, when the command ends, and when shrink is
+# interrupted. The command starts a grandchild (a `sleep` its shell does not
+# wait for, or waits for) and records its pid.
+alive() { # alive PIDFILE: the pids in it that still run (a zombie that no init reaps has ended)
+    local p st
+    for p in $(cat "$1" 2>/dev/null); do
+        st=$(sed 's/.*) //' "/proc/$p/stat" 2>/dev/null | cut -d' ' -f1) || st=
+        [ -n "$st" ] && [ "$st" != Z ] && echo "$p"
+    done
+    return 0
+}
+gone() { # gone PIDFILE: waits up to 5 s for a SIGKILLed process to be torn down (a loaded machine is slow to)
+    local i
+    for i in $(seq 50); do
+        [ -z "$(alive "$1")" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+cat >grandchild.sh <<'EOF'
+#!/bin/sh
+# $1 wait|leave, $2 the pid file
+sleep 30 &
+echo $! >>"$2"
+[ "$1" = wait ] && wait
+exit 1
+EOF
+chmod +x grandchild.sh
+printf 'MOV R1, 0x1\nMOV R2, 0x2\nMOV R3, 0x3\n' >three.s
+export TMPDIR=$T/tmp
+mkdir -p "$TMPDIR"
+start=$SECONDS
+expect 1 "--timeout 1 with a grandchild the command waits for" "$G" shrink --timeout 1 three.s -- ./grandchild.sh wait waited.pids
+check "timed out: the command does not fail" has err 'does not fail on three.s'
+check "the grandchild ran" test -s waited.pids
+check "no grandchild left after a timeout: $(alive waited.pids)" gone waited.pids
+check "the timeout took about a second, not 30 ($((SECONDS - start)) s)" test $((SECONDS - start)) -lt 10
+expect 0 "a command that exits and leaves its grandchild running" "$G" shrink three.s -o one.s -- ./grandchild.sh leave left.pids
+check "each run left one" test "$(wc -l <left.pids)" -ge 2
+check "none is left after shrink: $(alive left.pids)" gone left.pids
+for sig in TERM INT; do
+    rm -f sig.pids
+    # a background job of a script starts with SIGINT ignored: env gives it back
+    env --default-signal=INT "$G" shrink three.s -- ./grandchild.sh wait sig.pids >/dev/null 2>&1 &
+    shrink_pid=$!
+    for _ in $(seq 100); do [ -s sig.pids ] && break; sleep 0.05; done
+    check "SIG$sig: the grandchild started" test -s sig.pids
+    kill -"$sig" "$shrink_pid"
+    rc=0
+    wait "$shrink_pid" || rc=$?
+    check "SIG$sig: shrink ended by the signal (status $rc)" test "$rc" -gt 128
+    check "SIG$sig: no grandchild left: $(alive sig.pids)" gone sig.pids
+done
+check "no temporary directory left by the interrupted runs" test -z "$(ls -A "$TMPDIR")"
 finish
