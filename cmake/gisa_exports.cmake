@@ -1,6 +1,8 @@
 # Writes the linker version script of libgisa.so: every function declared in
 # the public headers is global, everything else local (the library's internal
 # functions, the embedded ISA tables).
+# With -DNAMES_OUTPUT=FILE it also writes the names, one per line (objcopy
+# --keep-global-symbols for the prelinked libgisa.a).
 #   cmake "-DHEADERS=include/gisa.h;include/gisa_dpi.h" -DOUTPUT=gisa.map -P gisa_exports.cmake
 if(NOT HEADERS)
   set(HEADERS "${HEADER}")
@@ -33,3 +35,9 @@ string(APPEND out "  local:\n    *;\n};\n")
 file(WRITE "${OUTPUT}.tmp" "${out}")
 configure_file("${OUTPUT}.tmp" "${OUTPUT}" COPYONLY)  # rewritten only when it changes
 file(REMOVE "${OUTPUT}.tmp")
+if(NAMES_OUTPUT)
+  list(JOIN names "\n" list)
+  file(WRITE "${NAMES_OUTPUT}.tmp" "${list}\n")
+  configure_file("${NAMES_OUTPUT}.tmp" "${NAMES_OUTPUT}" COPYONLY)
+  file(REMOVE "${NAMES_OUTPUT}.tmp")
+endif()

@@ -54,6 +54,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Every function of the API is marked GISA_API: the library is compiled
+ * with -fvisibility=hidden, so these are the only symbols libgisa.so
+ * exports, and libgisa.a (prelinked into one object whose hidden symbols
+ * are made local) defines no other global name a program could clash
+ * with. tests/cli/symbols.sh checks both. */
+#ifndef GISA_API
+#if defined(__GNUC__) || defined(__clang__)
+#define GISA_API __attribute__((visibility("default")))
+#else
+#define GISA_API
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -96,17 +109,17 @@ typedef enum gisa_status {
     GISA_ERR_TRUNCATED = 7 /* the text did not fit and was cut (still NUL-terminated) */
 } gisa_status;
 
-const char *gisa_status_str(gisa_status s);
+GISA_API const char *gisa_status_str(gisa_status s);
 
 /* The library's version, for bindings and programs that load it at run
  * time: gisa_version() is "MAJOR.MINOR.PATCH" (CMake's project VERSION),
  * gisa_version_number() is MAJOR*10000 + MINOR*100 + PATCH. The shared
  * library's soname changes with MAJOR. */
-const char *gisa_version(void);
-unsigned gisa_version_number(void);
+GISA_API const char *gisa_version(void);
+GISA_API unsigned gisa_version_number(void);
 
 /* Releases memory the library returned (see above); NULL is ignored. */
-void gisa_free(void *p);
+GISA_API void gisa_free(void *p);
 
 /* ---------------------------------------------------------------- diagnostics */
 
@@ -131,34 +144,37 @@ typedef struct gisa_diag {
 
 typedef struct gisa_diags gisa_diags;
 
-gisa_diags *gisa_diags_new(void);
-void gisa_diags_free(gisa_diags *d);
-size_t gisa_diags_count(const gisa_diags *d);
-const gisa_diag *gisa_diags_get(const gisa_diags *d, size_t i);
-size_t gisa_diags_errors(const gisa_diags *d);
-size_t gisa_diags_warnings(const gisa_diags *d);
+GISA_API gisa_diags *gisa_diags_new(void);
+GISA_API void gisa_diags_free(gisa_diags *d);
+GISA_API size_t gisa_diags_count(const gisa_diags *d);
+/* The i-th diagnostic (NULL when i >= gisa_diags_count). The pointer and
+ * every string in it stay valid until gisa_diags_clear or gisa_diags_free
+ * of d, however many diagnostics are added meanwhile. */
+GISA_API const gisa_diag *gisa_diags_get(const gisa_diags *d, size_t i);
+GISA_API size_t gisa_diags_errors(const gisa_diags *d);
+GISA_API size_t gisa_diags_warnings(const gisa_diags *d);
 /* Upper bound on stored diagnostics; further ones are counted but dropped. */
-void gisa_diags_set_limit(gisa_diags *d, size_t limit);
-size_t gisa_diags_dropped(const gisa_diags *d);
-void gisa_diags_clear(gisa_diags *d);
+GISA_API void gisa_diags_set_limit(gisa_diags *d, size_t limit);
+GISA_API size_t gisa_diags_dropped(const gisa_diags *d);
+GISA_API void gisa_diags_clear(gisa_diags *d);
 /* Formats one diagnostic as `file:line:col: error: message`, plus the source
  * line and a caret line when with_source is set, after its context lines
  * when it has some. Columns count characters (UTF-8 code points), not
  * bytes, so that the caret stands under the character it names. Returns a
  * string to release with gisa_free. */
-char *gisa_diag_format(const gisa_diag *g, int with_source);
+GISA_API char *gisa_diag_format(const gisa_diag *g, int with_source);
 
 /* ---------------------------------------------------------------- ISA model */
 
 typedef struct gisa_isa gisa_isa;
 
 /* Names of the targets compiled into the library ("gisa128" is the default). */
-size_t gisa_target_count(void);
-const char *gisa_target_name(size_t i);
+GISA_API size_t gisa_target_count(void);
+GISA_API const char *gisa_target_name(size_t i);
 
 /* Loads the description files compiled into the library for `target`
  * (NULL = default target). */
-gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
+GISA_API gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
 
 /* Loads the ISA described by `paths` (n >= 1 entries), files and
  * directories mixed, in the order given:
@@ -178,7 +194,7 @@ gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diag
  * GISA_ERR_IO when a path does not exist or cannot be read (the message
  * names it); GISA_ERR_INPUT for errors in the descriptions, and when they
  * define no opcode ("no instruction (opcode) defined in ..."). */
-gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
+GISA_API gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
                                 gisa_isa **out, gisa_diags *diags);
 
 /* Loads a base ISA and an ISA author's own description files beside it
@@ -200,10 +216,10 @@ typedef struct gisa_load_options {
     const char *const *add;
     size_t nadd;
 } gisa_load_options;
-gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags);
+GISA_API gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags);
 
 /* gisa_isa_load_paths of the one path `dir` (a directory or a file). */
-gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
+GISA_API gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
                               gisa_isa **out, gisa_diags *diags);
 
 /* Loads from in-memory files (name/text pairs); used by tests and fuzzers. */
@@ -212,31 +228,31 @@ typedef struct gisa_source {
     const char *text;
     size_t len;
 } gisa_source;
-gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out,
+GISA_API gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out,
                                   gisa_diags *diags);
 
-void gisa_isa_free(gisa_isa *isa);
+GISA_API void gisa_isa_free(gisa_isa *isa);
 
-unsigned gisa_isa_word_bits(const gisa_isa *isa);      /* 128 or 64 */
-size_t gisa_isa_opcode_count(const gisa_isa *isa);
-const char *gisa_isa_opcode_name(const gisa_isa *isa, size_t i);
-size_t gisa_isa_optype_count(const gisa_isa *isa);
-const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
+GISA_API unsigned gisa_isa_word_bits(const gisa_isa *isa);      /* 128 or 64 */
+GISA_API size_t gisa_isa_opcode_count(const gisa_isa *isa);
+GISA_API const char *gisa_isa_opcode_name(const gisa_isa *isa, size_t i);
+GISA_API size_t gisa_isa_optype_count(const gisa_isa *isa);
+GISA_API const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
 /* Index of an opcode by name, or (size_t)-1. */
-size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
+GISA_API size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
 
 /* Runs every consistency check; problems are appended to diags as warnings
  * or errors, each at the line and column of the definition at fault; each
  * warning has a category (gisa_diag.category) by which a caller can
  * silence it; each semantic patch of the rulings is a note (the optype,
  * the patch, its reason). Returns GISA_ERR_INPUT when at least one error was found. */
-gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
+GISA_API gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* The categories of lint warnings, i = 0, 1, ... until NULL. */
-const char *gisa_isa_lint_category(size_t i);
+GISA_API const char *gisa_isa_lint_category(size_t i);
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of all).
  * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
-char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+GISA_API char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
 
 /* The HTML reference manual of the loaded ISA (what `gisa doc --html DIR`
  * writes): a static site, every asset local. The library writes no file:
@@ -251,7 +267,7 @@ char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
  * and opcode-NAME.html for every opcode, where NAME keeps letters, digits
  * and '_' and writes any other byte as -XX (hex). */
 typedef int (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len); /* a gisa_status */
-gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
+GISA_API gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
 
 /* ---------------------------------------------------------------- words */
 
@@ -287,7 +303,7 @@ typedef struct gisa_inst {
 /* Decodes a word. GISA_OK with *inst filled; GISA_ERR_INPUT when the word
  * is no instruction (inst->why says why, inst->opcode is the opcode whose
  * fixed bits matched or -1); GISA_ERR_USAGE for NULL arguments. */
-gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst);
+GISA_API gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst);
 
 /* Encodes inst->opcode/form/field[] into *word (and inst->word is not
  * read). GISA_OK; GISA_ERR_USAGE when the opcode or form index is out of
@@ -295,20 +311,20 @@ gisa_status gisa_decode(const gisa_isa *isa, gisa_word word, gisa_inst *inst);
  * GISA_ERR_INPUT when the values make no valid instruction: a fixed field
  * differs from its value, or the word does not decode (inst->why has the
  * decoder's reason). decode -> encode is the identity. */
-gisa_status gisa_encode(const gisa_isa *isa, gisa_inst *inst, gisa_word *word);
+GISA_API gisa_status gisa_encode(const gisa_isa *isa, gisa_inst *inst, gisa_word *word);
 
 /* Canonical assembly text of inst (no trailing newline) into buf[cap],
  * always NUL-terminated; it judges nothing (decode does). GISA_ERR_TRUNCATED
  * when the text was cut to fit cap, GISA_ERR_USAGE for bad arguments or
  * values that do not fit their fields. */
-gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
+GISA_API gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
 
 /* Names of what an inst refers to; NULL for an out-of-range index. */
-const char *gisa_inst_opcode_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA_RRC" */
-const char *gisa_inst_optype_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA" */
-const char *gisa_inst_mnemonic(const gisa_isa *isa, const gisa_inst *inst);    /* "IMAD.WIDE" */
-size_t gisa_inst_field_count(const gisa_isa *isa, const gisa_inst *inst);
-const char *gisa_inst_field_name(const gisa_isa *isa, const gisa_inst *inst, size_t i); /* "ra.neg" */
+GISA_API const char *gisa_inst_opcode_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA_RRC" */
+GISA_API const char *gisa_inst_optype_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA" */
+GISA_API const char *gisa_inst_mnemonic(const gisa_isa *isa, const gisa_inst *inst);    /* "IMAD.WIDE" */
+GISA_API size_t gisa_inst_field_count(const gisa_isa *isa, const gisa_inst *inst);
+GISA_API const char *gisa_inst_field_name(const gisa_isa *isa, const gisa_inst *inst, size_t i); /* "ra.neg" */
 
 typedef enum gisa_operand_kind {
     GISA_OPND_REG,      /* general register Rn (reg) or RZ (is_zero) */
@@ -351,8 +367,8 @@ typedef struct gisa_operand {
 } gisa_operand;
 
 /* Operands in syntax order, optional ones included (see present). */
-size_t gisa_inst_operand_count(const gisa_isa *isa, const gisa_inst *inst);
-gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_operand *out);
+GISA_API size_t gisa_inst_operand_count(const gisa_isa *isa, const gisa_inst *inst);
+GISA_API gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_operand *out);
 
 typedef struct gisa_modifier {
     const char *name;   /* the group ("rnd") or, for a fixed word of the syntax, the word ("HI") */
@@ -363,14 +379,14 @@ typedef struct gisa_modifier {
 
 /* Modifiers written after the mnemonic, in syntax order (operand suffixes
  * are in gisa_operand.suffix). */
-size_t gisa_inst_modifier_count(const gisa_isa *isa, const gisa_inst *inst);
-gisa_status gisa_inst_modifier(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_modifier *out);
+GISA_API size_t gisa_inst_modifier_count(const gisa_isa *isa, const gisa_inst *inst);
+GISA_API gisa_status gisa_inst_modifier(const gisa_isa *isa, const gisa_inst *inst, size_t i, gisa_modifier *out);
 
 /* The guard @[!]Pn: GISA_OK with the predicate's number (PT: the true one)
  * and negation; GISA_ERR_NOTFOUND when the opcode has no guard. */
-gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, int *negated);
+GISA_API gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, int *negated);
 /* Scheduling controls $sched $req $wsb (0 where the form has none). */
-void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req, unsigned *wsb);
+GISA_API void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req, unsigned *wsb);
 
 /* ---------------------------------------------------------------- assembler */
 
@@ -383,7 +399,7 @@ typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 
  * `.inst 0x...` and `.word 0x...` (raw words, several separated by commas),
  * `.invalid 0x...` (a raw word, as gisa_disassemble prints one that does not
  * decode) and `.include "FILE"`, which needs gisa_assemble_ex. */
-gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+GISA_API gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                           gisa_word **words, size_t *nwords, gisa_diags *diags);
 
 /* What gisa_assemble_ex needs beyond the text: a reader for the files of
@@ -438,23 +454,23 @@ typedef struct gisa_asm_options {
  * nest at most GISA_MAX_INCLUDE_DEPTH deep, and a file that includes itself
  * (directly or not) is an error naming the chain. Diagnostics in an
  * included file carry their context (gisa_diag.context). */
-gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+GISA_API gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                              const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags);
 
 /* Assembles exactly one instruction (no trailing text other than ';' and a
  * comment). */
-gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
+GISA_API gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
                               gisa_diags *diags);
 
 /* Assembles exactly one instruction into *inst: the word it encodes to,
  * decoded (so opcode, form and values are those gisa_decode gives). */
-gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags);
+GISA_API gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags);
 
 /* Serialises words into a buffer (release with gisa_free) in the given format. */
-gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,
+GISA_API gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,
                                  gisa_out_format fmt, char **buf, size_t *len);
 /* Parses a binary (16 or 8 bytes per word, little-endian) or hex-text image. */
-gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, int hex,
+GISA_API gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, int hex,
                              gisa_word **words, size_t *nwords, gisa_diags *diags);
 
 /* ---------------------------------------------------------------- disassembler */
@@ -465,14 +481,14 @@ gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, 
  * same word). `buf` always receives a NUL-terminated string; when the text
  * does not fit in cap bytes it is cut and the status is GISA_ERR_TRUNCATED,
  * whether or not the word is valid (512 bytes always suffice). */
-gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
+GISA_API gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
 /* gisa_disassemble that also gives the length of the text written (without
  * the NUL) in *len, so that a caller writing many lines need not measure
  * each one again. */
-gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
+GISA_API gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
 
 /* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */
-size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);
+GISA_API size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);
 
 
 /* ---------------------------------------------------------------- simulator */
@@ -496,41 +512,41 @@ typedef enum gisa_regfile {
 
 /* The most registers per lane the target names (255 for gisa128: R0..R254;
  * 63 for fermi: R0..R62). */
-unsigned gisa_sim_max_regs(const gisa_isa *isa);
+GISA_API unsigned gisa_sim_max_regs(const gisa_isa *isa);
 /* regs: registers per lane (1..gisa_sim_max_regs); warps: 1..GISA_SIM_MAX_WARPS.
  * Every register, predicate and constant starts at 0, every lane active. */
-gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out);
-void gisa_sim_free(gisa_sim *sim);
-unsigned gisa_sim_regs(const gisa_sim *sim);
-unsigned gisa_sim_warps(const gisa_sim *sim);
+GISA_API gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out);
+GISA_API void gisa_sim_free(gisa_sim *sim);
+GISA_API unsigned gisa_sim_regs(const gisa_sim *sim);
+GISA_API unsigned gisa_sim_warps(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
-void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
+GISA_API void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
 /* Which semantics run each instruction: the C functions (native), the ISA
  * documents' pseudo-code with the rulings' patches (doc), or native where
  * the optype has a C function and doc otherwise (auto, the default). An
  * instruction the chosen engine cannot run faults when reached, saying why. */
 typedef enum gisa_sim_engine { GISA_ENGINE_AUTO = 0, GISA_ENGINE_NATIVE = 1, GISA_ENGINE_DOC = 2 } gisa_sim_engine;
-gisa_status gisa_sim_set_engine(gisa_sim *sim, gisa_sim_engine engine);
+GISA_API gisa_status gisa_sim_set_engine(gisa_sim *sim, gisa_sim_engine engine);
 
 /* lane < 0 writes every lane. Indices are as in assembly (R5 is 5); the
  * zero registers and PT/UPT cannot be set. */
-gisa_status gisa_sim_set(gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, int lane, uint32_t value);
-gisa_status gisa_sim_get(const gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, unsigned lane,
+GISA_API gisa_status gisa_sim_set(gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, int lane, uint32_t value);
+GISA_API gisa_status gisa_sim_get(const gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, unsigned lane,
                          uint32_t *value);
-gisa_status gisa_sim_set_active(gisa_sim *sim, unsigned warp, uint32_t mask);
-uint32_t gisa_sim_get_active(const gisa_sim *sim, unsigned warp);
+GISA_API gisa_status gisa_sim_set_active(gisa_sim *sim, unsigned warp, uint32_t mask);
+GISA_API uint32_t gisa_sim_get_active(const gisa_sim *sim, unsigned warp);
 /* Constant memory: 32-bit words at 4-byte aligned byte offsets. */
-gisa_status gisa_sim_set_const(gisa_sim *sim, unsigned bank, unsigned offset, uint32_t value);
-gisa_status gisa_sim_get_const(const gisa_sim *sim, unsigned bank, unsigned offset, uint32_t *value);
+GISA_API gisa_status gisa_sim_set_const(gisa_sim *sim, unsigned bank, unsigned offset, uint32_t value);
+GISA_API gisa_status gisa_sim_get_const(const gisa_sim *sim, unsigned bank, unsigned offset, uint32_t *value);
 
 /* Copies the program. Words that do not decode are accepted here and fault
  * when (and if) they are reached, like hardware. */
-gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t n);
+GISA_API gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t n);
 
 /* Trace: one call per line (no newline), from the thread that calls
  * gisa_sim_run; warps are traced in order. NULL turns tracing off. */
 typedef void (*gisa_trace_fn)(void *user, const char *line);
-void gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
+GISA_API void gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
 
 typedef struct gisa_sim_fault {
     size_t pc;          /* instruction index */
@@ -544,7 +560,7 @@ typedef struct gisa_sim_fault {
  * pc is set to 0 first). A warp stops at its first fault; the run then
  * returns GISA_ERR_SIM and the fault with the lowest warp index in *fault
  * (may be NULL). The state stays readable. */
-gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
+GISA_API gisa_status gisa_sim_run(gisa_sim *sim, gisa_sim_fault *fault);
 
 /* ---------------------------------------------------------------- stepping and commit records */
 
@@ -570,8 +586,9 @@ typedef struct gisa_sim_commit {
     unsigned warp;
     size_t pc;              /* instruction index */
     gisa_word word;
-    const gisa_inst *inst;  /* the word decoded; owned by the simulator, valid until
-                             * the next gisa_sim_load, gisa_sim_set_const or state read */
+    const gisa_inst *inst;  /* the word decoded; owned by the simulator, valid until the
+                             * next gisa_sim_load or gisa_sim_free (constants, state
+                             * files and the engine may change meanwhile) */
     const char *text;       /* its disassembly (same lifetime) */
     uint32_t active;        /* the warp's active mask */
     uint32_t exec;          /* lanes that executed: active & guard (0: skipped) */
@@ -584,21 +601,21 @@ typedef struct gisa_sim_commit {
  * faults (the warp halts at it, nothing of it is written, *fault says why,
  * commit has no effects); GISA_ERR_USAGE when the warp is out of range or
  * done (gisa_sim_done). The simulator formats no text on this path. */
-gisa_status gisa_sim_step(gisa_sim *sim, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault);
+GISA_API gisa_status gisa_sim_step(gisa_sim *sim, unsigned warp, gisa_sim_commit *commit, gisa_sim_fault *fault);
 /* Runs every warp from its own pc to the end (or its first fault), like
  * gisa_sim_run without the restart. */
-gisa_status gisa_sim_continue(gisa_sim *sim, gisa_sim_fault *fault);
+GISA_API gisa_status gisa_sim_continue(gisa_sim *sim, gisa_sim_fault *fault);
 /* The warp's next instruction index; (size_t)-1 for a bad warp. */
-size_t gisa_sim_pc(const gisa_sim *sim, unsigned warp);
+GISA_API size_t gisa_sim_pc(const gisa_sim *sim, unsigned warp);
 /* pc may be 0..program length (the end); clears a fault halt. */
-gisa_status gisa_sim_set_pc(gisa_sim *sim, unsigned warp, size_t pc);
+GISA_API gisa_status gisa_sim_set_pc(gisa_sim *sim, unsigned warp, size_t pc);
 /* 1 when the warp is at the end of the program or halted by a fault. */
-int gisa_sim_done(const gisa_sim *sim, unsigned warp);
+GISA_API int gisa_sim_done(const gisa_sim *sim, unsigned warp);
 
 /* Called with every commit record during gisa_sim_run/gisa_sim_continue
  * (from the calling thread; the run then uses one thread). NULL turns it off. */
 typedef void (*gisa_commit_fn)(void *user, const gisa_sim_commit *commit);
-void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
+GISA_API void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
 
 /* Trace text of one commit record: the lines the trace callback receives
  * (gisa_sim_set_trace), one call of fn per line. Formats (docs/simulator.md):
@@ -609,14 +626,14 @@ void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
 #define GISA_TRACE_F64 4u
 #define GISA_TRACE_F16 8u
 #define GISA_TRACE_BF16 16u
-gisa_status gisa_sim_commit_format(const gisa_sim *sim, const gisa_sim_commit *commit, unsigned flags,
+GISA_API gisa_status gisa_sim_commit_format(const gisa_sim *sim, const gisa_sim_commit *commit, unsigned flags,
                                    gisa_trace_fn fn, void *user);
 /* The format of the trace of gisa_sim_set_trace (default 0: text, bits only). */
-void gisa_sim_set_trace_flags(gisa_sim *sim, unsigned flags);
+GISA_API void gisa_sim_set_trace_flags(gisa_sim *sim, unsigned flags);
 
 /* Checkpoints: an independent copy of the whole simulator (state, constants,
  * program, pcs; not the trace or commit hooks). */
-gisa_status gisa_sim_clone(const gisa_sim *sim, gisa_sim **out);
+GISA_API gisa_status gisa_sim_clone(const gisa_sim *sim, gisa_sim **out);
 
 typedef enum gisa_sim_diff_kind {
     GISA_DIFF_NONE = 0,
@@ -639,32 +656,32 @@ typedef struct gisa_sim_diff {
 /* Compares two simulators' states (registers, predicates, uniforms, active
  * masks, pcs, constants), in that order per warp: 0 when equal, 1 with the
  * first difference in *diff (may be NULL). */
-int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
+GISA_API int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
 
 /* State as JSON (format in docs/simulator.md). Reading applies the keys to
  * every warp (the "laneid"/"warpid" specials per warp), or with a "warps"
  * array each object to its warp; on any error nothing is changed and diags
  * name the key. Writing returns a string to release with gisa_free (NULL
  * when out of memory). */
-gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
+GISA_API gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
                                      gisa_diags *diags);
-char *gisa_sim_state_write_json(const gisa_sim *sim);
+GISA_API char *gisa_sim_state_write_json(const gisa_sim *sim);
 
 /* The same reading in two steps, for a caller that sizes the simulator
  * from the file: gisa_state_parse checks the text (everything but what
  * depends on the simulator) and keeps its values; time and memory are
  * linear in len, and the text is not needed afterwards. */
 typedef struct gisa_state gisa_state;
-gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *diags);
+GISA_API gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *diags);
 /* The number of warps the state describes (its "warps" array), or 0 when
  * its keys apply to any number of warps. */
-unsigned gisa_state_warps(const gisa_state *state);
+GISA_API unsigned gisa_state_warps(const gisa_state *state);
 /* The memory the parsed state holds, in bytes. */
-size_t gisa_state_bytes(const gisa_state *state);
+GISA_API size_t gisa_state_bytes(const gisa_state *state);
 /* Applies it: the warp count must match (when it has one) and registers
  * exist; on an error nothing changes. */
-gisa_status gisa_sim_state_apply(gisa_sim *sim, const gisa_state *state, gisa_diags *diags);
-void gisa_state_free(gisa_state *state);
+GISA_API gisa_status gisa_sim_state_apply(gisa_sim *sim, const gisa_state *state, gisa_diags *diags);
+GISA_API void gisa_state_free(gisa_state *state);
 
 /* How the writer shows register values (R and UR; predicates, masks and
  * constants are always as above). Floats are exact: the shortest decimal
@@ -681,11 +698,11 @@ typedef enum gisa_state_values {
 typedef int (*gisa_write_fn)(void *user, const char *data, size_t len);
 /* Streams the state as JSON through fn in pieces of at most 64 KiB: memory
  * does not grow with the state. */
-gisa_status gisa_sim_state_write(const gisa_sim *sim, gisa_state_values values, gisa_write_fn fn, void *user);
+GISA_API gisa_status gisa_sim_state_write(const gisa_sim *sim, gisa_state_values values, gisa_write_fn fn, void *user);
 /* Bytes a simulator of `warps` warps and `regs` registers per lane running
  * a program of `nwords` words needs (the state, the pre-decoded program
  * and its texts), for a resource check before gisa_sim_new. */
-size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords);
+GISA_API size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords);
 
 /* ---------------------------------------------------------------- random programs */
 
@@ -697,14 +714,14 @@ size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords);
  * options, seed and model give the same bytes on any machine. */
 typedef struct gisa_gen gisa_gen;
 
-gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out);
-void gisa_gen_free(gisa_gen *g);
+GISA_API gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out);
+GISA_API void gisa_gen_free(gisa_gen *g);
 
 /* Sets one option from its text, by the name `gisa gen` gives it without
  * "--" ("regs", "weights", "guard-rate", ...; docs/verification.md lists
  * them). GISA_ERR_USAGE with a diagnostic naming the option, the value and
  * what was expected; the option keeps its previous value. */
-gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags);
+GISA_API gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags);
 
 /* Generates `count` instructions from `seed`: the words, the text (one
  * canonical instruction per line after a header comment) and an initial
@@ -713,16 +730,16 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
  * GISA_GEN_MAX_COUNT (diags say why); GISA_ERR_NOMEM. The results stay
  * valid until the next call or gisa_gen_free. */
 #define GISA_GEN_MAX_COUNT 50000000u
-gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags);
-const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n);
-const char *gisa_gen_text(const gisa_gen *g, size_t *len);
-const char *gisa_gen_state(const gisa_gen *g, size_t *len);
+GISA_API gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags);
+GISA_API const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n);
+GISA_API const char *gisa_gen_text(const gisa_gen *g, size_t *len);
+GISA_API const char *gisa_gen_state(const gisa_gen *g, size_t *len);
 /* Registers per lane the program uses (R0..R(n-1)): run it with at least n. */
-unsigned gisa_gen_regs(const gisa_gen *g);
+GISA_API unsigned gisa_gen_regs(const gisa_gen *g);
 /* The names the options take (families and their optypes, directed
  * streams and whether this target has them), as text to release with
  * gisa_free. */
-char *gisa_gen_names(const gisa_gen *g);
+GISA_API char *gisa_gen_names(const gisa_gen *g);
 
 /* Delta debugging over the lines of `text`: `test` gets a candidate (a
  * subset of the lines, in order, each ending in a newline) and returns 1
@@ -734,7 +751,7 @@ char *gisa_gen_names(const gisa_gen *g);
  * GISA_ERR_INPUT when the text itself is not interesting; GISA_ERR_IO
  * when test stopped the search (*out then holds the smallest so far). */
 typedef int (*gisa_shrink_test)(void *user, const char *text, size_t len);
-gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
+GISA_API gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
                         size_t *ntests, gisa_diags *diags);
 
 /* ---------------------------------------------------------------- functional coverage */
@@ -751,33 +768,33 @@ gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, voi
  * lane count; sources are the values before the instruction. */
 typedef struct gisa_cov gisa_cov;
 
-gisa_status gisa_cov_new(const gisa_isa *isa, gisa_cov **out);
-void gisa_cov_free(gisa_cov *cov);
+GISA_API gisa_status gisa_cov_new(const gisa_isa *isa, gisa_cov **out);
+GISA_API void gisa_cov_free(gisa_cov *cov);
 
 /* Records one commit record (gisa_sim_step, or a commit hook of your own):
  * call it before sim executes anything else, since sources that the commit
  * did not write are read from sim's state. */
-gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
+GISA_API gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
 /* Records every instruction of sim's later runs (gisa_sim_run,
  * gisa_sim_continue) through its commit hook, which this replaces;
  * gisa_sim_set_commit_hook(sim, NULL, NULL) ends it. cov must outlive the
  * runs. */
-gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim);
+GISA_API gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim);
 
 /* Adds the counts of `from` (made from the same gisa_isa handle). */
-gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
+GISA_API gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
 
 /* The coverage as JSON (every item of the universe with its count, and the
  * summary), to release with gisa_free; NULL when out of memory. Reading
  * adds a file's counts: all or nothing, GISA_ERR_INPUT with diags naming
  * the problem (not a coverage file, another target, a name this model does
  * not have). */
-char *gisa_cov_write_json(const gisa_cov *cov);
-gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
+GISA_API char *gisa_cov_write_json(const gisa_cov *cov);
+GISA_API gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
 
 /* The report for people: the summary, then per optype its hit/total figures
  * and what was never hit. To release with gisa_free. */
-char *gisa_cov_report(const gisa_cov *cov);
+GISA_API char *gisa_cov_report(const gisa_cov *cov);
 
 typedef struct gisa_cov_figure {
     uint64_t hit, total;
@@ -795,7 +812,7 @@ typedef struct gisa_cov_summary {
     gisa_cov_figure fp_classes;      /* per optype, source and format */
 } gisa_cov_summary;
 
-gisa_status gisa_cov_summary_get(const gisa_cov *cov, gisa_cov_summary *out);
+GISA_API gisa_status gisa_cov_summary_get(const gisa_cov *cov, gisa_cov_summary *out);
 
 #ifdef __cplusplus
 }

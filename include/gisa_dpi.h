@@ -17,6 +17,8 @@
 #ifndef GISA_DPI_H
 #define GISA_DPI_H
 
+#include "gisa.h" /* GISA_API */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -24,49 +26,49 @@ extern "C" {
 /* target "" = the default; isa "" = the embedded descriptions, else a
  * path list as --isa takes; regs 0 = the target's most. NULL on failure
  * (gisa_dpi_last_error() says why). */
-void *gisa_dpi_new(const char *target, const char *isa, int regs, int warps);
-void gisa_dpi_free(void *h);
-const char *gisa_dpi_last_error(void);
+GISA_API void *gisa_dpi_new(const char *target, const char *isa, int regs, int warps);
+GISA_API void gisa_dpi_free(void *h);
+GISA_API const char *gisa_dpi_last_error(void);
 
 /* Program: assembly source, or hex words (one per line, as gisa as
  * --format hex writes). Returns the number of instructions, -1 on error. */
-int gisa_dpi_load_asm(void *h, const char *path);
-int gisa_dpi_load_hex(void *h, const char *path);
-int gisa_dpi_program_length(void *h);
+GISA_API int gisa_dpi_load_asm(void *h, const char *path);
+GISA_API int gisa_dpi_load_hex(void *h, const char *path);
+GISA_API int gisa_dpi_program_length(void *h);
 /* Word `pc` of the program in 32-bit parts: part 0 is bits 31..0, part 3
  * bits 127..96 (0 past the end). */
-unsigned int gisa_dpi_word(void *h, int pc, int part);
+GISA_API unsigned int gisa_dpi_word(void *h, int pc, int part);
 
 /* State: a JSON state file (docs/simulator.md); single registers. */
-int gisa_dpi_load_state(void *h, const char *path);
-int gisa_dpi_set(void *h, int warp, int rf, int index, int lane, unsigned int value);
-unsigned int gisa_dpi_get(void *h, int warp, int rf, int index, int lane);
-int gisa_dpi_set_active(void *h, int warp, unsigned int mask);
-unsigned int gisa_dpi_get_active(void *h, int warp);
+GISA_API int gisa_dpi_load_state(void *h, const char *path);
+GISA_API int gisa_dpi_set(void *h, int warp, int rf, int index, int lane, unsigned int value);
+GISA_API unsigned int gisa_dpi_get(void *h, int warp, int rf, int index, int lane);
+GISA_API int gisa_dpi_set_active(void *h, int warp, unsigned int mask);
+GISA_API unsigned int gisa_dpi_get_active(void *h, int warp);
 
 /* Stepping without comparison: 0 stepped, 1 the warp is done, -1 fault. */
-int gisa_dpi_step(void *h, int warp);
-int gisa_dpi_pc(void *h, int warp);
-int gisa_dpi_done(void *h, int warp);
+GISA_API int gisa_dpi_step(void *h, int warp);
+GISA_API int gisa_dpi_pc(void *h, int warp);
+GISA_API int gisa_dpi_done(void *h, int warp);
 
 /* The last commit record (from gisa_dpi_step or gisa_dpi_retire). */
-int gisa_dpi_commit_pc(void *h);
-unsigned int gisa_dpi_commit_exec(void *h);
-const char *gisa_dpi_commit_text(void *h);
-int gisa_dpi_effect_count(void *h);
-int gisa_dpi_effect_rf(void *h, int i);
-int gisa_dpi_effect_index(void *h, int i);
-unsigned int gisa_dpi_effect_mask(void *h, int i);
-unsigned int gisa_dpi_effect_value(void *h, int i, int lane);
+GISA_API int gisa_dpi_commit_pc(void *h);
+GISA_API unsigned int gisa_dpi_commit_exec(void *h);
+GISA_API const char *gisa_dpi_commit_text(void *h);
+GISA_API int gisa_dpi_effect_count(void *h);
+GISA_API int gisa_dpi_effect_rf(void *h, int i);
+GISA_API int gisa_dpi_effect_index(void *h, int i);
+GISA_API unsigned int gisa_dpi_effect_mask(void *h, int i);
+GISA_API unsigned int gisa_dpi_effect_value(void *h, int i, int lane);
 
 /* Lockstep comparison (see above). retire returns 0, or -1 when the model
  * cannot step (warp done, fault: a mismatch too). */
-int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec);
-int gisa_dpi_write(void *h, int rf, int index, int lane, unsigned int value);
-int gisa_dpi_check(void *h);
+GISA_API int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec);
+GISA_API int gisa_dpi_write(void *h, int rf, int index, int lane, unsigned int value);
+GISA_API int gisa_dpi_check(void *h);
 
-int gisa_dpi_errors(void *h);         /* mismatches and errors so far */
-const char *gisa_dpi_message(void *h); /* the first of the last check, or the last error */
+GISA_API int gisa_dpi_errors(void *h);         /* mismatches and errors so far */
+GISA_API const char *gisa_dpi_message(void *h); /* the first of the last check, or the last error */
 
 #ifdef __cplusplus
 }

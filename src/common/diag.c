@@ -12,8 +12,11 @@ typedef struct diag_item {
     char *file, *message, *source, *context;
 } diag_item;
 
+/* Each item is allocated on its own, so that the gisa_diag pointers
+ * gisa_diags_get hands out stay valid while more are added (only the array
+ * of pointers grows), until gisa_diags_clear or gisa_diags_free. */
 struct gisa_diags {
-    diag_item *items;
+    diag_item **items;
     size_t count, cap, limit, dropped, errors, warnings;
 };
 
@@ -30,10 +33,11 @@ void gisa_diags_clear(gisa_diags *d)
     if (!d)
         return;
     for (size_t i = 0; i < d->count; i++) {
-        free(d->items[i].file);
-        free(d->items[i].message);
-        free(d->items[i].source);
-        free(d->items[i].context);
+        free(d->items[i]->file);
+        free(d->items[i]->message);
+        free(d->items[i]->source);
+        free(d->items[i]->context);
+        free(d->items[i]);
     }
     d->count = d->dropped = d->errors = d->warnings = 0;
 }
@@ -50,7 +54,7 @@ void gisa_diags_free(gisa_diags *d)
 size_t gisa_diags_count(const gisa_diags *d) { return d ? d->count : 0; }
 const gisa_diag *gisa_diags_get(const gisa_diags *d, size_t i)
 {
-    return d && i < d->count ? &d->items[i].pub : NULL;
+    return d && i < d->count ? &d->items[i]->pub : NULL;
 }
 size_t gisa_diags_errors(const gisa_diags *d) { return d ? d->errors : 0; }
 size_t gisa_diags_warnings(const gisa_diags *d) { return d ? d->warnings : 0; }
@@ -108,7 +112,7 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     }
     if (d->count == d->cap) {
         size_t cap = d->cap ? d->cap * 2 : 16;
-        diag_item *p = realloc(d->items, cap * sizeof *p);
+        diag_item **p = realloc(d->items, cap * sizeof *p);
         if (!p) {
             d->dropped++;
             return;
@@ -116,11 +120,14 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
         d->items = p;
         d->cap = cap;
     }
+    diag_item *it = calloc(1, sizeof *it);
+    if (!it) {
+        d->dropped++;
+        return;
+    }
     strbuf sb;
     sb_init(&sb);
     sb_vprintf(&sb, fmt, ap);
-    diag_item *it = &d->items[d->count];
-    memset(it, 0, sizeof *it);
     it->message = sb_take(&sb);
     it->file = dupn(at && at->file ? at->file : "", at && at->file ? strlen(at->file) : 0);
     int col = at ? at->col : 0, length = at && at->len > 0 ? at->len : 1;
@@ -139,6 +146,7 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
         free(it->file);
         free(it->source);
         free(it->context);
+        free(it);
         d->dropped++;
         return;
     }
@@ -150,13 +158,13 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     it->pub.context = it->context;
     it->pub.message = it->message;
     it->pub.source_line = it->source;
-    d->count++;
+    d->items[d->count++] = it;
 }
 
 void diag_set_category(gisa_diags *d, const char *category)
 {
-    if (d && d->count && !d->items[d->count - 1].pub.category)
-        d->items[d->count - 1].pub.category = category;
+    if (d && d->count && !d->items[d->count - 1]->pub.category)
+        d->items[d->count - 1]->pub.category = category;
 }
 
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
@@ -170,7 +178,7 @@ void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fm
 void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
 {
     for (size_t i = 0; to && from && i < from->count; i++) {
-        const gisa_diag *g = &from->items[i].pub;
+        const gisa_diag *g = &from->items[i]->pub;
         if (g->severity > max)
             continue;
         /* the columns count characters already: added without the source
@@ -179,9 +187,9 @@ void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
         size_t before = to->count;
         diag_add(to, g->severity, &at, "%s", g->message);
         if (to->count > before)
-            to->items[before].pub.category = g->category;
+            to->items[before]->pub.category = g->category;
         if (to->count > before && g->source_line) {
-            diag_item *it = &to->items[before];
+            diag_item *it = to->items[before];
             it->source = dupn(g->source_line, strlen(g->source_line));
             it->pub.source_line = it->source;
         }

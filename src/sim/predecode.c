@@ -174,18 +174,26 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     }
 }
 
-void sim_program_free(gisa_sim *s)
+/* The pre-decoded program only: the decoded words and their texts, which
+ * commit records point at, depend on the words alone and stay (at the
+ * same addresses) until the program changes (sim_program_free). */
+static void prog_free(gisa_sim *s)
 {
     for (size_t pc = 0; s->prog && pc < s->nprog; pc++)
         ds_prog_free(s->prog[pc].doc);
     s->nprog = 0;
     free(s->prog);
+    s->prog = NULL;
+    s->prog_valid = 0;
+}
+
+void sim_program_free(gisa_sim *s)
+{
+    prog_free(s);
     free(s->strings);
     free(s->insts);
-    s->prog = NULL;
     s->strings = NULL;
     s->insts = NULL;
-    s->prog_valid = 0;
 }
 
 gisa_status sim_prepare(gisa_sim *s, int keep_insts)
@@ -197,12 +205,13 @@ gisa_status sim_prepare(gisa_sim *s, int keep_insts)
 
 gisa_status sim_predecode(gisa_sim *s, int keep_insts)
 {
-    sim_program_free(s);
+    prog_free(s);
     size_t n = s->nwords ? s->nwords : 1;
     s->prog = calloc(n, sizeof *s->prog);
-    s->strings = malloc(n * 2 * TEXT_CAP);
+    if (!s->strings)
+        s->strings = malloc(n * 2 * TEXT_CAP);
     /* a decoded word is ~800 bytes: kept only for commit records */
-    if (keep_insts)
+    if (keep_insts && !s->insts)
         s->insts = calloc(n, sizeof *s->insts);
     if (!s->prog || !s->strings || (keep_insts && !s->insts)) {
         sim_program_free(s);

@@ -146,6 +146,8 @@ struct gisa_sim {
 gisa_status sim_predecode(gisa_sim *s, int keep_insts);
 gisa_status sim_prepare(gisa_sim *s, int keep_insts);
 static inline void sim_invalidate(gisa_sim *s) { s->prog_valid = 0; }
+/* Frees the pre-decoded program and the decoded words and texts (when the
+ * words change). */
 void sim_program_free(gisa_sim *s);
 const sim_opdef *sim_find_opdef(const char *optype);
 uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset);

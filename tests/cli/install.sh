@@ -119,7 +119,7 @@ if [ "$shared" = 1 ]; then
         bad "libgisa.so exports non-gisa_ symbols: $(head -5 foreign | tr '\n' ' ')"
     fi
     # a name before '(' (not '(*': the return type of a function pointer)
-    cat "$P/include/gisa.h" "$P/include/gisa_dpi.h" | "$CC" -E -P -x c - |
+    cat "$P/include/gisa.h" "$P/include/gisa_dpi.h" | "$CC" -E -P -I "$P/include" -x c - |
         grep -oE '\bgisa_[a-z0-9_]+ *\([^*]' | sed 's/ *(.*//' | sort -u >declared
     run comm -3 declared exports
     if [ ! -s out ]; then ok; else
