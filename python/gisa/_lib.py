@@ -14,6 +14,7 @@ import ctypes.util
 import glob
 import os
 import threading
+from typing import Any, Iterator, Optional
 
 VERSION_MAJOR = 0  # the libgisa major version this package speaks to
 
@@ -209,7 +210,7 @@ class gisa_cov_summary(ctypes.Structure):
 
 
 # ------------------------------------------------------------------ locating the library
-def _candidates():
+def _candidates() -> Iterator[str]:
     env = os.environ.get("GISA_LIBRARY")
     if env:
         yield env
@@ -232,7 +233,7 @@ def _candidates():
         yield found
 
 
-def find_library():
+def find_library() -> Optional[str]:
     """The path (or loader name) of the libgisa to use, or None."""
     env = os.environ.get("GISA_LIBRARY")
     if env:
@@ -373,7 +374,7 @@ _lib_path = None
 _lib_lock = threading.Lock()
 
 
-def lib():
+def lib() -> Any:
     """The loaded libgisa (ctypes.CDLL), loading it on first use."""
     if _lib is not None:
         return _lib
@@ -381,7 +382,7 @@ def lib():
         return _lib if _lib is not None else _load()
 
 
-def _load():
+def _load() -> Any:
     global _lib, _lib_path
     path = find_library()
     if path is None:
@@ -401,12 +402,13 @@ def _load():
     return dll
 
 
-def library_path():
+def library_path() -> str:
+    """The path (or loader name) of the libgisa in use, loading it first."""
     lib()
     return _lib_path
 
 
-def take_string(ptr):
+def take_string(ptr: Optional[int]) -> Optional[str]:
     """Copies a char* the library returned, then releases it with gisa_free."""
     if not ptr:
         return None
