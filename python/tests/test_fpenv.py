@@ -17,9 +17,7 @@ import sys
 
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import gisa  # noqa: E402
+import gisa
 
 ISA = gisa.load()
 LIBM = ctypes.CDLL(ctypes.util.find_library("m"))

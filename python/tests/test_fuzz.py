@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from test_gisa import SETTINGS, TARGETS, isa_of
 
-import gisa  # noqa: E402 (test_gisa puts the package on the path)
+import gisa
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DOCUMENTED = (gisa.Error, ValueError)

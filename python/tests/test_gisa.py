@@ -19,11 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import gisa  # noqa: E402
-from encoding import layout  # noqa: E402
+import gisa
+from encoding import layout
 
 TARGETS = ["gisa128", "fermi"]
 SETTINGS = settings(max_examples=int(os.environ.get("GISA_PY_EXAMPLES", "12")), deadline=None,

@@ -9,9 +9,7 @@ import sys
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import gisa  # noqa: E402
+import gisa
 
 SETTINGS = settings(max_examples=int(os.environ.get("GISA_PY_EXAMPLES", "12")), deadline=None,
                     database=None, suppress_health_check=list(HealthCheck))
