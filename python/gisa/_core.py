@@ -122,6 +122,29 @@ def _check(st: int, what: str) -> None:
         raise Error("%s: %s" % (what, _s(_c.lib().gisa_status_str(st))), st)
 
 
+class _Handle:
+    """A library object made from an Isa (gisa_gen, gisa_cov), freed with
+    the Python object: a subclass names its constructor and destructor, two
+    functions of gisa._lib's table."""
+
+    _NEW = ""
+    _FREE = ""
+
+    def __init__(self, isa: "Isa") -> None:
+        self.isa = isa
+        self._lib = isa._lib
+        h = ctypes.c_void_p()
+        st = getattr(self._lib, self._NEW)(isa._h, ctypes.byref(h))
+        if st != _c.OK:
+            raise Error("%s: %s" % (self._NEW, _s(self._lib.gisa_status_str(st))), st)
+        self._h = h.value
+
+    def __del__(self) -> None:
+        if getattr(self, "_h", None):
+            getattr(self._lib, self._FREE)(self._h)
+            self._h = None
+
+
 # ------------------------------------------------------------------ words
 def _word(value: Word) -> _c.gisa_word:
     if isinstance(value, _c.gisa_word):

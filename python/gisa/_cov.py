@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import _lib as _c
-from ._core import Error, _b, _check, _Diags, _s
+from ._core import _b, _check, _Diags, _Handle
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -37,7 +37,7 @@ class CoverageSummary:
         return "CoverageSummary(%s)" % ", ".join("%s=%r" % kv for kv in self.as_dict().items())
 
 
-class Coverage:
+class Coverage(_Handle):
     """What executed instructions exercised, against the universe the model
     gives (opcodes, modifier values, their combinations, operand kinds,
     decorations, floating-point classes of the sources). Count a step with
@@ -45,19 +45,10 @@ class Coverage:
     attach(sim); merge() adds another Coverage of the same Isa; json() and
     read_json() are the files of `gisa cov`."""
 
-    def __init__(self, isa: Isa) -> None:
-        self.isa = isa
-        self._lib = isa._lib
-        h = ctypes.c_void_p()
-        st = self._lib.gisa_cov_new(isa._h, ctypes.byref(h))
-        if st != _c.OK:
-            raise Error("gisa_cov_new: %s" % _s(self._lib.gisa_status_str(st)), st)
-        self._h = h.value
+    _NEW, _FREE = "gisa_cov_new", "gisa_cov_free"
 
-    def __del__(self) -> None:
-        if getattr(self, "_h", None):
-            self._lib.gisa_cov_free(self._h)
-            self._h = None
+    def __init__(self, isa: Isa) -> None:
+        super().__init__(isa)
 
     def record(self, sim: Simulator, commit: Commit) -> None:
         """Counts one Commit of `sim` (from Simulator.step); call it before

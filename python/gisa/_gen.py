@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _lib as _c
-from ._core import Error, _b, _Diags, _int, _s
+from ._core import _b, _Diags, _Handle, _int
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -62,7 +62,7 @@ class Program:
         return "Program(seed=%d, %d instructions, regs=%d)" % (self.seed, self.count, self.regs)
 
 
-class Generator:
+class Generator(_Handle):
     """A random program generator driven by the model (docs/verification.md):
     every program decodes, disassembles to its text and runs without a
     fault. Options are `gisa gen`'s, by name ("guard-rate" or guard_rate):
@@ -71,20 +71,11 @@ class Generator:
     the command line takes. The same options and seed give the same program
     on any machine."""
 
-    def __init__(self, isa: Isa, **options: OptionValue) -> None:
-        self.isa = isa
-        self._lib = isa._lib
-        h = ctypes.c_void_p()
-        st = self._lib.gisa_gen_new(isa._h, ctypes.byref(h))
-        if st != _c.OK:
-            raise Error("gisa_gen_new: %s" % _s(self._lib.gisa_status_str(st)), st)
-        self._h = h.value
-        self.configure(**options)
+    _NEW, _FREE = "gisa_gen_new", "gisa_gen_free"
 
-    def __del__(self) -> None:
-        if getattr(self, "_h", None):
-            self._lib.gisa_gen_free(self._h)
-            self._h = None
+    def __init__(self, isa: Isa, **options: OptionValue) -> None:
+        super().__init__(isa)
+        self.configure(**options)
 
     def set(self, name: str, value: OptionValue) -> None:
         """Sets one option; raises Error (with a diagnostic naming the

@@ -13,7 +13,6 @@ import platform
 import random
 import shutil
 import subprocess
-import sys
 
 import pytest
 

@@ -4,7 +4,6 @@ registers read before and after the step; checkpoints and compare."""
 
 import os
 import random
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
