@@ -10,7 +10,8 @@
 #     temporary directory, against the installed package and the library it
 #     carries (GISA_LIBRARY unset), and the simulator compared with this
 #     build's `gisa run`; lane values are numpy arrays there (CI: numpy is
-#     installed), and test_values.py runs again with numpy hidden;
+#     installed), and test_values.py runs itself, test_step.py and
+#     test_lockstep.py again with numpy hidden (lists);
 #  3. a wheel (`pip wheel --no-build-isolation --no-deps`): platform
 #     tagged, with libgisa.so and py.typed inside, installed into a second
 #     fresh venv (no system packages), where `import gisa` gives the
