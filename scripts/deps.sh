@@ -24,6 +24,14 @@ GISA_DEB_PACKAGES=(
     python3
     python3-pytest
     python3-hypothesis
+    # the Python package as pip installs and builds it (pyproject.toml: pip
+    # install --no-build-isolation, pip wheel, in a venv; tests/cli/python.sh)
+    python3-setuptools
+    python3-pip
+    python3-venv
+    python3-wheel
+    # lane values as NumPy arrays (optional at run time; tested both ways)
+    python3-numpy
     # the HTML manual's validation (tests/cli/manual.sh; skipped without it)
     python3-html5lib
 )

@@ -31,14 +31,8 @@ else a list of 32.
 """
 
 import re
-import sys
-import os
 
-try:
-    import gisa
-except ImportError:  # run from the checkout: python/examples/../
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    import gisa
+import gisa
 
 _CONST = re.compile(r"^c\[(\w+)\]\[(\w+)\]$")
 _PAIR = re.compile(r"^R\[(\d+):(\d+)\]$")
@@ -74,12 +68,13 @@ def _outputs(inst):
     for o in inst.operands:
         if not o.written or not o.present or o.is_zero:
             continue
+        # lanes as plain ints and bools (the simulator gives numpy arrays when it can)
         if o.kind == "REG":
-            out.append(("R%d" % o.reg, lambda s, n=o.reg: s.get_reg(0, n)))
+            out.append(("R%d" % o.reg, lambda s, n=o.reg: [int(v) for v in s.get_reg(0, n)]))
         elif o.kind == "PAIR":
-            out.append(("R[%d:%d]" % (o.reg, o.reg + 1), lambda s, n=o.reg: s.get_pair(0, n)))
+            out.append(("R[%d:%d]" % (o.reg, o.reg + 1), lambda s, n=o.reg: [int(v) for v in s.get_pair(0, n)]))
         elif o.kind == "PRED":
-            out.append(("P%d" % o.reg, lambda s, n=o.reg: s.get_pred(0, n)))
+            out.append(("P%d" % o.reg, lambda s, n=o.reg: [bool(v) for v in s.get_pred(0, n)]))
         elif o.kind == "UREG":
             out.append(("UR%d" % o.reg, lambda s, n=o.reg: s.get_ureg(0, n)))
         elif o.kind == "UPAIR":

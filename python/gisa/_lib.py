@@ -1,8 +1,12 @@
 """Low-level ctypes binding of libgisa (include/gisa.h).
 
-The structures mirror the C declarations field for field; the functions are
-declared with their argument and result types. Use the high-level API of the
-`gisa` package instead of this module where possible.
+The structures mirror the C declarations field for field; every function
+the package calls is declared here, in the one table _PROTOS, with its
+argument and result types. python/tests/test_header.py checks all of it
+against include/gisa.h (sizes, offsets, field types, constant values,
+prototypes). Use the high-level API of the `gisa` package instead of this
+module where possible: it names no C function, so a change of the C API
+touches this table and the thin call sites only.
 """
 
 import ctypes
@@ -10,6 +14,7 @@ import ctypes.util
 import glob
 import os
 import threading
+from typing import Any, Iterator, Optional
 
 VERSION_MAJOR = 0  # the libgisa major version this package speaks to
 
@@ -44,6 +49,22 @@ RF_R, RF_P, RF_UR, RF_UP = 0, 1, 2, 3
 
 FMT_BIN, FMT_HEX, FMT_C = 0, 1, 2
 
+ENGINE_AUTO, ENGINE_NATIVE, ENGINE_DOC = 0, 1, 2
+
+DIFF_NONE, DIFF_SHAPE, DIFF_REG, DIFF_ACTIVE, DIFF_PC, DIFF_CONST = 0, 1, 2, 3, 4, 5
+
+TRACE_JSON = 1
+TRACE_F32 = 2
+TRACE_F64 = 4
+TRACE_F16 = 8
+TRACE_BF16 = 16
+
+STATE_HEX, STATE_F32, STATE_F64, STATE_F16X2, STATE_BF16X2 = 0, 1, 2, 3, 4
+
+GEN_MAX_COUNT = 50000000
+
+SIM_MAX_EFFECTS = 8
+
 
 # ------------------------------------------------------------------ structures
 class gisa_diag(ctypes.Structure):
@@ -55,6 +76,8 @@ class gisa_diag(ctypes.Structure):
         ("length", ctypes.c_int),
         ("message", ctypes.c_char_p),
         ("source_line", ctypes.c_char_p),
+        ("context", ctypes.c_char_p),
+        ("category", ctypes.c_char_p),
     ]
 
 
@@ -131,16 +154,13 @@ class gisa_sim_fault(ctypes.Structure):
     ]
 
 
-SIM_MAX_EFFECTS = 8
-
-
 class gisa_sim_effect(ctypes.Structure):
     _fields_ = [
         ("rf", ctypes.c_int),
         ("index", ctypes.c_uint),
         ("mask", ctypes.c_uint32),
-        ("old_value", ctypes.c_uint32 * 32),
-        ("value", ctypes.c_uint32 * 32),
+        ("old_value", ctypes.c_uint32 * SIM_LANES),
+        ("value", ctypes.c_uint32 * SIM_LANES),
     ]
 
 
@@ -171,8 +191,26 @@ class gisa_sim_diff(ctypes.Structure):
     ]
 
 
+class gisa_cov_figure(ctypes.Structure):
+    _fields_ = [("hit", ctypes.c_uint64), ("total", ctypes.c_uint64)]
+
+
+class gisa_cov_summary(ctypes.Structure):
+    _fields_ = [
+        ("executed", ctypes.c_uint64),
+        ("skipped", ctypes.c_uint64),
+        ("opcodes", gisa_cov_figure),
+        ("optypes", gisa_cov_figure),
+        ("modifier_values", gisa_cov_figure),
+        ("combinations", gisa_cov_figure),
+        ("operand_kinds", gisa_cov_figure),
+        ("decorations", gisa_cov_figure),
+        ("fp_classes", gisa_cov_figure),
+    ]
+
+
 # ------------------------------------------------------------------ locating the library
-def _candidates():
+def _candidates() -> Iterator[str]:
     env = os.environ.get("GISA_LIBRARY")
     if env:
         yield env
@@ -195,7 +233,7 @@ def _candidates():
         yield found
 
 
-def find_library():
+def find_library() -> Optional[str]:
     """The path (or loader name) of the libgisa to use, or None."""
     env = os.environ.get("GISA_LIBRARY")
     if env:
@@ -214,9 +252,15 @@ c_char_p = ctypes.c_char_p
 c_void_p = ctypes.c_void_p
 c_u32 = ctypes.c_uint32
 
-TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)
-# gisa_page_fn: the data is not NUL-terminated, so it comes as a void*
-PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)
+c_u64 = ctypes.c_uint64
+
+# The callback types of gisa.h. Data that is not NUL-terminated (a length
+# goes with it) comes as a void*.
+TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)                      # gisa_trace_fn
+PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)    # gisa_page_fn
+COMMIT_FN = ctypes.CFUNCTYPE(None, c_void_p, _P(gisa_sim_commit))          # gisa_commit_fn
+WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size)             # gisa_write_fn
+SHRINK_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size)            # gisa_shrink_test
 
 _PROTOS = {
     "gisa_status_str": (c_char_p, [c_int]),
@@ -248,6 +292,7 @@ _PROTOS = {
     "gisa_isa_optype_name": (c_char_p, [c_void_p, c_size]),
     "gisa_isa_find_opcode": (c_size, [c_void_p, c_char_p]),
     "gisa_isa_lint": (c_int, [c_void_p, c_void_p]),
+    "gisa_isa_lint_category": (c_char_p, [c_size]),
     "gisa_isa_doc": (c_void_p, [c_void_p, c_char_p, _P(c_int)]),
     "gisa_isa_manual": (c_int, [c_void_p, PAGE_FN, c_void_p]),
     "gisa_decode": (c_int, [c_void_p, gisa_word, _P(gisa_inst)]),
@@ -277,6 +322,8 @@ _PROTOS = {
     "gisa_sim_regs": (c_uint, [c_void_p]),
     "gisa_sim_warps": (c_uint, [c_void_p]),
     "gisa_sim_set_threads": (None, [c_void_p, c_uint]),
+    "gisa_sim_set_engine": (c_int, [c_void_p, c_int]),
+    "gisa_sim_footprint": (c_size, [c_uint, c_uint, c_size]),
     "gisa_sim_set": (c_int, [c_void_p, c_uint, c_int, c_uint, c_int, c_u32]),
     "gisa_sim_get": (c_int, [c_void_p, c_uint, c_int, c_uint, c_uint, _P(c_u32)]),
     "gisa_sim_set_active": (c_int, [c_void_p, c_uint, c_u32]),
@@ -293,9 +340,31 @@ _PROTOS = {
     "gisa_sim_done": (c_int, [c_void_p, c_uint]),
     "gisa_sim_clone": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_sim_compare": (c_int, [c_void_p, c_void_p, _P(gisa_sim_diff)]),
+    "gisa_sim_set_commit_hook": (None, [c_void_p, COMMIT_FN, c_void_p]),
     "gisa_sim_commit_format": (c_int, [c_void_p, _P(gisa_sim_commit), c_uint, TRACE_FN, c_void_p]),
+    "gisa_sim_set_trace_flags": (None, [c_void_p, c_uint]),
     "gisa_sim_state_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
     "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
+    "gisa_sim_state_write": (c_int, [c_void_p, c_int, WRITE_FN, c_void_p]),
+    "gisa_gen_new": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_gen_free": (None, [c_void_p]),
+    "gisa_gen_set": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p]),
+    "gisa_gen_generate": (c_int, [c_void_p, c_u64, c_size, c_void_p]),
+    "gisa_gen_words": (_P(gisa_word), [c_void_p, _P(c_size)]),
+    "gisa_gen_text": (c_void_p, [c_void_p, _P(c_size)]),
+    "gisa_gen_state": (c_void_p, [c_void_p, _P(c_size)]),
+    "gisa_gen_regs": (c_uint, [c_void_p]),
+    "gisa_gen_names": (c_void_p, [c_void_p]),
+    "gisa_shrink": (c_int, [c_char_p, c_size, SHRINK_FN, c_void_p, _P(c_void_p), _P(c_size), _P(c_size), c_void_p]),
+    "gisa_cov_new": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_cov_free": (None, [c_void_p]),
+    "gisa_cov_record": (c_int, [c_void_p, c_void_p, _P(gisa_sim_commit)]),
+    "gisa_cov_attach": (c_int, [c_void_p, c_void_p]),
+    "gisa_cov_merge": (c_int, [c_void_p, c_void_p]),
+    "gisa_cov_write_json": (c_void_p, [c_void_p]),
+    "gisa_cov_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
+    "gisa_cov_report": (c_void_p, [c_void_p]),
+    "gisa_cov_summary_get": (c_int, [c_void_p, _P(gisa_cov_summary)]),
 }
 
 # The package's only module-level state: the library, loaded once. The lock
@@ -305,7 +374,7 @@ _lib_path = None
 _lib_lock = threading.Lock()
 
 
-def lib():
+def lib() -> Any:
     """The loaded libgisa (ctypes.CDLL), loading it on first use."""
     if _lib is not None:
         return _lib
@@ -313,7 +382,7 @@ def lib():
         return _lib if _lib is not None else _load()
 
 
-def _load():
+def _load() -> Any:
     global _lib, _lib_path
     path = find_library()
     if path is None:
@@ -333,12 +402,13 @@ def _load():
     return dll
 
 
-def library_path():
+def library_path() -> str:
+    """The path (or loader name) of the libgisa in use, loading it first."""
     lib()
     return _lib_path
 
 
-def take_string(ptr):
+def take_string(ptr: Optional[int]) -> Optional[str]:
     """Copies a char* the library returned, then releases it with gisa_free."""
     if not ptr:
         return None

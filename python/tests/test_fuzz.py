@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from test_gisa import SETTINGS, TARGETS, isa_of
 
-import gisa  # noqa: E402 (test_gisa puts the package on the path)
+import gisa
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 DOCUMENTED = (gisa.Error, ValueError)
@@ -231,3 +231,53 @@ def test_run_step_fuzz(target, data):
     assert sim.state_json()
     other = sim.clone()
     assert sim.compare(other) is None
+
+
+# ------------------------------------------------------------------ generator and coverage
+_GEN_OPTIONS = ["regs", "uregs", "cbanks", "cwords", "dep-rate", "guard-rate", "ureg-rate", "cbank-rate", "imm-rate",
+                "stream-rate", "fp-rate", "uniform-rate", "ctl-rate", "weights", "include", "exclude", "streams"]
+
+
+@fuzz_each_target
+def test_generator_options_fuzz(target, data):
+    """Arbitrary option names and values: refused, or taken; either way a
+    program generated afterwards is legal (it disassembles to its lines and
+    runs without a fault)."""
+    isa = isa_of(target)
+    gen = isa.generator()
+    for _ in range(data.draw(st.integers(1, 4))):
+        name = data.draw(st.one_of(st.sampled_from(_GEN_OPTIONS), _text))
+        value = data.draw(st.one_of(_text, st.integers(-5, 300),
+                                    # rates; not st.floats, which refuses to run once test_fpenv.py's
+                                    # -ffast-math helper has set flush-to-zero in this process
+                                    st.integers(-100, 200).map(lambda n: n / 100),
+                                    st.lists(st.sampled_from(isa.optypes + ["IALU", "FALU", "x"]), max_size=3)))
+        try:
+            gen.set(name, value)
+        except (gisa.Error, ValueError, TypeError) as e:
+            assert str(e)
+    p = _call(gen.generate, seed=data.draw(st.integers(0, 2**64 - 1)), count=data.draw(st.integers(0, 60)))
+    if p is not None:
+        assert p.lines() == isa.disassemble(p.words)
+        p.simulator().run()
+
+
+@fuzz_each_target
+def test_coverage_json_fuzz(target, data):
+    """Arbitrary text, and a real coverage file with a slice replaced, to
+    Coverage.read_json: all or nothing."""
+    isa = isa_of(target)
+    real = isa.coverage()
+    sim = isa.generator().generate(seed=data.draw(st.integers(1, 1000)), count=30).simulator()
+    real.attach(sim)
+    sim.run()
+    cov = isa.coverage()
+    before = cov.json()
+    text = data.draw(st.one_of(_text, st.just(real.json()).map(lambda t: _mutate(data, t))))
+    try:
+        cov.read_json(text, name="fuzz.json")
+    except DOCUMENTED as e:
+        _refused(e)
+        assert cov.json() == before
+    else:
+        assert cov.summary().executed >= 0 and cov.report()

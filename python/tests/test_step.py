@@ -4,14 +4,11 @@ registers read before and after the step; checkpoints and compare."""
 
 import os
 import random
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-
-import gisa  # noqa: E402
+import gisa
 
 SETTINGS = settings(max_examples=int(os.environ.get("GISA_PY_EXAMPLES", "12")), deadline=None,
                     database=None, suppress_health_check=list(HealthCheck))
@@ -51,7 +48,7 @@ def fresh(text, seed, warps=2):
 
 
 def registers(sim, w):
-    return ([sim.get_reg(w, r) for r in range(8)], [sim.get_pred(w, p) for p in range(7)],
+    return ([list(sim.get_reg(w, r)) for r in range(8)], [list(sim.get_pred(w, p)) for p in range(7)],
             [sim.get_ureg(w, u) for u in range(63)])
 
 
@@ -108,10 +105,10 @@ def test_checkpoint_and_compare():
     saved.step(0)
     assert sim.compare(saved) is None
     sim.resume()
-    assert sim.done(0) and sim.get_reg(0, 1) == [2] * 32
+    assert sim.done(0) and list(sim.get_reg(0, 1)) == [2] * 32
     sim.set_pc(0, 0)
     c = sim.step(0)
-    assert c.effects[0].old == [2] * 32 and c.effects[0].new == [3] * 32
+    assert list(c.effects[0].old) == [2] * 32 and list(c.effects[0].new) == [3] * 32
     assert c.trace() == ["w0 0 exec 0xffffffff IADD R1, R1, 0x1", "w0   R1 = 0x00000003 lanes 0xffffffff"]
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from test_gisa import SETTINGS, TARGETS, _field_strategy, _opcode_params, isa_of, seed_of, valid_word
 
-import gisa  # noqa: E402 (test_gisa puts the package on the path)
+import gisa
 
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 

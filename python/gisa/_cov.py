@@ -1,0 +1,98 @@
+"""Functional coverage of what the simulator executed (gisa_cov: `gisa
+cov`, docs/coverage.md)."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Dict, Tuple, Union
+
+from . import _lib as _c
+from ._core import _b, _check, _Diags, _Handle
+
+if TYPE_CHECKING:
+    from ._core import Isa
+    from ._sim import Commit, Simulator
+
+_FIGURES = ("opcodes", "optypes", "modifier_values", "combinations", "operand_kinds", "decorations", "fp_classes")
+
+
+class CoverageSummary:
+    """The summary of a Coverage: executed and skipped instruction counts,
+    and (hit, total) for each of opcodes, optypes, modifier_values,
+    combinations, operand_kinds, decorations and fp_classes."""
+
+    __slots__ = ("executed", "skipped") + _FIGURES
+
+    def __init__(self, s: _c.gisa_cov_summary) -> None:
+        self.executed: int = s.executed
+        self.skipped: int = s.skipped
+        for name in _FIGURES:
+            f = getattr(s, name)
+            setattr(self, name, (int(f.hit), int(f.total)))
+
+    def as_dict(self) -> Dict[str, Union[int, Tuple[int, int]]]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __repr__(self) -> str:
+        return "CoverageSummary(%s)" % ", ".join("%s=%r" % kv for kv in self.as_dict().items())
+
+
+class Coverage(_Handle):
+    """What executed instructions exercised, against the universe the model
+    gives (opcodes, modifier values, their combinations, operand kinds,
+    decorations, floating-point classes of the sources). Count a step with
+    record(sim, commit), or every instruction of a simulator's runs with
+    attach(sim); merge() adds another Coverage of the same Isa; json() and
+    read_json() are the files of `gisa cov`."""
+
+    _NEW, _FREE = "gisa_cov_new", "gisa_cov_free"
+
+    def __init__(self, isa: Isa) -> None:
+        super().__init__(isa)
+
+    def record(self, sim: Simulator, commit: Commit) -> None:
+        """Counts one Commit of `sim` (from Simulator.step); call it before
+        `sim` executes anything else (sources are read from its state)."""
+        _check(self._lib.gisa_cov_record(self._h, sim._h, ctypes.byref(commit._raw)), "coverage record")
+
+    def attach(self, sim: Simulator) -> None:
+        """Counts every instruction of `sim`'s later run()/resume() (through
+        its commit hook, which this replaces); sim.set_commit_hook(None)
+        ends it. `sim` keeps this Coverage alive while attached."""
+        _check(self._lib.gisa_cov_attach(self._h, sim._h), "coverage attach")
+        sim._hook = self
+
+    def merge(self, other: Coverage) -> None:
+        """Adds the counts of `other` (made from the same Isa object)."""
+        _check(self._lib.gisa_cov_merge(self._h, other._h), "coverage merge")
+
+    def json(self) -> str:
+        """Every item of the universe with its count, and the summary, as
+        the JSON text `gisa cov --json` writes."""
+        s = _c.take_string(self._lib.gisa_cov_write_json(self._h))
+        if s is None:
+            raise MemoryError("gisa_cov_write_json")
+        return s
+
+    def read_json(self, text: Union[str, bytes], name: str = "<coverage>") -> None:
+        """Adds the counts of a coverage file: all or nothing; raises Error
+        with diagnostics (not a coverage file, another target, a name this
+        model does not have)."""
+        data = _b(text)
+        with _Diags() as d:
+            st = self._lib.gisa_cov_read_json(self._h, _b(name), data, len(data), d.p)
+            if st != _c.OK:
+                raise d.error("reading coverage %s" % name, st)
+
+    def report(self) -> str:
+        """The report for people: the summary, then per optype its hit/total
+        figures and what was never hit."""
+        s = _c.take_string(self._lib.gisa_cov_report(self._h))
+        if s is None:
+            raise MemoryError("gisa_cov_report")
+        return s
+
+    def summary(self) -> CoverageSummary:
+        s = _c.gisa_cov_summary()
+        _check(self._lib.gisa_cov_summary_get(self._h, ctypes.byref(s)), "coverage summary")
+        return CoverageSummary(s)

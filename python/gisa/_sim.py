@@ -1,0 +1,371 @@
+"""The SIMT simulator: registers as lanes, running and stepping, commit
+records, checkpoints, engines, traces and state files."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Union
+
+from . import _lib as _c
+from ._core import Error, Instruction, SimFault, _b, _check, _Diags, _int, _s, _word
+from ._values import (Lanes, bits_f32, bool_lanes, f32_bits, is_lanes, lanes_f32, to_u32_list, u32_lanes,
+                      u64_lanes)
+
+if TYPE_CHECKING:
+    from ._core import Isa
+
+_RF_NAMES = ("R", "P", "UR", "UP")
+ENGINES = {"auto": _c.ENGINE_AUTO, "native": _c.ENGINE_NATIVE, "doc": _c.ENGINE_DOC}
+_TRACE_VALUES = {"f32": _c.TRACE_F32, "f64": _c.TRACE_F64, "f16": _c.TRACE_F16, "bf16": _c.TRACE_BF16}
+_STATE_VALUES = {"hex": _c.STATE_HEX, "f32": _c.STATE_F32, "f64": _c.STATE_F64, "f16x2": _c.STATE_F16X2,
+                 "bf16x2": _c.STATE_BF16X2}
+
+
+def _trace_flags(json: bool, values: Iterable[str]) -> int:
+    flags = _c.TRACE_JSON if json else 0
+    for v in values:
+        if v not in _TRACE_VALUES:
+            raise ValueError("unknown trace value format %r (%s)" % (v, ", ".join(_TRACE_VALUES)))
+        flags |= _TRACE_VALUES[v]
+    return flags
+
+
+class Effect:
+    """One register an instruction wrote (gisa_sim_effect): rf ("R", "P",
+    "UR", "UP"), index, mask (the lanes written; 1 for uniform ones), and
+    old/new: the 32 lanes' values before and after (uniform: lane 0), a
+    numpy uint32 array (a list without numpy)."""
+
+    __slots__ = ("rf", "index", "mask", "old", "new")
+
+    def __init__(self, e: _c.gisa_sim_effect) -> None:
+        self.rf: str = _RF_NAMES[e.rf]
+        self.index: int = e.index
+        self.mask: int = e.mask
+        self.old: Lanes = u32_lanes(e.old_value)
+        self.new: Lanes = u32_lanes(e.value)
+
+    @property
+    def lanes(self) -> List[int]:
+        """The lanes written, in order."""
+        return [ln for ln in range(_c.SIM_LANES) if self.mask >> ln & 1]
+
+    def __repr__(self) -> str:
+        return "Effect(%s%d, mask=0x%08x)" % (self.rf, self.index, self.mask)
+
+
+class Commit:
+    """What one executed instruction did (gisa_sim_commit): warp, pc, word,
+    text, instruction (an Instruction), active and exec masks (exec 0: the
+    guard skipped it), effects (list of Effect, in write order)."""
+
+    def __init__(self, sim: Simulator, c: _c.gisa_sim_commit) -> None:
+        self._sim = sim
+        self.warp: int = c.warp
+        self.pc: int = c.pc
+        self.word: int = _int(c.word)
+        self.text: str = _s(c.text)
+        self.active: int = c.active
+        self.exec: int = c.exec
+        self.effects: List[Effect] = [Effect(c.effect[i]) for i in range(c.neffects)]
+        self.instruction: Optional[Instruction] = (
+            Instruction(sim.isa, _c.gisa_inst.from_buffer_copy(c.inst.contents)) if c.inst else None)
+        self._raw = c
+
+    def trace(self, json: bool = False, values: Iterable[str] = ()) -> List[str]:
+        """The trace lines of this record, as gisa run --trace prints them:
+        text or JSON, with the values also read as numbers for each format
+        of `values` ("f32", "f64", "f16", "bf16")."""
+        lines: List[str] = []
+        cb = _c.TRACE_FN(lambda user, line: lines.append(_s(line)))
+        _check(self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw),
+                                                     _trace_flags(json, values), cb, None), "trace")
+        return lines
+
+    def __repr__(self) -> str:
+        return "Commit(w%d pc %d exec 0x%08x %s, %d writes)" % (self.warp, self.pc, self.exec, self.text,
+                                                               len(self.effects))
+
+
+class Simulator:
+    """A functional SIMT simulator (gisa_sim). Register values are unsigned
+    32-bit ints (negative ones are taken as two's complement); the 32 lanes
+    of a register come as a numpy array when numpy can be imported (uint32;
+    bool for predicates, uint64 for pairs), else as a list."""
+
+    def __init__(self, isa: Isa, warps: int = 1, regs: int = 255, threads: Optional[int] = None,
+                 engine: Optional[str] = None) -> None:
+        self.isa = isa
+        self._lib = isa._lib
+        h = ctypes.c_void_p()
+        st = self._lib.gisa_sim_new(isa._h, regs, warps, ctypes.byref(h))
+        if st != _c.OK:
+            raise Error("gisa_sim_new(regs=%d, warps=%d): %s" % (regs, warps, _s(self._lib.gisa_status_str(st))), st)
+        self._h = h.value
+        self.warps: int = warps
+        self.regs: int = regs
+        self.engine: str = "auto"
+        self._trace_cb: Any = None
+        self._hook: Any = None  # the commit callback, or the Coverage attached
+        if threads is not None:
+            self._lib.gisa_sim_set_threads(self._h, threads)
+        if engine is not None:
+            self.set_engine(engine)
+
+    def __del__(self) -> None:
+        if getattr(self, "_h", None):
+            self._lib.gisa_sim_free(self._h)
+            self._h = None
+
+    @staticmethod
+    def footprint(regs: int, warps: int, nwords: int) -> int:
+        """Bytes a simulator of `warps` warps and `regs` registers running a
+        program of `nwords` words needs (a resource check before making it)."""
+        return int(_c.lib().gisa_sim_footprint(regs, warps, nwords))
+
+    def set_engine(self, engine: str) -> None:
+        """Which semantics run the instructions: "native" (the C functions),
+        "doc" (the ISA documents' pseudo-code with the rulings' patches) or
+        "auto" (native where the optype has a C function, doc otherwise)."""
+        if engine not in ENGINES:
+            raise ValueError("unknown engine %r (auto, native or doc)" % engine)
+        _check(self._lib.gisa_sim_set_engine(self._h, ENGINES[engine]), "set_engine")
+        self.engine = engine
+
+    def set_threads(self, threads: int) -> None:
+        """Worker threads of run() (0: one per online core)."""
+        self._lib.gisa_sim_set_threads(self._h, threads)
+
+    def load(self, program: Union[str, bytes, Sequence[int]]) -> None:
+        """Loads the program: a list of words, or assembly text."""
+        if isinstance(program, (str, bytes)):
+            program = self.isa.assemble(program)
+        arr = (_c.gisa_word * max(1, len(program)))()
+        for i, w in enumerate(program):
+            arr[i] = _word(w)
+        _check(self._lib.gisa_sim_load(self._h, arr, len(program)), "gisa_sim_load")
+
+    def run(self) -> None:
+        """Runs every warp to the end; raises SimFault on a fault (the state
+        stays readable)."""
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_run(self._h, ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_run")
+
+    def step(self, warp: int = 0) -> Commit:
+        """Executes the next instruction of `warp` and returns its Commit;
+        raises SimFault when it faults (the warp halts at it), Error when
+        the warp is done."""
+        c = _c.gisa_sim_commit()
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_step(self._h, warp, ctypes.byref(c), ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_step(warp %d)" % warp)
+        return Commit(self, c)
+
+    def commits(self, warp: int = 0) -> Iterator[Commit]:
+        """Steps `warp` to its end, yielding each Commit."""
+        while not self.done(warp):
+            yield self.step(warp)
+
+    def pc(self, warp: int = 0) -> int:
+        return int(self._lib.gisa_sim_pc(self._h, warp))
+
+    def set_pc(self, warp: int, pc: int) -> None:
+        _check(self._lib.gisa_sim_set_pc(self._h, warp, pc), "gisa_sim_set_pc")
+
+    def done(self, warp: int = 0) -> bool:
+        return bool(self._lib.gisa_sim_done(self._h, warp))
+
+    def resume(self) -> None:
+        """Runs every warp from its own pc to the end (gisa_sim_continue)."""
+        f = _c.gisa_sim_fault()
+        st = self._lib.gisa_sim_continue(self._h, ctypes.byref(f))
+        if st == _c.ERR_SIM:
+            raise SimFault(f)
+        _check(st, "gisa_sim_continue")
+
+    def clone(self) -> Simulator:
+        """An independent copy of the whole simulator (a checkpoint: state,
+        constants, program, pcs, engine; not the trace or commit hooks)."""
+        h = ctypes.c_void_p()
+        _check(self._lib.gisa_sim_clone(self._h, ctypes.byref(h)), "gisa_sim_clone")
+        other = Simulator.__new__(Simulator)
+        other.isa, other._lib, other._h = self.isa, self._lib, h.value
+        other.warps, other.regs, other.engine = self.warps, self.regs, self.engine
+        other._trace_cb, other._hook = None, None
+        return other
+
+    def compare(self, other: Simulator) -> Optional[str]:
+        """None when both simulators' states are equal, else the first
+        difference as text ("warp 0 R5 lane 3: 0x... != 0x...")."""
+        d = _c.gisa_sim_diff()
+        if self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(d)) == 0:
+            return None
+        return _s(d.text)
+
+    def set_trace(self, fn: Optional[Callable[[str], Any]], json: bool = False,
+                  values: Iterable[str] = ()) -> None:
+        """fn(line) is called per trace line during run()/resume() (None:
+        tracing off); `json` and `values` as Commit.trace."""
+        self._lib.gisa_sim_set_trace_flags(self._h, _trace_flags(json, values))
+        if fn is None:
+            self._trace_cb = None
+            self._lib.gisa_sim_set_trace(self._h, _c.TRACE_FN(), None)
+            return
+        self._trace_cb = _c.TRACE_FN(lambda user, line: fn(_s(line)))
+        self._lib.gisa_sim_set_trace(self._h, self._trace_cb, None)
+
+    def set_commit_hook(self, fn: Optional[Callable[[Commit], Any]]) -> None:
+        """fn(commit) is called with the Commit of every instruction that
+        run()/resume() executes (the run then uses one thread); None turns
+        it off. It replaces a Coverage attached with Coverage.attach."""
+        if fn is None:
+            self._hook = None
+            self._lib.gisa_sim_set_commit_hook(self._h, _c.COMMIT_FN(), None)
+            return
+        self._hook = _c.COMMIT_FN(
+            lambda user, c: fn(Commit(self, _c.gisa_sim_commit.from_buffer_copy(c.contents))))
+        self._lib.gisa_sim_set_commit_hook(self._h, self._hook, None)
+
+    # -------------------------------------------------------------- registers
+    def _set(self, warp: int, rf: int, index: int, value: Any, lane: Optional[int]) -> None:
+        if is_lanes(value):
+            for ln, v in enumerate(to_u32_list(value)):
+                self._set(warp, rf, index, v, ln)
+            return
+        v = int(value) & 0xFFFFFFFF
+        st = self._lib.gisa_sim_set(self._h, warp, rf, index, -1 if lane is None else lane, v)
+        _check(st, "set %s%d (warp %d)" % (_RF_NAMES[rf], index, warp))
+
+    def _get(self, warp: int, rf: int, index: int, lane: int) -> int:
+        v = ctypes.c_uint32()
+        st = self._lib.gisa_sim_get(self._h, warp, rf, index, lane, ctypes.byref(v))
+        _check(st, "get %s%d (warp %d)" % (_RF_NAMES[rf], index, warp))
+        return v.value
+
+    def _lanes(self, warp: int, rf: int, index: int) -> List[int]:
+        return [self._get(warp, rf, index, ln) for ln in range(_c.SIM_LANES)]
+
+    def set_reg(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
+        """Sets R<index> of one lane, of every lane (lane None), or from 32
+        lane values (a list, or a numpy array: integers, or float32 numbers
+        whose bits are taken)."""
+        self._set(warp, _c.RF_R, index, value, lane)
+
+    def get_reg(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
+        """R<index>: the 32 lane values (numpy uint32 array, or a list), or
+        one lane's value (an int)."""
+        if lane is not None:
+            return self._get(warp, _c.RF_R, index, lane)
+        return u32_lanes(self._lanes(warp, _c.RF_R, index))
+
+    def set_reg_f32(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
+        """Sets R<index> to the binary32 bits of a float, or of 32 floats."""
+        if is_lanes(value):
+            value = [f32_bits(float(x)) for x in value]
+        else:
+            value = f32_bits(float(value))
+        self._set(warp, _c.RF_R, index, value, lane)
+
+    def get_reg_f32(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
+        """R<index> read as binary32: a float32 array (a list of floats
+        without numpy), or one lane's float."""
+        if lane is not None:
+            return bits_f32(self._get(warp, _c.RF_R, index, lane))
+        return lanes_f32(self.get_reg(warp, index))
+
+    def set_pair(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
+        """Sets R[index:index+1] from a 64-bit value (low word in R<index>),
+        or from 32 lane values (a float64 array gives its bits)."""
+        if is_lanes(value):
+            for ln, v in enumerate(to_u32_list(value, 64)):
+                self.set_pair(warp, index, v, ln)
+            return
+        v = int(value) & 0xFFFFFFFFFFFFFFFF
+        self.set_reg(warp, index, v & 0xFFFFFFFF, lane)
+        self.set_reg(warp, index + 1, v >> 32, lane)
+
+    def get_pair(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
+        """R[index:index+1] as 64-bit values: uint64 array (or list), or one
+        lane's int."""
+        if lane is not None:
+            return self._get(warp, _c.RF_R, index, lane) | self._get(warp, _c.RF_R, index + 1, lane) << 32
+        lo, hi = self._lanes(warp, _c.RF_R, index), self._lanes(warp, _c.RF_R, index + 1)
+        return u64_lanes([a | b << 32 for a, b in zip(lo, hi)])
+
+    def set_pred(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
+        if is_lanes(value):
+            value = [1 if v else 0 for v in value]
+        else:
+            value = 1 if value else 0
+        self._set(warp, _c.RF_P, index, value, lane)
+
+    def get_pred(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
+        """P<index>: 32 lanes (numpy bool array, or a list), or one bool."""
+        if lane is not None:
+            return bool(self._get(warp, _c.RF_P, index, lane))
+        return bool_lanes(self._lanes(warp, _c.RF_P, index))
+
+    def set_ureg(self, warp: int, index: int, value: int) -> None:
+        self._set(warp, _c.RF_UR, index, value, 0)
+
+    def get_ureg(self, warp: int, index: int) -> int:
+        return self._get(warp, _c.RF_UR, index, 0)
+
+    def set_upred(self, warp: int, index: int, value: bool) -> None:
+        self._set(warp, _c.RF_UP, index, 1 if value else 0, 0)
+
+    def get_upred(self, warp: int, index: int) -> bool:
+        return bool(self._get(warp, _c.RF_UP, index, 0))
+
+    def set_active(self, warp: int, mask: int) -> None:
+        _check(self._lib.gisa_sim_set_active(self._h, warp, mask & 0xFFFFFFFF), "set_active")
+
+    def get_active(self, warp: int) -> int:
+        return int(self._lib.gisa_sim_get_active(self._h, warp))
+
+    def set_const(self, bank: int, offset: int, value: int) -> None:
+        """Constant memory c[bank][offset] (4-byte aligned byte offset)."""
+        _check(self._lib.gisa_sim_set_const(self._h, bank, offset, int(value) & 0xFFFFFFFF),
+               "set c[%#x][%#x]" % (bank, offset))
+
+    def get_const(self, bank: int, offset: int) -> int:
+        v = ctypes.c_uint32()
+        _check(self._lib.gisa_sim_get_const(self._h, bank, offset, ctypes.byref(v)),
+               "get c[%#x][%#x]" % (bank, offset))
+        return v.value
+
+    # -------------------------------------------------------------- state files
+    def state_json(self, values: str = "hex") -> str:
+        """The state as JSON text (docs/simulator.md), as `gisa run` writes
+        it; `values` shows R and UR as "hex" bits (the default), or as
+        "f32", "f64" (pairs), "f16x2" or "bf16x2" numbers."""
+        if values == "hex":
+            s = _c.take_string(self._lib.gisa_sim_state_write_json(self._h))
+            if s is None:
+                raise MemoryError("gisa_sim_state_write_json")
+            return s
+        if values not in _STATE_VALUES:
+            raise ValueError("unknown state value format %r (%s)" % (values, ", ".join(_STATE_VALUES)))
+        parts: List[bytes] = []
+
+        def put(_user: Any, data: int, n: int) -> int:
+            parts.append(ctypes.string_at(data, n))
+            return 0
+
+        fn = _c.WRITE_FN(put)
+        _check(self._lib.gisa_sim_state_write(self._h, _STATE_VALUES[values], fn, None), "state_json")
+        return b"".join(parts).decode("utf-8")
+
+    def read_state_json(self, text: Union[str, bytes], name: str = "<state>") -> None:
+        """Applies a JSON state (the `gisa run --state` format); raises Error
+        with diagnostics naming the key, changing nothing."""
+        data = _b(text)
+        with _Diags() as d:
+            st = self._lib.gisa_sim_state_read_json(self._h, _b(name), data, len(data), d.p)
+            if st != _c.OK:
+                raise d.error("reading state %s" % name, st)
