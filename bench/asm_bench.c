@@ -19,7 +19,7 @@ static char *make_source(const gisa_isa *isa, const gisa_word *words, size_t *le
     size_t cap = (size_t)BENCH_N * 64, n = 0;
     char *src = malloc(cap), line[BENCH_TEXT];
     for (size_t i = 0; src && i < BENCH_N; i++) {
-        gisa_disassemble(isa, words[i], line, sizeof line);
+        gisa_disassemble(isa, words[i], line, sizeof line, NULL);
         size_t k = strlen(line);
         if (n + k + 1 > cap) {
             char *p = realloc(src, cap *= 2);
@@ -57,7 +57,7 @@ int main(int argc, char **argv)
         printf("source written to %s\n", argv[1]);
     }
 
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_diags_set_limit(d, 10);
     gisa_word *out = NULL;
     size_t nout = 0;
@@ -67,12 +67,12 @@ int main(int argc, char **argv)
         out = NULL;
         gisa_diags_clear(d);
         bench_start(&best);
-        gisa_status st = gisa_assemble(isa, "bench.s", src, len, &out, &nout, d);
+        gisa_status st = gisa_assemble(isa, "bench.s", src, len, NULL, &out, &nout, d);
         bench_stop(&best);
         if (st != GISA_OK) {
             printf("assemble failed: %s (%zu errors)\n", gisa_status_str(st), gisa_diags_errors(d));
             for (size_t i = 0; i < gisa_diags_count(d); i++) {
-                char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+                char *s = api_diag_text(gisa_diags_get(d, i), 1);
                 printf("%s\n", s ? s : "?");
                 free(s);
             }
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
         if (out[i].w[0] == words[i].w[0] && out[i].w[1] == words[i].w[1])
             continue;
         if (bad++ < 5) {
-            gisa_disassemble(isa, words[i], line, sizeof line);
+            gisa_disassemble(isa, words[i], line, sizeof line, NULL);
             printf("mismatch at line %zu: %s\n  expected %016llx%016llx got %016llx%016llx\n", i + 1, line,
                    (unsigned long long)words[i].w[1], (unsigned long long)words[i].w[0],
                    (unsigned long long)out[i].w[1], (unsigned long long)out[i].w[0]);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tests/unit/apihelp.h"
 #include "gisa.h"
 #include "spec/expr.h"
 #include "spec/model.h"
@@ -63,11 +64,11 @@ static inline uint64_t rnd_bits(int width) { return width >= 64 ? rnd() : rnd() 
 
 static inline gisa_isa *bench_load(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
-    if (!d || gisa_isa_load_embedded(NULL, &isa, d) != GISA_OK) {
+    if (!d || api_load_embedded(NULL, &isa, d) != GISA_OK) {
         for (size_t i = 0; d && i < gisa_diags_count(d); i++) {
-            char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
+            char *s = api_diag_text(gisa_diags_get(d, i), 0);
             fprintf(stderr, "%s\n", s ? s : "?");
             free(s);
         }
@@ -196,7 +197,7 @@ static inline int make_pool(const gisa_isa *isa, gisa_word *pool)
         int t;
         for (t = 0; t < BENCH_TRIES; t++) {
             gisa_word w = gen_word(op, &op->forms[rnd() % (uint64_t)op->nforms]);
-            if (gisa_disassemble(isa, w, text, sizeof text) == GISA_OK && bench_set_add(&set, w)) {
+            if (gisa_disassemble(isa, w, text, sizeof text, NULL) == GISA_OK && bench_set_add(&set, w)) {
                 pool[n++] = w;
                 break;
             }

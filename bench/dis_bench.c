@@ -21,7 +21,7 @@ int main(void)
         invalid = bytes = 0;
         bench_start(&best);
         for (size_t i = 0; i < BENCH_N; i++) {
-            invalid += gisa_disassemble(isa, words[i], text, sizeof text) != GISA_OK;
+            invalid += gisa_disassemble(isa, words[i], text, sizeof text, NULL) != GISA_OK;
             bytes += (unsigned char)text[0];
         }
         bench_stop(&best);
@@ -36,7 +36,7 @@ int main(void)
         sum = 0;
         bench_start(&best_dec);
         for (size_t i = 0; i < BENCH_N; i++)
-            sum += gisa_decode_opcode(isa, words[i]);
+            sum += api_decode_opcode(isa, words[i]);
         bench_stop(&best_dec);
     }
     print_rate("decode lookup only", best_dec, 0);

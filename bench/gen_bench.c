@@ -8,9 +8,9 @@
 static int bench_target(const char *target, uint64_t seed)
 {
     gisa_isa *isa;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_gen *g = NULL;
-    if (gisa_isa_load_embedded(target, &isa, d) != GISA_OK || gisa_gen_new(isa, &g) != GISA_OK) {
+    if (api_load_embedded(target, &isa, d) != GISA_OK || gisa_gen_new(isa, &g) != GISA_OK) {
         fprintf(stderr, "gen_bench: cannot load target %s\n", target);
         return 1;
     }
@@ -24,7 +24,7 @@ static int bench_target(const char *target, uint64_t seed)
             fprintf(stderr, "gen_bench: %s\n", gisa_status_str(st));
             return 1;
         }
-        gisa_gen_text(g, &len);
+        api_gen_text(g, &len);
     }
     double mb = (double)len / 1e6;
     printf("%-8s gen: %d instructions in %.4f s CPU = %.2f M instr/s, %.0f MB/s of text (wall %.4f s = %.2f M/s)"

@@ -80,17 +80,17 @@ static char *state_text(void)
     return s;
 }
 
-static int to_fd(void *user, const char *data, size_t n)
+static gisa_status to_fd(void *user, const char *data, size_t n)
 {
     int fd = *(int *)user;
     while (n) {
         ssize_t w = write(fd, data, n);
         if (w <= 0)
-            return 1;
+            return GISA_ERR_IO;
         data += w;
         n -= (size_t)w;
     }
-    return 0;
+    return GISA_OK;
 }
 
 /* One `gisa run` through the library; returns the engine's seconds. */
@@ -101,7 +101,7 @@ static double library_run(const gisa_isa *isa, const char *src, const char *stat
     size_t n;
     gisa_state *st;
     gisa_sim *sim;
-    if (gisa_assemble(isa, "k.s", src, strlen(src), &words, &n, NULL) != GISA_OK ||
+    if (gisa_assemble(isa, "k.s", src, strlen(src), NULL, &words, &n, NULL) != GISA_OK ||
         gisa_state_parse("s.json", state, strlen(state), &st, NULL) != GISA_OK ||
         gisa_sim_new(isa, gisa_sim_max_regs(isa), WARPS, &sim) != GISA_OK) {
         fprintf(stderr, "run_bench: setup failed\n");
@@ -165,7 +165,7 @@ static void put_file(const char *path, const char *text)
 int main(int argc, char **argv)
 {
     gisa_isa *isa;
-    if (gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
+    if (api_load_embedded(NULL, &isa, NULL) != GISA_OK)
         return 1;
     char *src = kernel(), *state = state_text();
     const char *file = "run_bench_out.json";
@@ -197,7 +197,7 @@ int main(int argc, char **argv)
         gisa_sim *sim;
         gisa_sim_new(isa, gisa_sim_max_regs(isa), WARPS, &sim);
         double t0 = now_s();
-        if (gisa_sim_state_read_json(sim, file, text, bytes, NULL) != GISA_OK)
+        if (api_state_read(sim, file, text, bytes, NULL) != GISA_OK)
             return 1;
         double t = now_s() - t0;
         read = t < read ? t : read;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../tests/unit/apihelp.h"
 #include "gisa.h"
 
 #define KERNEL_LEN 1024
@@ -124,7 +125,7 @@ static double step_time(gisa_sim *sim, const char *kernel)
             gisa_sim_set_pc(sim, w, 0);
         double t0 = now_s();
         for (unsigned w = 0; w < WARPS; w++)
-            while (!gisa_sim_done(sim, w))
+            while (!api_done(sim, w))
                 if (gisa_sim_step(sim, w, &commit, NULL) != GISA_OK)
                     return -1;
         double t = now_s() - t0;
@@ -136,10 +137,10 @@ static double step_time(gisa_sim *sim, const char *kernel)
 static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
 {
     char *src = kernel_source(kernel);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *words;
     size_t n;
-    if (gisa_assemble(isa, "kernel", src, strlen(src), &words, &n, d) != GISA_OK) {
+    if (gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, &n, d) != GISA_OK) {
         fprintf(stderr, "sim_bench: the %s kernel does not assemble\n", kernel);
         return 1;
     }
@@ -187,7 +188,7 @@ int main(int argc, char **argv)
 {
     static const char *const all[] = {"int", "fp", "hfma2", "hfma2_bf16", "hadd2", "ffma_rz", "dfma", "dadd", "dmul"};
     gisa_isa *isa;
-    if (gisa_isa_load_embedded(NULL, &isa, NULL) != GISA_OK)
+    if (api_load_embedded(NULL, &isa, NULL) != GISA_OK)
         return 1;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int rc = 0;

@@ -76,7 +76,7 @@ static gisa_status reader(void *user, const char *from, const char *name, gisa_i
     return GISA_OK;
 }
 
-static void on_line(void *user, const gisa_asm_line *l)
+static gisa_status on_line(void *user, const gisa_asm_line *l)
 {
     files *fs = user;
     if (l->first_word != fs->words_seen || (l->nwords && !l->words))
@@ -87,17 +87,18 @@ static void on_line(void *user, const gisa_asm_line *l)
             abort();
         fs->last_main_line = l->line;
     }
+    return GISA_OK;
 }
 
 static void check_word(const gisa_isa *isa, gisa_word w, gisa_diags *d)
 {
     char text[1024];
     gisa_word again;
-    gisa_status st = gisa_disassemble(isa, w, text, sizeof text);
+    gisa_status st = gisa_disassemble(isa, w, text, sizeof text, NULL);
     if (st != GISA_OK && st != GISA_ERR_INPUT)
         abort();
     gisa_diags_clear(d);
-    if (gisa_assemble_one(isa, text, &again, d) != GISA_OK || memcmp(&again, &w, sizeof w))
+    if (api_asm_one(isa, text, &again, d) != GISA_OK || memcmp(&again, &w, sizeof w))
         abort(); /* the text (canonical or .invalid) does not round-trip */
 }
 
@@ -109,15 +110,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     files fs;
     memset(&fs, 0, sizeof fs);
     split(&fs, (const char *)data + 1, size - 1);
-    gisa_asm_options opt;
-    memset(&opt, 0, sizeof opt);
+    gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
     opt.include = reader;
     opt.line = on_line;
     opt.user = &fs;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *words = NULL;
     size_t n = 0;
-    gisa_status st = gisa_assemble_ex(isa, "fuzz.s", fs.text[0], fs.len[0], &opt, &words, &n, d);
+    gisa_status st = gisa_assemble(isa, "fuzz.s", fs.text[0], fs.len[0], &opt, &words, &n, d);
     if (st != GISA_OK) {
         if (words || gisa_diags_errors(d) == 0)
             abort();

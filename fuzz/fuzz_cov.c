@@ -18,7 +18,7 @@ static gisa_cov *fresh(const gisa_isa *isa)
 }
 
 static void *new_cov(void *isa) { return fresh(isa); }
-static char *write_cov(const void *c) { return gisa_cov_write_json(c); }
+static char *write_cov(const void *c) { return api_cov_json(c); }
 static gisa_status read_cov(void *c, const char *name, const char *text, size_t len, gisa_diags *d)
 {
     return gisa_cov_read_json(c, name, text, len, d);
@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     const fuzz_reader r = {new_cov, write_cov, read_cov, free_cov, (void *)isa};
     gisa_cov *c = fresh(isa);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     char *after;
     fuzz_check_reader(&r, c, (const char *)data, size, d, &after);
     free(after);

@@ -56,18 +56,18 @@ static void check_inst(const gisa_isa *isa, gisa_word w, gisa_status st, const c
 static void check_word(const gisa_isa *isa, gisa_word w, size_t small_cap, gisa_diags *d)
 {
     char text[1024], small[64];
-    gisa_status st = gisa_disassemble(isa, w, text, sizeof text);
+    gisa_status st = gisa_disassemble(isa, w, text, sizeof text, NULL);
     check_inst(isa, w, st, text, w.w[0] ^ w.w[1] >> 7);
     if (st == GISA_OK) {
         gisa_word again;
         gisa_diags_clear(d);
-        if (gisa_assemble_one(isa, text, &again, d) != GISA_OK || memcmp(&again, &w, sizeof w))
+        if (api_asm_one(isa, text, &again, d) != GISA_OK || memcmp(&again, &w, sizeof w))
             abort(); /* printed as valid but does not re-assemble to the same bits */
     } else if (st != GISA_ERR_INPUT || strncmp(text, ".invalid ", 9)) {
         abort();
     }
     memset(small, 'x', sizeof small);
-    gisa_status ss = gisa_disassemble(isa, w, small, small_cap);
+    gisa_status ss = gisa_disassemble(isa, w, small, small_cap, NULL);
     size_t sl = strnlen(small, small_cap);
     if (sl >= small_cap || strncmp(small, text, sl))
         abort(); /* not terminated within the buffer, or not a prefix */
@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t small_cap = 1 + data[1] / 3 % 63;
     data += 2;
     size -= 2;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *words = NULL;
     size_t n = 0;
     if (mode < 2) {

@@ -173,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     arena a;
     arena_init(&a);
     raw_spec spec = {0};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     int perr = raw_parse_file(&a, &spec, FILE_NAME, file, len, d);
     if (perr ? gisa_diags_errors(d) == 0 : spec.ndefs < 1 || spec.defs[0]->kind != RAW_RULING)
         abort();
@@ -186,7 +186,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ds_lint_optype(&s, &a, d);
             ds_optype_swap(isa, t, &s);
             gisa_status st;
-            char *doc = gisa_isa_doc(isa, ot->name, &st);
+            char *doc = api_doc(isa, ot->name, &st);
             if (!doc)
                 abort();
             free(doc);

@@ -22,7 +22,7 @@ static char *program(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *d)
         return NULL;
     }
     size_t len;
-    const char *t = gisa_gen_text(g, &len);
+    const char *t = api_gen_text(g, &len);
     char *copy = malloc(len + 1);
     if (!copy)
         abort();
@@ -33,11 +33,11 @@ static char *program(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *d)
 static void check_program(const gisa_isa *isa, gisa_gen *g)
 {
     size_t n, len, nas;
-    const gisa_word *w = gisa_gen_words(g, &n);
-    const char *text = gisa_gen_text(g, &len);
+    const gisa_word *w = api_gen_words(g, &n);
+    const char *text = api_gen_text(g, &len);
     gisa_word *as = NULL;
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_assemble(isa, "gen.s", text, len, &as, &nas, d) != GISA_OK || gisa_diags_count(d) || nas != n ||
+    gisa_diags *d = api_diags();
+    if (gisa_assemble(isa, "gen.s", text, len, NULL, &as, &nas, d) != GISA_OK || gisa_diags_count(d) || nas != n ||
         memcmp(as, w, n * sizeof *w))
         abort();
     gisa_free(as);
@@ -47,8 +47,8 @@ static void check_program(const gisa_isa *isa, gisa_gen *g)
             abort();
         gisa_sim_set_threads(sim, 1);
         gisa_sim_load(sim, w, n);
-        const char *st = gisa_gen_state(g, &len);
-        if (with_state && gisa_sim_state_read_json(sim, "gen.json", st, len, d) != GISA_OK)
+        const char *st = api_gen_state(g, &len);
+        if (with_state && api_state_read(sim, "gen.json", st, len, d) != GISA_OK)
             abort();
         if (gisa_sim_run(sim, NULL) != GISA_OK)
             abort();
@@ -66,7 +66,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gisa_gen *g;
     if (gisa_gen_new(isa, &g) != GISA_OK)
         abort();
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     char *text = malloc(size - 1);
     if (!text)
         abort();

@@ -51,7 +51,7 @@ static size_t target_files(const char *target, int types_only, gisa_source *src,
 static void document(const gisa_isa *isa, const char *name)
 {
     gisa_status st;
-    char *text = gisa_isa_doc(isa, name, &st);
+    char *text = api_doc(isa, name, &st);
     if (!text)
         abort();
     free(text);
@@ -59,7 +59,7 @@ static void document(const gisa_isa *isa, const char *name)
 
 static void exercise(const gisa_isa *isa)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa_lint(isa, d);
     gisa_diags_free(d);
     document(isa, NULL);
@@ -86,9 +86,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         src[which % n] = (gisa_source){src[which % n].name, text, len};
     else
         n += split(text, len, src + n, MAX_FILES - n);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
-    gisa_status st = gisa_isa_load_sources(src, n, &isa, d);
+    gisa_status st = api_load_sources(src, n, &isa, d);
     if (st != GISA_OK && (isa || gisa_diags_errors(d) == 0))
         abort(); /* a failed load must say why */
     if (isa)

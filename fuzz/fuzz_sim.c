@@ -45,7 +45,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gisa_status st = gisa_sim_run(sim, &f);
     if (st != GISA_OK && (st != GISA_ERR_SIM || !f.message[0] || !f.insn[0] || f.pc >= n || f.warp >= warps))
         abort();
-    char *json = gisa_sim_state_write_json(sim);
+    char *json = api_state_json(sim);
     if (!json)
         abort();
     free(json);

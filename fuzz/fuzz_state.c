@@ -26,10 +26,10 @@ typedef struct shape {
     unsigned warps;
 } shape;
 static void *new_sim(void *ctx) { return fresh(((shape *)ctx)->isa, ((shape *)ctx)->warps); }
-static char *write_sim(const void *s) { return gisa_sim_state_write_json(s); }
+static char *write_sim(const void *s) { return api_state_json(s); }
 static gisa_status read_sim(void *s, const char *name, const char *text, size_t len, gisa_diags *d)
 {
-    return gisa_sim_state_read_json(s, name, text, len, d);
+    return api_state_read(s, name, text, len, d);
 }
 static void free_sim(void *s) { gisa_sim_free(s); }
 
@@ -38,7 +38,7 @@ typedef struct text {
     size_t n;
 } text;
 
-static int append(void *user, const char *data, size_t n)
+static gisa_status append(void *user, const char *data, size_t n)
 {
     text *t = user;
     char *p = realloc(t->s, t->n + n + 1);
@@ -48,7 +48,7 @@ static int append(void *user, const char *data, size_t n)
     t->s = p;
     t->n += n;
     p[t->n] = 0;
-    return 0;
+    return GISA_OK;
 }
 
 /* Written with `values`, read into a fresh simulator: the same hex text. */
@@ -58,10 +58,10 @@ static void check_floats(const gisa_isa *isa, const gisa_sim *s, const char *hex
     if (gisa_sim_state_write(s, values, append, &t) != GISA_OK || !t.s)
         abort();
     gisa_sim *u = fresh(isa, gisa_sim_warps(s));
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_sim_state_read_json(u, "floats", t.s, t.n, d) != GISA_OK)
+    gisa_diags *d = api_diags();
+    if (api_state_read(u, "floats", t.s, t.n, d) != GISA_OK)
         abort();
-    char *again = gisa_sim_state_write_json(u);
+    char *again = api_state_json(u);
     if (!again || strcmp(hex, again))
         abort();
     free(again);
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const gisa_isa *isa = fuzz_take_target(&data, &size);
     if (!isa)
         return 0;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_state *st = NULL;
     unsigned warps = 2;
     if (gisa_state_parse("fuzz.json", (const char *)data, size, &st, d) == GISA_OK) {

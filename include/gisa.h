@@ -9,10 +9,10 @@
  *
  * Threads. The library keeps no mutable global state, so threads may call
  * it at once, under these rules:
- *  - a loaded gisa_isa is immutable: once gisa_isa_load_* has returned, any
+ *  - a loaded gisa_isa is immutable: once gisa_isa_load has returned, any
  *    number of threads may share it in every function that takes a
  *    `const gisa_isa *` (gisa_isa_lint, gisa_isa_doc, gisa_isa_manual,
- *    gisa_isa_find_opcode and the other queries, gisa_assemble*,
+ *    gisa_isa_find_opcode and the other queries, gisa_assemble,
  *    gisa_words_serialize, gisa_words_parse, gisa_disassemble,
  *    gisa_decode*, gisa_encode, gisa_print, the gisa_inst_* accessors,
  *    gisa_sim_new, gisa_sim_max_regs and gisa_gen_new), until one thread
@@ -51,6 +51,7 @@
 #ifndef GISA_H
 #define GISA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,28 +72,45 @@
 extern "C" {
 #endif
 
-/* Every function that can fail returns a gisa_status; the message that
- * explains a failure goes to a gisa_diags list (loading, assembling, state
- * files), into gisa_inst.why (decode, encode), or into the text itself
- * (`.invalid ... // reason` of gisa_disassemble). Which codes come from where:
+/* Conventions of API 1.0:
+ *  - every function that can fail returns a gisa_status, and its results
+ *    come through out-parameters (written only on GISA_OK unless said
+ *    otherwise); no function returns a special value to mean an error.
+ *    The functions that return a value directly cannot fail: counts and
+ *    names of a valid handle (0 or NULL for a NULL handle or an index out
+ *    of range, which are the only ways to misuse them), gisa_status_str,
+ *    gisa_version*, gisa_sim_footprint;
+ *  - yes/no results are bool;
+ *  - every callback returns a gisa_status: anything but GISA_OK stops the
+ *    operation that called it, which returns that status (except the
+ *    assembler's `include`, whose failure is an error at the directive,
+ *    and its `release`, a destructor that returns nothing);
+ *  - option structs begin with their size (set it with the *_INIT macro,
+ *    then the fields you use): a program built against this header keeps
+ *    working with a later library that adds fields at their end;
+ *  - every pointer the library hands out says next to its function how
+ *    long it stays valid; memory the caller owns is released with
+ *    gisa_free.
+ * The message that explains a failure goes to a gisa_diags list (loading,
+ * assembling, state files, generator options), into gisa_inst.why (decode,
+ * encode), or into the text itself (`.invalid ... // reason` of
+ * gisa_disassemble). Which codes come from where:
  *   GISA_OK                       success, everywhere;
- *   GISA_ERR_INPUT                the input has errors: gisa_isa_load_*, gisa_isa_lint,
- *                                 gisa_assemble*, gisa_words_parse, gisa_disassemble,
- *                                 gisa_decode, gisa_encode, gisa_sim_state_read_json,
- *                                 gisa_shrink;
+ *   GISA_ERR_INPUT                the input has errors: gisa_isa_load, gisa_isa_lint,
+ *                                 gisa_assemble, gisa_words_parse, gisa_disassemble,
+ *                                 gisa_decode, gisa_encode, gisa_state_parse,
+ *                                 gisa_sim_state_apply, gisa_cov_read_json, gisa_shrink;
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
- *   GISA_ERR_IO                   gisa_isa_load_paths, gisa_isa_load_dir, gisa_shrink;
- *   GISA_ERR_NOMEM                gisa_isa_load_*, gisa_isa_manual, gisa_assemble, gisa_words_*,
- *                                 gisa_sim_new, gisa_sim_load, gisa_sim_run,
- *                                 gisa_sim_state_read_json, gisa_gen_*, gisa_shrink;
- *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_inst_guard;
- *   (any)                         gisa_isa_manual passes on its callback's status;
- *   GISA_ERR_SIM                  gisa_sim_run;
- *   GISA_ERR_TRUNCATED            gisa_disassemble, gisa_print (the text was cut).
- * Memory the library returns to the caller (the words of gisa_assemble and
- * gisa_words_parse, the buffers of gisa_words_serialize, gisa_diag_format,
- * gisa_isa_doc and gisa_sim_state_write_json) is released with gisa_free. */
+ *   GISA_ERR_IO                   gisa_isa_load (a path), gisa_shrink;
+ *   GISA_ERR_NOMEM                out of memory: every function that allocates;
+ *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_isa_find_opcode, gisa_decode_opcode,
+ *                                 gisa_inst_guard;
+ *   GISA_ERR_SIM                  gisa_sim_run, gisa_sim_continue, gisa_sim_step;
+ *   GISA_ERR_TRUNCATED            gisa_disassemble, gisa_print (the text was cut);
+ *   GISA_ERR_LIMIT                over a documented limit: gisa_isa_load (a description
+ *                                 file over 16 MiB), gisa_gen_generate (count);
+ *   (any)                         what a callback returned. */
 typedef enum gisa_status {
     /* success */
     GISA_OK = 0,
@@ -101,12 +119,14 @@ typedef enum gisa_status {
     GISA_ERR_USAGE = 2,   /* bad argument from the caller */
     /* the environment */
     GISA_ERR_IO = 3,      /* a file could not be read or written */
-    GISA_ERR_NOMEM = 4,   /* out of memory or over a documented limit */
+    GISA_ERR_NOMEM = 4,   /* out of memory */
     /* look-ups and runs */
     GISA_ERR_NOTFOUND = 5, /* a named item does not exist */
     GISA_ERR_SIM = 6,      /* the simulated program faulted (see gisa_sim_fault) */
     /* the caller's buffer */
-    GISA_ERR_TRUNCATED = 7 /* the text did not fit and was cut (still NUL-terminated) */
+    GISA_ERR_TRUNCATED = 7, /* the text did not fit and was cut (still NUL-terminated) */
+    /* the environment */
+    GISA_ERR_LIMIT = 8      /* over a documented limit (not out of memory) */
 } gisa_status;
 
 GISA_API const char *gisa_status_str(gisa_status s);
@@ -144,7 +164,7 @@ typedef struct gisa_diag {
 
 typedef struct gisa_diags gisa_diags;
 
-GISA_API gisa_diags *gisa_diags_new(void);
+GISA_API gisa_status gisa_diags_new(gisa_diags **out);
 GISA_API void gisa_diags_free(gisa_diags *d);
 GISA_API size_t gisa_diags_count(const gisa_diags *d);
 /* The i-th diagnostic (NULL when i >= gisa_diags_count). The pointer and
@@ -160,9 +180,9 @@ GISA_API void gisa_diags_clear(gisa_diags *d);
 /* Formats one diagnostic as `file:line:col: error: message`, plus the source
  * line and a caret line when with_source is set, after its context lines
  * when it has some. Columns count characters (UTF-8 code points), not
- * bytes, so that the caret stands under the character it names. Returns a
+ * bytes, so that the caret stands under the character it names. *out is a
  * string to release with gisa_free. */
-GISA_API char *gisa_diag_format(const gisa_diag *g, int with_source);
+GISA_API gisa_status gisa_diag_format(const gisa_diag *g, bool with_source, char **out);
 
 /* ---------------------------------------------------------------- ISA model */
 
@@ -172,64 +192,56 @@ typedef struct gisa_isa gisa_isa;
 GISA_API size_t gisa_target_count(void);
 GISA_API const char *gisa_target_name(size_t i);
 
-/* Loads the description files compiled into the library for `target`
- * (NULL = default target). */
-GISA_API gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags);
+/* In-memory description files (name/text pairs). */
+typedef struct gisa_source {
+    const char *name;
+    const char *text;
+    size_t len;
+} gisa_source;
 
-/* Loads the ISA described by `paths` (n >= 1 entries), files and
- * directories mixed, in the order given:
- *  - a file is read as it is; a directory gives its regular files, in name
+/* What gisa_isa_load reads. Start from GISA_LOAD_OPTIONS_INIT (or NULL
+ * options: the embedded descriptions of the default target).
+ *  - target: the embedded descriptions of this target (NULL: "gisa128")
+ *    when neither paths nor sources are given; the project's types and
+ *    rulings of it otherwise;
+ *  - paths (npaths): files and directories mixed, read in the order given:
+ *    a file is read as it is; a directory gives its regular files, in name
  *    order, except hidden ones (".x") and backups (x~, .orig, .rej, .swp,
  *    .swo, .bak); subdirectories are not entered; a file reached twice is
- *    read once;
- *  - a file named *.isa or *.isa.txt is always a description; any other is
- *    one when it has no NUL byte and a line starting with a __DefXxx
- *    keyword outside ``` blocks: the others are skipped, with a GISA_NOTE
- *    "skipped: not an ISA description (REASON)" naming the file (and no
- *    line);
- *  - the project's `types.isa` and `rulings.isa` (recognised by those
- *    names) are taken from the files when one of them is there, otherwise
- *    from `overlay_dir` when given, otherwise from the embedded copies of
- *    `target` (NULL = default target).
+ *    read once. A file named *.isa or *.isa.txt is always a description;
+ *    any other is one when it has no NUL byte and a line starting with a
+ *    __DefXxx keyword outside ``` blocks: the others are skipped, with a
+ *    GISA_NOTE "skipped: not an ISA description (REASON)". The project's
+ *    `types.isa` and `rulings.isa` (recognised by those names) are taken
+ *    from the files when one of them is there, otherwise from
+ *    `overlay_dir` when given, otherwise from the embedded copies of
+ *    `target`;
+ *  - sources (nsources): in-memory files instead of paths (tests, fuzzers,
+ *    editors), read as they are;
+ *  - add (nadd): an ISA author's own files and directories (what `gisa
+ *    --isa-add` does), read after the base the same way. Definitions of the
+ *    added files join the base's: a new optype and its opcodes, its
+ *    __Semantics, a __DefRuling, and values added to an existing
+ *    __DefBitFieldType (a later definition with the same name and width; a
+ *    value name or value already taken is an error).
  * GISA_ERR_IO when a path does not exist or cannot be read (the message
- * names it); GISA_ERR_INPUT for errors in the descriptions, and when they
- * define no opcode ("no instruction (opcode) defined in ..."). */
-GISA_API gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
-                                gisa_isa **out, gisa_diags *diags);
-
-/* Loads a base ISA and an ISA author's own description files beside it
- * (what `gisa --isa-add` does): the base is the embedded descriptions of
- * `target` (NULL = default target) when npaths is 0, otherwise the files
- * and directories `paths` read as gisa_isa_load_paths reads them (with
- * `overlay_dir`); then the files and directories `add` (nadd of them) are
- * read after the base, in the order given, the same way. Definitions of
- * the added files join the base's: a new optype and its opcodes, its
- * __Semantics, a __DefRuling, and values added to an existing
- * __DefBitFieldType (a later definition with the same name and width; a
- * value name or value already taken is an error). With no paths and no
- * add, gisa_isa_load_embedded. Statuses as gisa_isa_load_paths. */
+ * names it); GISA_ERR_LIMIT for a description file over 16 MiB;
+ * GISA_ERR_INPUT for errors in the descriptions, and when they define no
+ * opcode ("no instruction (opcode) defined in ..."); GISA_ERR_USAGE for
+ * paths and sources both, or a size smaller than API 1.0's struct. */
 typedef struct gisa_load_options {
+    size_t size; /* sizeof(gisa_load_options) */
     const char *target;
     const char *const *paths;
     size_t npaths;
     const char *overlay_dir;
     const char *const *add;
     size_t nadd;
+    const gisa_source *sources;
+    size_t nsources;
 } gisa_load_options;
+#define GISA_LOAD_OPTIONS_INIT {sizeof(gisa_load_options), NULL, NULL, 0, NULL, NULL, 0, NULL, 0}
 GISA_API gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags);
-
-/* gisa_isa_load_paths of the one path `dir` (a directory or a file). */
-GISA_API gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target,
-                              gisa_isa **out, gisa_diags *diags);
-
-/* Loads from in-memory files (name/text pairs); used by tests and fuzzers. */
-typedef struct gisa_source {
-    const char *name;
-    const char *text;
-    size_t len;
-} gisa_source;
-GISA_API gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out,
-                                  gisa_diags *diags);
 
 GISA_API void gisa_isa_free(gisa_isa *isa);
 
@@ -238,8 +250,8 @@ GISA_API size_t gisa_isa_opcode_count(const gisa_isa *isa);
 GISA_API const char *gisa_isa_opcode_name(const gisa_isa *isa, size_t i);
 GISA_API size_t gisa_isa_optype_count(const gisa_isa *isa);
 GISA_API const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i);
-/* Index of an opcode by name, or (size_t)-1. */
-GISA_API size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name);
+/* Index of an opcode by name; GISA_ERR_NOTFOUND when there is none. */
+GISA_API gisa_status gisa_isa_find_opcode(const gisa_isa *isa, const char *name, size_t *index);
 
 /* Runs every consistency check; problems are appended to diags as warnings
  * or errors, each at the line and column of the definition at fault; each
@@ -250,23 +262,25 @@ GISA_API gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* The categories of lint warnings, i = 0, 1, ... until NULL. */
 GISA_API const char *gisa_isa_lint_category(size_t i);
 
-/* Plain-text reference for an optype or opcode (name NULL: the list of all).
- * Returns a string to release with gisa_free, or NULL with GISA_ERR_NOTFOUND in *st. */
-GISA_API char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st);
+/* Plain-text reference for an optype or opcode (name NULL: the list of
+ * all) into *out, a string to release with gisa_free; GISA_ERR_NOTFOUND
+ * when no optype or opcode has that name. */
+GISA_API gisa_status gisa_isa_doc(const gisa_isa *isa, const char *name, char **out);
 
 /* The HTML reference manual of the loaded ISA (what `gisa doc --html DIR`
  * writes): a static site, every asset local. The library writes no file:
  * each page goes to `page` with its file name (a plain name such as
  * "index.html" or "opcode-FFMA_RRC.html": no directory part, never starting
- * with '.') and its bytes. A callback that returns anything but GISA_OK
- * stops the manual, and gisa_isa_manual returns that status; otherwise
+ * with '.') and its bytes (valid during the call). A callback that returns
+ * anything but GISA_OK stops the manual, and gisa_isa_manual returns that
+ * status; otherwise
  * GISA_OK, GISA_ERR_NOMEM, or GISA_ERR_USAGE for NULL arguments. The pages
  * come in a fixed order: style.css, search.js, search-index.js, index.html,
  * encoding.html (the map of used and free opcode-selecting codes),
  * errata.html (lint's findings), then optype-NAME.html for every optype
  * and opcode-NAME.html for every opcode, where NAME keeps letters, digits
  * and '_' and writes any other byte as -XX (hex). */
-typedef int (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len); /* a gisa_status */
+typedef gisa_status (*gisa_page_fn)(void *user, const char *name, const char *data, size_t len);
 GISA_API gisa_status gisa_isa_manual(const gisa_isa *isa, gisa_page_fn page, void *user);
 
 /* ---------------------------------------------------------------- words */
@@ -352,18 +366,18 @@ typedef struct gisa_operand {
     gisa_operand_kind kind;
     const char *name;     /* its name in the syntax line: "Rd", "SrcB", "pu" */
     unsigned reg;         /* register number as encoded (RZ: the zero register's number) */
-    int is_zero;          /* RZ / URZ / PT / UPT (for predicates: the always-true one) */
+    bool is_zero;         /* RZ / URZ / PT / UPT (for predicates: the always-true one) */
     int64_t value;        /* immediates (see the kinds) */
     uint64_t bits;        /* the operand's field as encoded (register number, immediate field, ...) */
-    int raw_syntax;       /* the assembly writes this immediate as its raw field bits (Fermi) */
+    bool raw_syntax;      /* the assembly writes this immediate as its raw field bits (Fermi) */
     unsigned bank, offset;/* GISA_OPND_CBANK */
-    int pair;             /* a 64-bit operand (pairs, F64, 64-bit constants and immediates) */
-    int bf16;             /* GISA_OPND_F16X2 holds BF16 halves */
+    bool pair;            /* a 64-bit operand (pairs, F64, 64-bit constants and immediates) */
+    bool bf16;            /* GISA_OPND_F16X2 holds BF16 halves */
     unsigned deco;        /* GISA_DECO_* as written */
     const char *suffix;   /* operand suffix value (".H1_H1" is "H1_H1"), NULL when the operand has none */
-    int suffix_default;   /* the suffix is the default the text leaves out */
-    int written;          /* the instruction writes it (the opcode's OutList) */
-    int present;          /* 0: an optional operand the text leaves out (its default) */
+    bool suffix_default;  /* the suffix is the default the text leaves out */
+    bool written;         /* the instruction writes it (the opcode's OutList) */
+    bool present;         /* false: an optional operand the text leaves out (its default) */
 } gisa_operand;
 
 /* Operands in syntax order, optional ones included (see present). */
@@ -373,7 +387,7 @@ GISA_API gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *ins
 typedef struct gisa_modifier {
     const char *name;   /* the group ("rnd") or, for a fixed word of the syntax, the word ("HI") */
     const char *value;  /* the value's spelling ("RZ"), NULL when the field holds no spelled value */
-    int is_default;     /* the text leaves it out (the default, or an omitted optional) */
+    bool is_default;    /* the text leaves it out (the default, or an omitted optional) */
     uint64_t raw;       /* the field's value (0 when no field encodes it) */
 } gisa_modifier;
 
@@ -384,28 +398,18 @@ GISA_API gisa_status gisa_inst_modifier(const gisa_isa *isa, const gisa_inst *in
 
 /* The guard @[!]Pn: GISA_OK with the predicate's number (PT: the true one)
  * and negation; GISA_ERR_NOTFOUND when the opcode has no guard. */
-GISA_API gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, int *negated);
+GISA_API gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, bool *negated);
 /* Scheduling controls $sched $req $wsb (0 where the form has none). */
-GISA_API void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req, unsigned *wsb);
+GISA_API gisa_status gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req,
+                                        unsigned *wsb);
 
 /* ---------------------------------------------------------------- assembler */
 
 typedef enum gisa_out_format { GISA_FMT_BIN = 0, GISA_FMT_HEX = 1, GISA_FMT_C = 2 } gisa_out_format;
 
-/* Assembles `len` bytes of source text. On success *words and *nwords receive an
- * array (release with gisa_free). On errors the diagnostics are in diags
- * (at most the diags limit), *words is NULL and GISA_ERR_INPUT is returned.
- * Besides instructions the text may hold the directives (docs/assembly.md)
- * `.inst 0x...` and `.word 0x...` (raw words, several separated by commas),
- * `.invalid 0x...` (a raw word, as gisa_disassemble prints one that does not
- * decode) and `.include "FILE"`, which needs gisa_assemble_ex. */
-GISA_API gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
-                          gisa_word **words, size_t *nwords, gisa_diags *diags);
-
-/* What gisa_assemble_ex needs beyond the text: a reader for the files of
+/* What gisa_assemble's options may give: a reader for the files of
  * `.include "NAME"` and a callback for a listing. The library reads no
- * file itself: without `include`, an .include is an error that says so.
- * Zero-initialise the struct and set what you use. */
+ * file itself: without `include`, an .include is an error that says so. */
 typedef struct gisa_include {
     const char *name; /* the file as diagnostics and the listing show it (e.g. its path) */
     const char *id;   /* what makes two includes the same file, for finding cycles (e.g. a
@@ -419,8 +423,8 @@ typedef struct gisa_include {
  * of the result, came from it (after the first error no words are kept:
  * 0). An .include line comes before the lines of the file it includes; a
  * line that goes on after an .include is reported again for the words
- * that follow. text (len bytes, no newline) and words are valid during the
- * call only. */
+ * that follow. The struct, its text (len bytes, no newline) and words are
+ * valid during the call only. */
 typedef struct gisa_asm_line {
     const char *file;
     int line;          /* 1-based, in file */
@@ -433,44 +437,52 @@ typedef struct gisa_asm_line {
 
 #define GISA_MAX_INCLUDE_DEPTH 32
 
+/* Flags of gisa_asm_options. */
+#define GISA_ASM_ONE 1u /* the text is exactly one instruction (nothing else but ';' and a comment) */
+
 typedef struct gisa_asm_options {
+    size_t size; /* sizeof(gisa_asm_options) */
+    unsigned flags; /* GISA_ASM_* */
     /* Reads the file `name` (as written in the directive) included from
      * the file `from` (its gisa_include.name; the main file's filename):
      * fills *inc and returns GISA_OK, or returns another status with the
-     * reason in why[why_cap]. Resolving `name` (relative to from's
-     * directory, search paths) is the reader's choice. */
+     * reason in why[why_cap] (the assembly goes on: an error at the
+     * directive). Resolving `name` (relative to from's directory, search
+     * paths) is the reader's choice. */
     gisa_status (*include)(void *user, const char *from, const char *name, gisa_include *inc, char *why,
                            size_t why_cap);
     /* Called once the included file is assembled (may be NULL). */
     void (*release)(void *user, gisa_include *inc);
-    /* Called for every source line, in order, includes inlined (may be NULL). */
-    void (*line)(void *user, const gisa_asm_line *line);
+    /* Called for every source line, in order, includes inlined (may be
+     * NULL); anything but GISA_OK stops the assembly, which returns it. */
+    gisa_status (*line)(void *user, const gisa_asm_line *line);
     void *user;
     /* The main file's id for cycle detection (see gisa_include.id); NULL: filename. */
     const char *file_id;
 } gisa_asm_options;
+#define GISA_ASM_OPTIONS_INIT {sizeof(gisa_asm_options), 0, NULL, NULL, NULL, NULL, NULL}
 
-/* gisa_assemble with options (NULL: none, which is gisa_assemble). Files
- * nest at most GISA_MAX_INCLUDE_DEPTH deep, and a file that includes itself
- * (directly or not) is an error naming the chain. Diagnostics in an
- * included file carry their context (gisa_diag.context). */
-GISA_API gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
-                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags);
-
-/* Assembles exactly one instruction (no trailing text other than ';' and a
- * comment). */
-GISA_API gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word,
-                              gisa_diags *diags);
-
-/* Assembles exactly one instruction into *inst: the word it encodes to,
- * decoded (so opcode, form and values are those gisa_decode gives). */
-GISA_API gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags);
+/* Assembles `len` bytes of source text (opt may be NULL: no options). On
+ * success *words and *nwords receive an array (release with gisa_free). On
+ * errors the diagnostics are in diags (at most the diags limit), *words is
+ * NULL and GISA_ERR_INPUT is returned. Besides instructions the text may
+ * hold the directives (docs/assembly.md) `.inst 0x...` and `.word 0x...`
+ * (raw words, several separated by commas), `.invalid 0x...` (a raw word,
+ * as gisa_disassemble prints one that does not decode) and `.include
+ * "FILE"` (with opt->include). Files nest at most GISA_MAX_INCLUDE_DEPTH
+ * deep, and a file that includes itself (directly or not) is an error
+ * naming the chain. Diagnostics in an included file carry their context
+ * (gisa_diag.context). With GISA_ASM_ONE, anything but one instruction is
+ * an error. */
+GISA_API gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                                   const gisa_asm_options *opt, gisa_word **words, size_t *nwords,
+                                   gisa_diags *diags);
 
 /* Serialises words into a buffer (release with gisa_free) in the given format. */
 GISA_API gisa_status gisa_words_serialize(const gisa_isa *isa, const gisa_word *words, size_t n,
                                  gisa_out_format fmt, char **buf, size_t *len);
 /* Parses a binary (16 or 8 bytes per word, little-endian) or hex-text image. */
-GISA_API gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, int hex,
+GISA_API gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, bool hex,
                              gisa_word **words, size_t *nwords, gisa_diags *diags);
 
 /* ---------------------------------------------------------------- disassembler */
@@ -480,15 +492,15 @@ GISA_API gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, siz
  * text is `.invalid 0x... // reason` (which gisa_assemble reads back as the
  * same word). `buf` always receives a NUL-terminated string; when the text
  * does not fit in cap bytes it is cut and the status is GISA_ERR_TRUNCATED,
- * whether or not the word is valid (512 bytes always suffice). */
-GISA_API gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap);
-/* gisa_disassemble that also gives the length of the text written (without
- * the NUL) in *len, so that a caller writing many lines need not measure
- * each one again. */
-GISA_API gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
+ * whether or not the word is valid (512 bytes always suffice). *len (when
+ * len is not NULL) receives the length of the text written, without the
+ * NUL, whatever the status, so that a caller writing many lines need not
+ * measure each one again. */
+GISA_API gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
 
-/* Opcode index of a word (table lookup on its fixed bits), or (size_t)-1. */
-GISA_API size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word word);
+/* Opcode index of a word (table lookup on its fixed bits) into *opcode;
+ * GISA_ERR_NOTFOUND when no opcode's fixed bits match. */
+GISA_API gisa_status gisa_decode_opcode(const gisa_isa *isa, gisa_word word, size_t *opcode);
 
 
 /* ---------------------------------------------------------------- simulator */
@@ -520,7 +532,7 @@ GISA_API void gisa_sim_free(gisa_sim *sim);
 GISA_API unsigned gisa_sim_regs(const gisa_sim *sim);
 GISA_API unsigned gisa_sim_warps(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
-GISA_API void gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
+GISA_API gisa_status gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
 /* Which semantics run each instruction: the C functions (native), the ISA
  * documents' pseudo-code with the rulings' patches (doc), or native where
  * the optype has a C function and doc otherwise (auto, the default). An
@@ -534,7 +546,7 @@ GISA_API gisa_status gisa_sim_set(gisa_sim *sim, unsigned warp, gisa_regfile rf,
 GISA_API gisa_status gisa_sim_get(const gisa_sim *sim, unsigned warp, gisa_regfile rf, unsigned index, unsigned lane,
                          uint32_t *value);
 GISA_API gisa_status gisa_sim_set_active(gisa_sim *sim, unsigned warp, uint32_t mask);
-GISA_API uint32_t gisa_sim_get_active(const gisa_sim *sim, unsigned warp);
+GISA_API gisa_status gisa_sim_get_active(const gisa_sim *sim, unsigned warp, uint32_t *mask);
 /* Constant memory: 32-bit words at 4-byte aligned byte offsets. */
 GISA_API gisa_status gisa_sim_set_const(gisa_sim *sim, unsigned bank, unsigned offset, uint32_t value);
 GISA_API gisa_status gisa_sim_get_const(const gisa_sim *sim, unsigned bank, unsigned offset, uint32_t *value);
@@ -543,10 +555,12 @@ GISA_API gisa_status gisa_sim_get_const(const gisa_sim *sim, unsigned bank, unsi
  * when (and if) they are reached, like hardware. */
 GISA_API gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t n);
 
-/* Trace: one call per line (no newline), from the thread that calls
- * gisa_sim_run; warps are traced in order. NULL turns tracing off. */
-typedef void (*gisa_trace_fn)(void *user, const char *line);
-GISA_API void gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
+/* Trace: one call per line (no newline; valid during the call), from the
+ * thread that calls gisa_sim_run; warps are traced in order. NULL turns
+ * tracing off. A status other than GISA_OK stops the run, which returns
+ * it (the warps stay where they were; gisa_sim_continue goes on). */
+typedef gisa_status (*gisa_trace_fn)(void *user, const char *line);
+GISA_API gisa_status gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
 
 typedef struct gisa_sim_fault {
     size_t pc;          /* instruction index */
@@ -605,17 +619,20 @@ GISA_API gisa_status gisa_sim_step(gisa_sim *sim, unsigned warp, gisa_sim_commit
 /* Runs every warp from its own pc to the end (or its first fault), like
  * gisa_sim_run without the restart. */
 GISA_API gisa_status gisa_sim_continue(gisa_sim *sim, gisa_sim_fault *fault);
-/* The warp's next instruction index; (size_t)-1 for a bad warp. */
-GISA_API size_t gisa_sim_pc(const gisa_sim *sim, unsigned warp);
+/* The warp's next instruction index. */
+GISA_API gisa_status gisa_sim_pc(const gisa_sim *sim, unsigned warp, size_t *pc);
 /* pc may be 0..program length (the end); clears a fault halt. */
 GISA_API gisa_status gisa_sim_set_pc(gisa_sim *sim, unsigned warp, size_t pc);
-/* 1 when the warp is at the end of the program or halted by a fault. */
-GISA_API int gisa_sim_done(const gisa_sim *sim, unsigned warp);
+/* *done: the warp is at the end of the program or halted by a fault. */
+GISA_API gisa_status gisa_sim_done(const gisa_sim *sim, unsigned warp, bool *done);
 
 /* Called with every commit record during gisa_sim_run/gisa_sim_continue
- * (from the calling thread; the run then uses one thread). NULL turns it off. */
-typedef void (*gisa_commit_fn)(void *user, const gisa_sim_commit *commit);
-GISA_API void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
+ * (from the calling thread; the run then uses one thread); the record is
+ * valid during the call (its inst and text as gisa_sim_commit says). NULL
+ * turns it off. A status other than GISA_OK stops the run, which returns
+ * it. */
+typedef gisa_status (*gisa_commit_fn)(void *user, const gisa_sim_commit *commit);
+GISA_API gisa_status gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *user);
 
 /* Trace text of one commit record: the lines the trace callback receives
  * (gisa_sim_set_trace), one call of fn per line. Formats (docs/simulator.md):
@@ -629,7 +646,7 @@ GISA_API void gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, void *u
 GISA_API gisa_status gisa_sim_commit_format(const gisa_sim *sim, const gisa_sim_commit *commit, unsigned flags,
                                    gisa_trace_fn fn, void *user);
 /* The format of the trace of gisa_sim_set_trace (default 0: text, bits only). */
-GISA_API void gisa_sim_set_trace_flags(gisa_sim *sim, unsigned flags);
+GISA_API gisa_status gisa_sim_set_trace_flags(gisa_sim *sim, unsigned flags);
 
 /* Checkpoints: an independent copy of the whole simulator (state, constants,
  * program, pcs; not the trace or commit hooks). */
@@ -654,23 +671,18 @@ typedef struct gisa_sim_diff {
 } gisa_sim_diff;
 
 /* Compares two simulators' states (registers, predicates, uniforms, active
- * masks, pcs, constants), in that order per warp: 0 when equal, 1 with the
- * first difference in *diff (may be NULL). */
-GISA_API int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *diff);
+ * masks, pcs, constants), in that order per warp: *equal, and when they
+ * differ the first difference in *diff (may be NULL). */
+GISA_API gisa_status gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, bool *equal, gisa_sim_diff *diff);
 
-/* State as JSON (format in docs/simulator.md). Reading applies the keys to
- * every warp (the "laneid"/"warpid" specials per warp), or with a "warps"
- * array each object to its warp; on any error nothing is changed and diags
- * name the key. Writing returns a string to release with gisa_free (NULL
- * when out of memory). */
-GISA_API gisa_status gisa_sim_state_read_json(gisa_sim *sim, const char *name, const char *text, size_t len,
-                                     gisa_diags *diags);
-GISA_API char *gisa_sim_state_write_json(const gisa_sim *sim);
-
-/* The same reading in two steps, for a caller that sizes the simulator
- * from the file: gisa_state_parse checks the text (everything but what
- * depends on the simulator) and keeps its values; time and memory are
- * linear in len, and the text is not needed afterwards. */
+/* State as JSON (format in docs/simulator.md), read in two steps:
+ * gisa_state_parse checks the text (everything but what depends on the
+ * simulator) and keeps its values (time and memory linear in len; the text
+ * is not needed afterwards), so that a caller may size the simulator from
+ * the file; gisa_sim_state_apply applies the keys to every warp (the
+ * "laneid"/"warpid" specials per warp), or with a "warps" array each
+ * object to its warp; on any error nothing is changed and diags name the
+ * key. */
 typedef struct gisa_state gisa_state;
 GISA_API gisa_status gisa_state_parse(const char *name, const char *text, size_t len, gisa_state **out, gisa_diags *diags);
 /* The number of warps the state describes (its "warps" array), or 0 when
@@ -693,9 +705,9 @@ typedef enum gisa_state_values {
     GISA_STATE_F16X2,   /* "f16x2:1.5, -2" (high half first) */
     GISA_STATE_BF16X2   /* "bf16x2:1.5, -2" */
 } gisa_state_values;
-/* Receives the text in pieces; returns nonzero to stop (the write then
- * returns GISA_ERR_IO). */
-typedef int (*gisa_write_fn)(void *user, const char *data, size_t len);
+/* Receives the text in pieces (valid during the call); a status other than
+ * GISA_OK stops the write, which returns it. */
+typedef gisa_status (*gisa_write_fn)(void *user, const char *data, size_t len);
 /* Streams the state as JSON through fn in pieces of at most 64 KiB: memory
  * does not grow with the state. */
 GISA_API gisa_status gisa_sim_state_write(const gisa_sim *sim, gisa_state_values values, gisa_write_fn fn, void *user);
@@ -725,32 +737,34 @@ GISA_API gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *val
 
 /* Generates `count` instructions from `seed`: the words, the text (one
  * canonical instruction per line after a header comment) and an initial
- * state (JSON, the format of gisa_sim_state_read_json). GISA_ERR_USAGE
- * when the options leave nothing to generate or count is over
- * GISA_GEN_MAX_COUNT (diags say why); GISA_ERR_NOMEM. The results stay
- * valid until the next call or gisa_gen_free. */
+ * state (JSON, the format of gisa_state_parse). GISA_ERR_USAGE when the
+ * options leave nothing to generate, GISA_ERR_LIMIT when count is over
+ * GISA_GEN_MAX_COUNT (diags say why); GISA_ERR_NOMEM. */
 #define GISA_GEN_MAX_COUNT 50000000u
 GISA_API gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags);
-GISA_API const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n);
-GISA_API const char *gisa_gen_text(const gisa_gen *g, size_t *len);
-GISA_API const char *gisa_gen_state(const gisa_gen *g, size_t *len);
+/* The last generation's words, text and state (empty before the first):
+ * owned by g, valid until the next gisa_gen_generate or gisa_gen_free. */
+GISA_API gisa_status gisa_gen_words(const gisa_gen *g, const gisa_word **words, size_t *n);
+GISA_API gisa_status gisa_gen_text(const gisa_gen *g, const char **text, size_t *len);
+GISA_API gisa_status gisa_gen_state(const gisa_gen *g, const char **state, size_t *len);
 /* Registers per lane the program uses (R0..R(n-1)): run it with at least n. */
 GISA_API unsigned gisa_gen_regs(const gisa_gen *g);
 /* The names the options take (families and their optypes, directed
  * streams and whether this target has them), as text to release with
  * gisa_free. */
-GISA_API char *gisa_gen_names(const gisa_gen *g);
+GISA_API gisa_status gisa_gen_names(const gisa_gen *g, char **out);
 
 /* Delta debugging over the lines of `text`: `test` gets a candidate (a
- * subset of the lines, in order, each ending in a newline) and returns 1
- * when it is still interesting (the failure persists), 0 when not, and a
- * negative value to stop. Removes chunks of lines, then single lines,
- * while the candidate stays interesting; the result is 1-minimal (no
- * single line can be removed). *out (release with gisa_free) is the
- * smallest interesting text found, *ntests the number of calls.
- * GISA_ERR_INPUT when the text itself is not interesting; GISA_ERR_IO
- * when test stopped the search (*out then holds the smallest so far). */
-typedef int (*gisa_shrink_test)(void *user, const char *text, size_t len);
+ * subset of the lines, in order, each ending in a newline; valid during
+ * the call) and sets *interesting when the failure persists. Removes
+ * chunks of lines, then single lines, while the candidate stays
+ * interesting; the result is 1-minimal (no single line can be removed).
+ * *out (release with gisa_free) is the smallest interesting text found,
+ * *ntests the number of calls. GISA_ERR_INPUT when the text itself is not
+ * interesting; when test returns another status than GISA_OK the search
+ * stops and gisa_shrink returns that status, with *out the smallest so
+ * far. */
+typedef gisa_status (*gisa_shrink_test)(void *user, const char *text, size_t len, bool *interesting);
 GISA_API gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
                         size_t *ntests, gisa_diags *diags);
 
@@ -785,16 +799,15 @@ GISA_API gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim);
 GISA_API gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
 
 /* The coverage as JSON (every item of the universe with its count, and the
- * summary), to release with gisa_free; NULL when out of memory. Reading
- * adds a file's counts: all or nothing, GISA_ERR_INPUT with diags naming
- * the problem (not a coverage file, another target, a name this model does
- * not have). */
-GISA_API char *gisa_cov_write_json(const gisa_cov *cov);
+ * summary) into *out, to release with gisa_free. Reading adds a file's
+ * counts: all or nothing, GISA_ERR_INPUT with diags naming the problem
+ * (not a coverage file, another target, a name this model does not have). */
+GISA_API gisa_status gisa_cov_write_json(const gisa_cov *cov, char **out);
 GISA_API gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
 
 /* The report for people: the summary, then per optype its hit/total figures
- * and what was never hit. To release with gisa_free. */
-GISA_API char *gisa_cov_report(const gisa_cov *cov);
+ * and what was never hit, into *out, to release with gisa_free. */
+GISA_API gisa_status gisa_cov_report(const gisa_cov *cov, char **out);
 
 typedef struct gisa_cov_figure {
     uint64_t hit, total;

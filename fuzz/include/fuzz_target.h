@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "../../tests/unit/apihelp.h"
 #include "gisa.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,7 +29,7 @@ static inline const gisa_isa *fuzz_target_isa(uint8_t b)
 {
     static gisa_isa *isas[FUZZ_MAX_TARGETS];
     size_t t = fuzz_target_index(b);
-    if (!isas[t] && gisa_isa_load_embedded(gisa_target_name(t), &isas[t], NULL) != GISA_OK)
+    if (!isas[t] && api_load_embedded(gisa_target_name(t), &isas[t], NULL) != GISA_OK)
         abort();
     return isas[t];
 }

@@ -50,7 +50,7 @@ class Diagnostic:
         self.source_line: Optional[str] = _s(d.source_line)
         self.context: Optional[str] = _s(d.context)
         self.category: Optional[str] = _s(d.category)
-        self.text: str = _c.take_string(_c.lib().gisa_diag_format(ctypes.byref(d), 1)) or ""
+        self.text: str = _string_out(_c.lib().gisa_diag_format, "gisa_diag_format", ctypes.byref(d), True)
 
     def __str__(self) -> str:
         return self.text
@@ -93,9 +93,12 @@ class _Diags:
     """A gisa_diags list for the length of a `with` block."""
 
     def __init__(self) -> None:
-        self.p = _c.lib().gisa_diags_new()
-        if not self.p:
+        p = ctypes.c_void_p()
+        st = _c.lib().gisa_diags_new(ctypes.byref(p))
+        if st == _c.ERR_NOMEM:
             raise MemoryError("gisa_diags_new")
+        _check(st, "gisa_diags_new")
+        self.p = p.value
 
     def __enter__(self) -> "_Diags":
         return self
@@ -120,6 +123,54 @@ class _Diags:
 def _check(st: int, what: str) -> None:
     if st != _c.OK:
         raise Error("%s: %s" % (what, _s(_c.lib().gisa_status_str(st))), st)
+
+
+def _string_out(f: Any, what: str, *args: Any) -> str:
+    """Calls f(*args, char **out) and returns *out (released with
+    gisa_free); raises Error when f fails."""
+    p = ctypes.c_void_p()
+    st = f(*args, ctypes.byref(p))
+    s = _c.take_string(p.value)  # written on success only, but released whenever it was
+    if st == _c.ERR_NOMEM:
+        raise MemoryError(what)
+    _check(st, what)
+    return s or ""
+
+
+# The status a C callback of the package returns when its Python function
+# raised: anything but GISA_OK stops the operation that called it, and the
+# exception is raised again once the call returns (_Callback.reraise).
+_STOPPED = _c.ERR_USAGE
+
+
+class _Callback:
+    """A Python function as a C callback of gisa.h (.c, of a ctypes
+    CFUNCTYPE type; fn gets the C arguments, and what it returns is
+    ignored). The callback returns GISA_OK; when fn raises, the exception
+    is kept and the callback returns _STOPPED, which stops the C operation
+    that called it; reraise() raises it again in the caller, after that
+    operation returned. Keep the object alive while the library may call
+    it."""
+
+    def __init__(self, ctype: Any, fn: Any) -> None:
+        self.pending: Optional[BaseException] = None
+
+        def call(*args: Any) -> int:
+            if self.pending is not None:
+                return _STOPPED
+            try:
+                fn(*args)
+            except BaseException as e:  # noqa: B902 - raised again by reraise()
+                self.pending = e
+                return _STOPPED
+            return _c.OK
+
+        self.c = ctype(call)
+
+    def reraise(self) -> None:
+        e, self.pending = self.pending, None
+        if e is not None:
+            raise e
 
 
 class _Handle:
@@ -243,14 +294,14 @@ class Instruction:
             m = _c.gisa_modifier()
             _check(L.gisa_inst_modifier(h, p, i, ctypes.byref(m)), "gisa_inst_modifier")
             self.modifiers.append(Modifier(m))
-        pred, neg = ctypes.c_uint(), ctypes.c_int()
+        pred, neg = ctypes.c_uint(), ctypes.c_bool()
         self.guard: Optional[Tuple[int, bool]]
         if L.gisa_inst_guard(h, p, ctypes.byref(pred), ctypes.byref(neg)) == _c.OK:
             self.guard = (pred.value, bool(neg.value))
         else:
             self.guard = None
         s, r, w = ctypes.c_uint(), ctypes.c_uint(), ctypes.c_uint()
-        L.gisa_inst_controls(h, p, ctypes.byref(s), ctypes.byref(r), ctypes.byref(w))
+        _check(L.gisa_inst_controls(h, p, ctypes.byref(s), ctypes.byref(r), ctypes.byref(w)), "gisa_inst_controls")
         self.controls: Tuple[int, int, int] = (s.value, r.value, w.value)
         buf = ctypes.create_string_buffer(1024)
         L.gisa_print(h, p, buf, len(buf))
@@ -297,46 +348,44 @@ def load(target: Optional[str] = None, paths: Optional[Union[PathLike, Sequence[
          overlay_dir: Optional[PathLike] = None,
          sources: Optional[Union[Dict[str, Union[str, bytes]], Iterable[Tuple[str, Union[str, bytes]]]]] = None,
          add: Optional[Union[PathLike, Sequence[PathLike]]] = None) -> Isa:
-    """Loads an ISA: the embedded descriptions of `target` (None: the
-    default, gisa128), or the description files/directories `paths`
-    (gisa_isa_load_paths; `target` then supplies types.isa/rulings.isa
-    unless the files or `overlay_dir` have them), or in-memory `sources`
-    (gisa_isa_load_sources: a dict name -> text, or (name, text) pairs, in
-    the order given; every file the ISA needs, types and target included,
-    must be among them). `add`: description files/directories read after
-    that ISA (the embedded one or `paths`), an author's own instructions
-    beside the shipped ones (gisa_isa_load, `gisa --isa-add`). Raises Error
-    with the diagnostics on failure."""
+    """Loads an ISA (gisa_isa_load): the embedded descriptions of `target`
+    (None: the default, gisa128), or the description files/directories
+    `paths` (`target` then supplies types.isa/rulings.isa unless the files
+    or `overlay_dir` have them), or in-memory `sources` (a dict name ->
+    text, or (name, text) pairs, in the order given; every file the ISA
+    needs, types and target included, must be among them). `add`:
+    description files/directories read after that ISA (the embedded one or
+    `paths`), an author's own instructions beside the shipped ones (`gisa
+    --isa-add`). Raises Error with the diagnostics on failure."""
     L = _c.lib()
     h = ctypes.c_void_p()
     if sum(x is not None for x in (paths, sources)) > 1:
         raise Error("load: give paths or sources, not both", _c.ERR_USAGE)
     if sources is not None and add is not None:
         raise Error("load: add goes with the embedded ISA or paths, not with sources", _c.ERR_USAGE)
+    opt = _c.gisa_load_options(target=_b(target), overlay_dir=_b(overlay_dir))
+    keep: List[Any] = []  # what opt points to, alive while the library reads it
+    if sources is not None:
+        items = list(sources.items() if isinstance(sources, dict) else sources)
+        texts = [_b(t) for _, t in items]
+        arr = (_c.gisa_source * max(len(items), 1))(*[_c.gisa_source(_b(str(n)), t, len(t))
+                                                      for (n, _), t in zip(items, texts)])
+        keep += [texts, arr]
+        opt.sources, opt.nsources = arr, len(items)
+        what = "loading %s" % ", ".join(str(n) for n, _ in items)
+    else:
+        base, barr = _path_array(paths if paths is not None else [])
+        extra, aarr = _path_array(add if add is not None else [])
+        if paths is not None and not base and not extra:
+            # an empty list of paths is a mistake, never the embedded ISA
+            raise Error("load: paths is empty", _c.ERR_USAGE)
+        keep += [barr, aarr]
+        opt.paths, opt.npaths, opt.add, opt.nadd = barr, len(base), aarr, len(extra)
+        what = "loading %s" % (", ".join(str(p) for p in base) or "target %s" % (target or "(default)"))
+        if extra:
+            what += " + %s" % ", ".join(str(p) for p in extra)
     with _Diags() as d:
-        if add is not None:
-            base, barr = _path_array(paths if paths is not None else [])
-            extra, aarr = _path_array(add)
-            opt = _c.gisa_load_options(_b(target), barr, len(base), _b(overlay_dir), aarr, len(extra))
-            st = L.gisa_isa_load(ctypes.byref(opt), ctypes.byref(h), d.p)
-            what = "loading %s + %s" % (", ".join(str(p) for p in base) or "target %s" % (target or "(default)"),
-                                        ", ".join(str(p) for p in extra))
-        elif sources is not None:
-            items = list(sources.items() if isinstance(sources, dict) else sources)
-            texts = [_b(t) for _, t in items]  # kept alive while the library reads them
-            arr = (_c.gisa_source * len(items))(*[_c.gisa_source(_b(str(n)), t, len(t))
-                                                  for (n, _), t in zip(items, texts)])
-            st = L.gisa_isa_load_sources(arr, len(items), ctypes.byref(h), d.p)
-            what = "loading %s" % ", ".join(str(n) for n, _ in items)
-        elif paths is None:
-            st = L.gisa_isa_load_embedded(_b(target), ctypes.byref(h), d.p)
-            what = "loading target %s" % (target or "(default)")
-        else:
-            if isinstance(paths, (str, bytes)):
-                paths = [paths]
-            arr = (ctypes.c_char_p * len(paths))(*[_b(str(p)) for p in paths])
-            st = L.gisa_isa_load_paths(arr, len(paths), _b(overlay_dir), _b(target), ctypes.byref(h), d.p)
-            what = "loading %s" % ", ".join(str(p) for p in paths)
+        st = L.gisa_isa_load(ctypes.byref(opt), ctypes.byref(h), d.p)
         if st != _c.OK:
             raise d.error(what, st)
         warnings = d.list()
@@ -374,11 +423,12 @@ class Isa:
 
     def doc(self, name: Optional[str] = None) -> str:
         """Plain-text reference for an optype or opcode (None: the list)."""
-        st = ctypes.c_int()
-        s = _c.take_string(self._lib.gisa_isa_doc(self._h, _b(name), ctypes.byref(st)))
-        if s is None:
-            raise Error("no documentation for %r" % name, st.value)
-        return s
+        out = ctypes.c_void_p()
+        st = self._lib.gisa_isa_doc(self._h, _b(name), ctypes.byref(out))
+        s = _c.take_string(out.value)
+        if st != _c.OK:
+            raise Error("no documentation for %r" % name, st)
+        return s or ""
 
     def lint(self) -> List[Diagnostic]:
         """Runs the consistency checks; returns the diagnostics."""
@@ -390,27 +440,27 @@ class Isa:
     def assemble(self, text: Union[str, bytes], filename: str = "<string>") -> List[int]:
         """Assembles source text into a list of words (Python ints). Raises
         Error whose .diagnostics say where and why."""
+        return self._assemble(text, filename, None, "assembling %s" % filename)
+
+    def assemble_one(self, text: Union[str, bytes]) -> int:
+        """Assembles exactly one instruction into a word."""
+        (w,) = self._assemble(text, "<input>", _c.gisa_asm_options(flags=_c.ASM_ONE), "assembling %r" % text)
+        return w
+
+    def _assemble(self, text: Union[str, bytes], filename: str, opt: Optional[_c.gisa_asm_options],
+                  what: str) -> List[int]:
         data = _b(text)
         words = ctypes.POINTER(_c.gisa_word)()
         n = ctypes.c_size_t()
         with _Diags() as d:
-            st = self._lib.gisa_assemble(self._h, _b(filename), data, len(data), ctypes.byref(words),
+            st = self._lib.gisa_assemble(self._h, _b(filename), data, len(data), opt, ctypes.byref(words),
                                          ctypes.byref(n), d.p)
             if st != _c.OK:
-                raise d.error("assembling %s" % filename, st)
+                raise d.error(what, st)
         try:
             return [_int(words[i]) for i in range(n.value)]
         finally:
             self._lib.gisa_free(words)
-
-    def assemble_one(self, text: Union[str, bytes]) -> int:
-        """Assembles exactly one instruction into a word."""
-        w = _c.gisa_word()
-        with _Diags() as d:
-            st = self._lib.gisa_assemble_one(self._h, _b(text), ctypes.byref(w), d.p)
-            if st != _c.OK:
-                raise d.error("assembling %r" % text, st)
-        return _int(w)
 
     # -------------------------------------------------------------- disassembler
     @overload
@@ -428,7 +478,7 @@ class Isa:
 
     def _dis(self, w: int) -> str:
         buf = ctypes.create_string_buffer(1024)
-        self._lib.gisa_disassemble(self._h, _word(w), buf, len(buf))
+        self._lib.gisa_disassemble(self._h, _word(w), buf, len(buf), None)
         return _s(buf.value)
 
     def decode(self, word: int) -> Instruction:
@@ -453,10 +503,10 @@ class Isa:
         ctypes.memmove(ctypes.byref(c), ctypes.byref(inst._inst), ctypes.sizeof(c))
         op = inst.opcode if opcode is None else opcode
         if isinstance(op, str):
-            idx = self._lib.gisa_isa_find_opcode(self._h, _b(op))
-            if idx == ctypes.c_size_t(-1).value:
+            idx = ctypes.c_size_t()
+            if self._lib.gisa_isa_find_opcode(self._h, _b(op), ctypes.byref(idx)) != _c.OK:
                 raise Error("unknown opcode %r" % op, _c.ERR_USAGE)
-            op = idx
+            op = idx.value
         if not 0 <= op < len(self.opcodes):
             raise Error("opcode index %r out of range" % op, _c.ERR_USAGE)
         c.opcode = op
@@ -529,7 +579,7 @@ class Isa:
         words = ctypes.POINTER(_c.gisa_word)()
         n = ctypes.c_size_t()
         with _Diags() as d:
-            st = self._lib.gisa_words_parse(self._h, data, len(data), 1 if hex else 0, ctypes.byref(words),
+            st = self._lib.gisa_words_parse(self._h, data, len(data), bool(hex), ctypes.byref(words),
                                             ctypes.byref(n), d.p)
             if st != _c.OK:
                 raise d.error("reading words", st)
@@ -545,12 +595,12 @@ class Isa:
         order."""
         pages: Dict[str, bytes] = {}
 
-        def page(_user: Any, name: bytes, data: int, n: int) -> int:
+        def page(_user: Any, name: bytes, data: int, n: int) -> None:
             pages[_s(name)] = ctypes.string_at(data, n) if n else b""
-            return _c.OK
 
-        fn = _c.PAGE_FN(page)
-        st = self._lib.gisa_isa_manual(self._h, fn, None)
+        fn = _Callback(_c.PAGE_FN, page)
+        st = self._lib.gisa_isa_manual(self._h, fn.c, None)
+        fn.reraise()
         if st != _c.OK:
             raise Error("manual: %s" % _s(self._lib.gisa_status_str(st)), st)
         return pages

@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import _lib as _c
-from ._core import _b, _check, _Diags, _Handle
+from ._core import _b, _check, _Diags, _Handle, _string_out
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -69,10 +69,7 @@ class Coverage(_Handle):
     def json(self) -> str:
         """Every item of the universe with its count, and the summary, as
         the JSON text `gisa cov --json` writes."""
-        s = _c.take_string(self._lib.gisa_cov_write_json(self._h))
-        if s is None:
-            raise MemoryError("gisa_cov_write_json")
-        return s
+        return _string_out(self._lib.gisa_cov_write_json, "gisa_cov_write_json", self._h)
 
     def read_json(self, text: Union[str, bytes], name: str = "<coverage>") -> None:
         """Adds the counts of a coverage file: all or nothing; raises Error
@@ -87,10 +84,7 @@ class Coverage(_Handle):
     def report(self) -> str:
         """The report for people: the summary, then per optype its hit/total
         figures and what was never hit."""
-        s = _c.take_string(self._lib.gisa_cov_report(self._h))
-        if s is None:
-            raise MemoryError("gisa_cov_report")
-        return s
+        return _string_out(self._lib.gisa_cov_report, "gisa_cov_report", self._h)
 
     def summary(self) -> CoverageSummary:
         s = _c.gisa_cov_summary()

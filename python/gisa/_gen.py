@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _lib as _c
-from ._core import _b, _Diags, _Handle, _int
+from ._core import _b, _Callback, _check, _Diags, _Handle, _int, _string_out
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -105,23 +105,22 @@ class Generator(_Handle):
             st = L.gisa_gen_generate(self._h, seed, count, d.p)
             if st != _c.OK:
                 raise d.error("generating %d instructions from seed %d" % (count, seed), st)
-        n = ctypes.c_size_t()
-        wp = L.gisa_gen_words(self._h, ctypes.byref(n))
+        wp, n = ctypes.POINTER(_c.gisa_word)(), ctypes.c_size_t()
+        _check(L.gisa_gen_words(self._h, ctypes.byref(wp), ctypes.byref(n)), "gisa_gen_words")
         words = [_int(wp[i]) for i in range(n.value)]
-        tl, sl = ctypes.c_size_t(), ctypes.c_size_t()
-        tp = L.gisa_gen_text(self._h, ctypes.byref(tl))
-        text = ctypes.string_at(tp, tl.value).decode("utf-8") if tp else ""
-        sp = L.gisa_gen_state(self._h, ctypes.byref(sl))
-        state = ctypes.string_at(sp, sl.value).decode("utf-8") if sp else ""
-        return Program(self.isa, seed, words, text, state, int(L.gisa_gen_regs(self._h)))
+        return Program(self.isa, seed, words, self._text(L.gisa_gen_text, "gisa_gen_text"),
+                       self._text(L.gisa_gen_state, "gisa_gen_state"), int(L.gisa_gen_regs(self._h)))
+
+    def _text(self, f: Any, what: str) -> str:
+        """The text f(g, const char **, size_t *) gives (owned by g)."""
+        p, n = ctypes.c_void_p(), ctypes.c_size_t()
+        _check(f(self._h, ctypes.byref(p), ctypes.byref(n)), what)
+        return ctypes.string_at(p.value, n.value).decode("utf-8") if p.value and n.value else ""
 
     def names(self) -> str:
         """The names the options take (families and their optypes, directed
         streams), as `gisa gen --list` prints them."""
-        s = _c.take_string(self._lib.gisa_gen_names(self._h))
-        if s is None:
-            raise MemoryError("gisa_gen_names")
-        return s
+        return _string_out(self._lib.gisa_gen_names, "gisa_gen_names", self._h)
 
 
 def shrink(text: str, test: Callable[[str], bool]) -> Tuple[str, int]:
@@ -132,28 +131,21 @@ def shrink(text: str, test: Callable[[str], bool]) -> Tuple[str, int]:
     tests run. Raises Error when `text` itself does not fail; an exception
     in `test` stops the search and is raised again."""
     L = _c.lib()
-    raised: List[BaseException] = []
 
-    def call(_user: Any, data: int, n: int) -> int:
-        if raised:
-            return -1
-        try:
-            return 1 if test(ctypes.string_at(data, n).decode("utf-8", "replace")) else 0
-        except BaseException as e:  # noqa: B902 - handed back to the caller below
-            raised.append(e)
-            return -1
+    def call(_user: Any, data: int, n: int, interesting: Any) -> None:
+        interesting[0] = bool(test(ctypes.string_at(data, n).decode("utf-8", "replace")))
 
+    fn = _Callback(_c.SHRINK_FN, call)
     data = _b(text)
     out, out_len, ntests = ctypes.c_void_p(), ctypes.c_size_t(), ctypes.c_size_t()
     with _Diags() as d:
-        st = L.gisa_shrink(data, len(data), _c.SHRINK_FN(call), None, ctypes.byref(out), ctypes.byref(out_len),
+        st = L.gisa_shrink(data, len(data), fn.c, None, ctypes.byref(out), ctypes.byref(out_len),
                            ctypes.byref(ntests), d.p)
         try:
             result = ctypes.string_at(out.value, out_len.value).decode("utf-8") if out.value else ""
         finally:
             L.gisa_free(out)
-        if raised:
-            raise raised[0]
+        fn.reraise()
         if st != _c.OK:
             raise d.error("shrink", st)
     return result, ntests.value

@@ -16,7 +16,7 @@ import os
 import threading
 from typing import Any, Iterator, Optional
 
-VERSION_MAJOR = 0  # the libgisa major version this package speaks to
+VERSION_MAJOR = 1  # the libgisa major version this package speaks to
 
 # ------------------------------------------------------------------ constants
 OK = 0
@@ -27,6 +27,7 @@ ERR_NOMEM = 4
 ERR_NOTFOUND = 5
 ERR_SIM = 6
 ERR_TRUNCATED = 7
+ERR_LIMIT = 8
 
 NOTE, WARNING, ERROR = 0, 1, 2
 
@@ -48,6 +49,8 @@ SIM_MAX_WARPS = 65536
 RF_R, RF_P, RF_UR, RF_UP = 0, 1, 2, 3
 
 FMT_BIN, FMT_HEX, FMT_C = 0, 1, 2
+
+ASM_ONE = 1  # gisa_asm_options.flags: exactly one instruction
 
 ENGINE_AUTO, ENGINE_NATIVE, ENGINE_DOC = 0, 1, 2
 
@@ -89,14 +92,25 @@ class gisa_source(ctypes.Structure):
     ]
 
 
-class gisa_load_options(ctypes.Structure):
+class _Options(ctypes.Structure):
+    """An options struct of gisa.h: it begins with `size_t size`, which the
+    constructor sets, as the C *_INIT macros do (fields by keyword)."""
+
+    def __init__(self, **fields: Any) -> None:
+        super().__init__(ctypes.sizeof(self), **fields)
+
+
+class gisa_load_options(_Options):
     _fields_ = [
+        ("size", ctypes.c_size_t),
         ("target", ctypes.c_char_p),
         ("paths", ctypes.POINTER(ctypes.c_char_p)),
         ("npaths", ctypes.c_size_t),
         ("overlay_dir", ctypes.c_char_p),
         ("add", ctypes.POINTER(ctypes.c_char_p)),
         ("nadd", ctypes.c_size_t),
+        ("sources", ctypes.POINTER(gisa_source)),
+        ("nsources", ctypes.c_size_t),
     ]
 
 
@@ -119,19 +133,19 @@ class gisa_operand(ctypes.Structure):
         ("kind", ctypes.c_int),
         ("name", ctypes.c_char_p),
         ("reg", ctypes.c_uint),
-        ("is_zero", ctypes.c_int),
+        ("is_zero", ctypes.c_bool),
         ("value", ctypes.c_int64),
         ("bits", ctypes.c_uint64),
-        ("raw_syntax", ctypes.c_int),
+        ("raw_syntax", ctypes.c_bool),
         ("bank", ctypes.c_uint),
         ("offset", ctypes.c_uint),
-        ("pair", ctypes.c_int),
-        ("bf16", ctypes.c_int),
+        ("pair", ctypes.c_bool),
+        ("bf16", ctypes.c_bool),
         ("deco", ctypes.c_uint),
         ("suffix", ctypes.c_char_p),
-        ("suffix_default", ctypes.c_int),
-        ("written", ctypes.c_int),
-        ("present", ctypes.c_int),
+        ("suffix_default", ctypes.c_bool),
+        ("written", ctypes.c_bool),
+        ("present", ctypes.c_bool),
     ]
 
 
@@ -139,8 +153,22 @@ class gisa_modifier(ctypes.Structure):
     _fields_ = [
         ("name", ctypes.c_char_p),
         ("value", ctypes.c_char_p),
-        ("is_default", ctypes.c_int),
+        ("is_default", ctypes.c_bool),
         ("raw", ctypes.c_uint64),
+    ]
+
+
+class gisa_asm_options(_Options):
+    # include, release and line (the .include reader and the listing) are
+    # function pointers the package leaves NULL: void* here
+    _fields_ = [
+        ("size", ctypes.c_size_t),
+        ("flags", ctypes.c_uint),
+        ("include", ctypes.c_void_p),
+        ("release", ctypes.c_void_p),
+        ("line", ctypes.c_void_p),
+        ("user", ctypes.c_void_p),
+        ("file_id", ctypes.c_char_p),
     ]
 
 
@@ -253,21 +281,24 @@ c_void_p = ctypes.c_void_p
 c_u32 = ctypes.c_uint32
 
 c_u64 = ctypes.c_uint64
+c_bool = ctypes.c_bool
 
-# The callback types of gisa.h. Data that is not NUL-terminated (a length
-# goes with it) comes as a void*.
-TRACE_FN = ctypes.CFUNCTYPE(None, c_void_p, c_char_p)                      # gisa_trace_fn
-PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)    # gisa_page_fn
-COMMIT_FN = ctypes.CFUNCTYPE(None, c_void_p, _P(gisa_sim_commit))          # gisa_commit_fn
-WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size)             # gisa_write_fn
-SHRINK_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size)            # gisa_shrink_test
+# The callback types of gisa.h: each returns a gisa_status, and anything but
+# GISA_OK stops the operation that called it. Data that is not
+# NUL-terminated (a length goes with it) comes as a void*.
+TRACE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p)                         # gisa_trace_fn
+PAGE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_char_p, c_void_p, c_size)       # gisa_page_fn
+COMMIT_FN = ctypes.CFUNCTYPE(c_int, c_void_p, _P(gisa_sim_commit))             # gisa_commit_fn
+WRITE_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size)                # gisa_write_fn
+SHRINK_FN = ctypes.CFUNCTYPE(c_int, c_void_p, c_void_p, c_size, _P(c_bool))   # gisa_shrink_test
 
+# char ** results (strings to release with gisa_free) are _P(c_void_p).
 _PROTOS = {
     "gisa_status_str": (c_char_p, [c_int]),
     "gisa_version": (c_char_p, []),
     "gisa_version_number": (c_uint, []),
     "gisa_free": (None, [c_void_p]),
-    "gisa_diags_new": (c_void_p, []),
+    "gisa_diags_new": (c_int, [_P(c_void_p)]),
     "gisa_diags_free": (None, [c_void_p]),
     "gisa_diags_count": (c_size, [c_void_p]),
     "gisa_diags_get": (_P(gisa_diag), [c_void_p, c_size]),
@@ -276,24 +307,20 @@ _PROTOS = {
     "gisa_diags_set_limit": (None, [c_void_p, c_size]),
     "gisa_diags_dropped": (c_size, [c_void_p]),
     "gisa_diags_clear": (None, [c_void_p]),
-    "gisa_diag_format": (c_void_p, [_P(gisa_diag), c_int]),
+    "gisa_diag_format": (c_int, [_P(gisa_diag), c_bool, _P(c_void_p)]),
     "gisa_target_count": (c_size, []),
     "gisa_target_name": (c_char_p, [c_size]),
-    "gisa_isa_load_embedded": (c_int, [c_char_p, _P(c_void_p), c_void_p]),
-    "gisa_isa_load_paths": (c_int, [_P(c_char_p), c_size, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
     "gisa_isa_load": (c_int, [_P(gisa_load_options), _P(c_void_p), c_void_p]),
-    "gisa_isa_load_dir": (c_int, [c_char_p, c_char_p, c_char_p, _P(c_void_p), c_void_p]),
-    "gisa_isa_load_sources": (c_int, [_P(gisa_source), c_size, _P(c_void_p), c_void_p]),
     "gisa_isa_free": (None, [c_void_p]),
     "gisa_isa_word_bits": (c_uint, [c_void_p]),
     "gisa_isa_opcode_count": (c_size, [c_void_p]),
     "gisa_isa_opcode_name": (c_char_p, [c_void_p, c_size]),
     "gisa_isa_optype_count": (c_size, [c_void_p]),
     "gisa_isa_optype_name": (c_char_p, [c_void_p, c_size]),
-    "gisa_isa_find_opcode": (c_size, [c_void_p, c_char_p]),
+    "gisa_isa_find_opcode": (c_int, [c_void_p, c_char_p, _P(c_size)]),
     "gisa_isa_lint": (c_int, [c_void_p, c_void_p]),
     "gisa_isa_lint_category": (c_char_p, [c_size]),
-    "gisa_isa_doc": (c_void_p, [c_void_p, c_char_p, _P(c_int)]),
+    "gisa_isa_doc": (c_int, [c_void_p, c_char_p, _P(c_void_p)]),
     "gisa_isa_manual": (c_int, [c_void_p, PAGE_FN, c_void_p]),
     "gisa_decode": (c_int, [c_void_p, gisa_word, _P(gisa_inst)]),
     "gisa_encode": (c_int, [c_void_p, _P(gisa_inst), _P(gisa_word)]),
@@ -307,63 +334,63 @@ _PROTOS = {
     "gisa_inst_operand": (c_int, [c_void_p, _P(gisa_inst), c_size, _P(gisa_operand)]),
     "gisa_inst_modifier_count": (c_size, [c_void_p, _P(gisa_inst)]),
     "gisa_inst_modifier": (c_int, [c_void_p, _P(gisa_inst), c_size, _P(gisa_modifier)]),
-    "gisa_inst_guard": (c_int, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_int)]),
-    "gisa_inst_controls": (None, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_uint), _P(c_uint)]),
-    "gisa_assemble": (c_int, [c_void_p, c_char_p, c_char_p, c_size, _P(_P(gisa_word)), _P(c_size), c_void_p]),
-    "gisa_assemble_one": (c_int, [c_void_p, c_char_p, _P(gisa_word), c_void_p]),
-    "gisa_assemble_inst": (c_int, [c_void_p, c_char_p, _P(gisa_inst), c_void_p]),
+    "gisa_inst_guard": (c_int, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_bool)]),
+    "gisa_inst_controls": (c_int, [c_void_p, _P(gisa_inst), _P(c_uint), _P(c_uint), _P(c_uint)]),
+    "gisa_assemble": (c_int, [c_void_p, c_char_p, c_char_p, c_size, _P(gisa_asm_options), _P(_P(gisa_word)),
+                              _P(c_size), c_void_p]),
     "gisa_words_serialize": (c_int, [c_void_p, _P(gisa_word), c_size, c_int, _P(c_void_p), _P(c_size)]),
-    "gisa_words_parse": (c_int, [c_void_p, c_char_p, c_size, c_int, _P(_P(gisa_word)), _P(c_size), c_void_p]),
-    "gisa_disassemble": (c_int, [c_void_p, gisa_word, ctypes.c_char_p, c_size]),
-    "gisa_decode_opcode": (c_size, [c_void_p, gisa_word]),
+    "gisa_words_parse": (c_int, [c_void_p, c_char_p, c_size, c_bool, _P(_P(gisa_word)), _P(c_size), c_void_p]),
+    "gisa_disassemble": (c_int, [c_void_p, gisa_word, ctypes.c_char_p, c_size, _P(c_size)]),
+    "gisa_decode_opcode": (c_int, [c_void_p, gisa_word, _P(c_size)]),
     "gisa_sim_max_regs": (c_uint, [c_void_p]),
     "gisa_sim_new": (c_int, [c_void_p, c_uint, c_uint, _P(c_void_p)]),
     "gisa_sim_free": (None, [c_void_p]),
     "gisa_sim_regs": (c_uint, [c_void_p]),
     "gisa_sim_warps": (c_uint, [c_void_p]),
-    "gisa_sim_set_threads": (None, [c_void_p, c_uint]),
+    "gisa_sim_set_threads": (c_int, [c_void_p, c_uint]),
     "gisa_sim_set_engine": (c_int, [c_void_p, c_int]),
     "gisa_sim_footprint": (c_size, [c_uint, c_uint, c_size]),
     "gisa_sim_set": (c_int, [c_void_p, c_uint, c_int, c_uint, c_int, c_u32]),
     "gisa_sim_get": (c_int, [c_void_p, c_uint, c_int, c_uint, c_uint, _P(c_u32)]),
     "gisa_sim_set_active": (c_int, [c_void_p, c_uint, c_u32]),
-    "gisa_sim_get_active": (c_u32, [c_void_p, c_uint]),
+    "gisa_sim_get_active": (c_int, [c_void_p, c_uint, _P(c_u32)]),
     "gisa_sim_set_const": (c_int, [c_void_p, c_uint, c_uint, c_u32]),
     "gisa_sim_get_const": (c_int, [c_void_p, c_uint, c_uint, _P(c_u32)]),
     "gisa_sim_load": (c_int, [c_void_p, _P(gisa_word), c_size]),
-    "gisa_sim_set_trace": (None, [c_void_p, TRACE_FN, c_void_p]),
+    "gisa_sim_set_trace": (c_int, [c_void_p, TRACE_FN, c_void_p]),
     "gisa_sim_run": (c_int, [c_void_p, _P(gisa_sim_fault)]),
     "gisa_sim_step": (c_int, [c_void_p, c_uint, _P(gisa_sim_commit), _P(gisa_sim_fault)]),
     "gisa_sim_continue": (c_int, [c_void_p, _P(gisa_sim_fault)]),
-    "gisa_sim_pc": (c_size, [c_void_p, c_uint]),
+    "gisa_sim_pc": (c_int, [c_void_p, c_uint, _P(c_size)]),
     "gisa_sim_set_pc": (c_int, [c_void_p, c_uint, c_size]),
-    "gisa_sim_done": (c_int, [c_void_p, c_uint]),
+    "gisa_sim_done": (c_int, [c_void_p, c_uint, _P(c_bool)]),
     "gisa_sim_clone": (c_int, [c_void_p, _P(c_void_p)]),
-    "gisa_sim_compare": (c_int, [c_void_p, c_void_p, _P(gisa_sim_diff)]),
-    "gisa_sim_set_commit_hook": (None, [c_void_p, COMMIT_FN, c_void_p]),
+    "gisa_sim_compare": (c_int, [c_void_p, c_void_p, _P(c_bool), _P(gisa_sim_diff)]),
+    "gisa_sim_set_commit_hook": (c_int, [c_void_p, COMMIT_FN, c_void_p]),
     "gisa_sim_commit_format": (c_int, [c_void_p, _P(gisa_sim_commit), c_uint, TRACE_FN, c_void_p]),
-    "gisa_sim_set_trace_flags": (None, [c_void_p, c_uint]),
-    "gisa_sim_state_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
-    "gisa_sim_state_write_json": (c_void_p, [c_void_p]),
+    "gisa_sim_set_trace_flags": (c_int, [c_void_p, c_uint]),
+    "gisa_state_parse": (c_int, [c_char_p, c_char_p, c_size, _P(c_void_p), c_void_p]),
+    "gisa_sim_state_apply": (c_int, [c_void_p, c_void_p, c_void_p]),
+    "gisa_state_free": (None, [c_void_p]),
     "gisa_sim_state_write": (c_int, [c_void_p, c_int, WRITE_FN, c_void_p]),
     "gisa_gen_new": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_gen_free": (None, [c_void_p]),
     "gisa_gen_set": (c_int, [c_void_p, c_char_p, c_char_p, c_void_p]),
     "gisa_gen_generate": (c_int, [c_void_p, c_u64, c_size, c_void_p]),
-    "gisa_gen_words": (_P(gisa_word), [c_void_p, _P(c_size)]),
-    "gisa_gen_text": (c_void_p, [c_void_p, _P(c_size)]),
-    "gisa_gen_state": (c_void_p, [c_void_p, _P(c_size)]),
+    "gisa_gen_words": (c_int, [c_void_p, _P(_P(gisa_word)), _P(c_size)]),
+    "gisa_gen_text": (c_int, [c_void_p, _P(c_void_p), _P(c_size)]),
+    "gisa_gen_state": (c_int, [c_void_p, _P(c_void_p), _P(c_size)]),
     "gisa_gen_regs": (c_uint, [c_void_p]),
-    "gisa_gen_names": (c_void_p, [c_void_p]),
+    "gisa_gen_names": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_shrink": (c_int, [c_char_p, c_size, SHRINK_FN, c_void_p, _P(c_void_p), _P(c_size), _P(c_size), c_void_p]),
     "gisa_cov_new": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_cov_free": (None, [c_void_p]),
     "gisa_cov_record": (c_int, [c_void_p, c_void_p, _P(gisa_sim_commit)]),
     "gisa_cov_attach": (c_int, [c_void_p, c_void_p]),
     "gisa_cov_merge": (c_int, [c_void_p, c_void_p]),
-    "gisa_cov_write_json": (c_void_p, [c_void_p]),
+    "gisa_cov_write_json": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_cov_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
-    "gisa_cov_report": (c_void_p, [c_void_p]),
+    "gisa_cov_report": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_cov_summary_get": (c_int, [c_void_p, _P(gisa_cov_summary)]),
 }
 

@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _lib as _c
-from ._core import Error, Instruction, SimFault, _b, _check, _Diags, _int, _s, _word
+from ._core import Error, Instruction, SimFault, _b, _Callback, _check, _Diags, _int, _s, _word
 from ._values import (Lanes, bits_f32, bool_lanes, f32_bits, is_lanes, lanes_f32, to_u32_list, u32_lanes,
                       u64_lanes)
 
@@ -77,9 +77,11 @@ class Commit:
         text or JSON, with the values also read as numbers for each format
         of `values` ("f32", "f64", "f16", "bf16")."""
         lines: List[str] = []
-        cb = _c.TRACE_FN(lambda user, line: lines.append(_s(line)))
-        _check(self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw),
-                                                     _trace_flags(json, values), cb, None), "trace")
+        cb = _Callback(_c.TRACE_FN, lambda user, line: lines.append(_s(line)))
+        st = self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw),
+                                                    _trace_flags(json, values), cb.c, None)
+        cb.reraise()
+        _check(st, "trace")
         return lines
 
     def __repr__(self) -> str:
@@ -105,10 +107,10 @@ class Simulator:
         self.warps: int = warps
         self.regs: int = regs
         self.engine: str = "auto"
-        self._trace_cb: Any = None
-        self._hook: Any = None  # the commit callback, or the Coverage attached
+        self._trace_cb: Optional[_Callback] = None
+        self._hook: Any = None  # the commit callback (a _Callback), or the Coverage attached
         if threads is not None:
-            self._lib.gisa_sim_set_threads(self._h, threads)
+            self.set_threads(threads)
         if engine is not None:
             self.set_engine(engine)
 
@@ -134,7 +136,7 @@ class Simulator:
 
     def set_threads(self, threads: int) -> None:
         """Worker threads of run() (0: one per online core)."""
-        self._lib.gisa_sim_set_threads(self._h, threads)
+        _check(self._lib.gisa_sim_set_threads(self._h, threads), "gisa_sim_set_threads")
 
     def load(self, program: Union[str, bytes, Sequence[int]]) -> None:
         """Loads the program: a list of words, or assembly text."""
@@ -147,12 +149,22 @@ class Simulator:
 
     def run(self) -> None:
         """Runs every warp to the end; raises SimFault on a fault (the state
-        stays readable)."""
+        stays readable). An exception raised by the trace function or the
+        commit hook stops the run after that instruction and is raised
+        again here (resume() goes on from there)."""
         f = _c.gisa_sim_fault()
         st = self._lib.gisa_sim_run(self._h, ctypes.byref(f))
+        self._ran(st, f, "gisa_sim_run")
+
+    def _ran(self, st: int, f: _c.gisa_sim_fault, what: str) -> None:
+        """After a run: the exception of a callback that stopped it, the
+        fault, or the status."""
+        for cb in (self._trace_cb, self._hook):
+            if isinstance(cb, _Callback):
+                cb.reraise()
         if st == _c.ERR_SIM:
             raise SimFault(f)
-        _check(st, "gisa_sim_run")
+        _check(st, what)
 
     def step(self, warp: int = 0) -> Commit:
         """Executes the next instruction of `warp` and returns its Commit;
@@ -172,21 +184,23 @@ class Simulator:
             yield self.step(warp)
 
     def pc(self, warp: int = 0) -> int:
-        return int(self._lib.gisa_sim_pc(self._h, warp))
+        pc = ctypes.c_size_t()
+        _check(self._lib.gisa_sim_pc(self._h, warp, ctypes.byref(pc)), "gisa_sim_pc(warp %d)" % warp)
+        return pc.value
 
     def set_pc(self, warp: int, pc: int) -> None:
         _check(self._lib.gisa_sim_set_pc(self._h, warp, pc), "gisa_sim_set_pc")
 
     def done(self, warp: int = 0) -> bool:
-        return bool(self._lib.gisa_sim_done(self._h, warp))
+        done = ctypes.c_bool()
+        _check(self._lib.gisa_sim_done(self._h, warp, ctypes.byref(done)), "gisa_sim_done(warp %d)" % warp)
+        return done.value
 
     def resume(self) -> None:
         """Runs every warp from its own pc to the end (gisa_sim_continue)."""
         f = _c.gisa_sim_fault()
         st = self._lib.gisa_sim_continue(self._h, ctypes.byref(f))
-        if st == _c.ERR_SIM:
-            raise SimFault(f)
-        _check(st, "gisa_sim_continue")
+        self._ran(st, f, "gisa_sim_continue")
 
     def clone(self) -> Simulator:
         """An independent copy of the whole simulator (a checkpoint: state,
@@ -203,33 +217,31 @@ class Simulator:
         """None when both simulators' states are equal, else the first
         difference as text ("warp 0 R5 lane 3: 0x... != 0x...")."""
         d = _c.gisa_sim_diff()
-        if self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(d)) == 0:
-            return None
-        return _s(d.text)
+        equal = ctypes.c_bool()
+        _check(self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(equal), ctypes.byref(d)), "gisa_sim_compare")
+        return None if equal.value else _s(d.text)
 
     def set_trace(self, fn: Optional[Callable[[str], Any]], json: bool = False,
                   values: Iterable[str] = ()) -> None:
         """fn(line) is called per trace line during run()/resume() (None:
-        tracing off); `json` and `values` as Commit.trace."""
-        self._lib.gisa_sim_set_trace_flags(self._h, _trace_flags(json, values))
-        if fn is None:
-            self._trace_cb = None
-            self._lib.gisa_sim_set_trace(self._h, _c.TRACE_FN(), None)
-            return
-        self._trace_cb = _c.TRACE_FN(lambda user, line: fn(_s(line)))
-        self._lib.gisa_sim_set_trace(self._h, self._trace_cb, None)
+        tracing off); `json` and `values` as Commit.trace. An exception fn
+        raises stops the run, which raises it."""
+        _check(self._lib.gisa_sim_set_trace_flags(self._h, _trace_flags(json, values)), "gisa_sim_set_trace_flags")
+        cb = None if fn is None else _Callback(_c.TRACE_FN, lambda user, line: fn(_s(line)))
+        _check(self._lib.gisa_sim_set_trace(self._h, _c.TRACE_FN() if cb is None else cb.c, None),
+               "gisa_sim_set_trace")
+        self._trace_cb = cb
 
     def set_commit_hook(self, fn: Optional[Callable[[Commit], Any]]) -> None:
         """fn(commit) is called with the Commit of every instruction that
         run()/resume() executes (the run then uses one thread); None turns
-        it off. It replaces a Coverage attached with Coverage.attach."""
-        if fn is None:
-            self._hook = None
-            self._lib.gisa_sim_set_commit_hook(self._h, _c.COMMIT_FN(), None)
-            return
-        self._hook = _c.COMMIT_FN(
-            lambda user, c: fn(Commit(self, _c.gisa_sim_commit.from_buffer_copy(c.contents))))
-        self._lib.gisa_sim_set_commit_hook(self._h, self._hook, None)
+        it off. It replaces a Coverage attached with Coverage.attach. An
+        exception fn raises stops the run, which raises it."""
+        cb = None if fn is None else _Callback(
+            _c.COMMIT_FN, lambda user, c: fn(Commit(self, _c.gisa_sim_commit.from_buffer_copy(c.contents))))
+        _check(self._lib.gisa_sim_set_commit_hook(self._h, _c.COMMIT_FN() if cb is None else cb.c, None),
+               "gisa_sim_set_commit_hook")
+        self._hook = cb
 
     # -------------------------------------------------------------- registers
     def _set(self, warp: int, rf: int, index: int, value: Any, lane: Optional[int]) -> None:
@@ -326,7 +338,9 @@ class Simulator:
         _check(self._lib.gisa_sim_set_active(self._h, warp, mask & 0xFFFFFFFF), "set_active")
 
     def get_active(self, warp: int) -> int:
-        return int(self._lib.gisa_sim_get_active(self._h, warp))
+        mask = ctypes.c_uint32()
+        _check(self._lib.gisa_sim_get_active(self._h, warp, ctypes.byref(mask)), "get_active")
+        return mask.value
 
     def set_const(self, bank: int, offset: int, value: int) -> None:
         """Constant memory c[bank][offset] (4-byte aligned byte offset)."""
@@ -344,28 +358,31 @@ class Simulator:
         """The state as JSON text (docs/simulator.md), as `gisa run` writes
         it; `values` shows R and UR as "hex" bits (the default), or as
         "f32", "f64" (pairs), "f16x2" or "bf16x2" numbers."""
-        if values == "hex":
-            s = _c.take_string(self._lib.gisa_sim_state_write_json(self._h))
-            if s is None:
-                raise MemoryError("gisa_sim_state_write_json")
-            return s
         if values not in _STATE_VALUES:
             raise ValueError("unknown state value format %r (%s)" % (values, ", ".join(_STATE_VALUES)))
         parts: List[bytes] = []
-
-        def put(_user: Any, data: int, n: int) -> int:
-            parts.append(ctypes.string_at(data, n))
-            return 0
-
-        fn = _c.WRITE_FN(put)
-        _check(self._lib.gisa_sim_state_write(self._h, _STATE_VALUES[values], fn, None), "state_json")
+        fn = _Callback(_c.WRITE_FN, lambda _user, data, n: parts.append(ctypes.string_at(data, n)))
+        st = self._lib.gisa_sim_state_write(self._h, _STATE_VALUES[values], fn.c, None)
+        fn.reraise()
+        if st == _c.ERR_NOMEM:
+            raise MemoryError("gisa_sim_state_write")
+        _check(st, "state_json")
         return b"".join(parts).decode("utf-8")
 
     def read_state_json(self, text: Union[str, bytes], name: str = "<state>") -> None:
         """Applies a JSON state (the `gisa run --state` format); raises Error
-        with diagnostics naming the key, changing nothing."""
+        with diagnostics naming the key, changing nothing. The text is
+        checked first (gisa_state_parse), then applied to this simulator
+        (gisa_sim_state_apply: the warp count and the registers must fit)."""
         data = _b(text)
+        state = ctypes.c_void_p()
         with _Diags() as d:
-            st = self._lib.gisa_sim_state_read_json(self._h, _b(name), data, len(data), d.p)
+            st = self._lib.gisa_state_parse(_b(name), data, len(data), ctypes.byref(state), d.p)
+            if st != _c.OK:
+                raise d.error("reading state %s" % name, st)
+            try:
+                st = self._lib.gisa_sim_state_apply(self._h, state, d.p)
+            finally:
+                self._lib.gisa_state_free(state)
             if st != _c.OK:
                 raise d.error("reading state %s" % name, st)

@@ -178,6 +178,42 @@ def test_commit_hook_sees_what_step_gives():
     assert seen == stepped
 
 
+def test_a_raising_callback_stops_the_run():
+    """A trace function or commit hook that raises stops the run after the
+    instruction it saw (gisa_trace_fn/gisa_commit_fn return a status), and
+    run() raises its exception; resume() goes on from there."""
+    isa = isa_of("gisa128")
+    text = "IADD R1, R1, 0x1\nIADD R1, R1, 0x1\nIADD R1, R1, 0x1\n"
+
+    class Stop(Exception):
+        pass
+
+    def stop(_):
+        seen.append(_)
+        raise Stop("from the callback")
+
+    for hook in ("set_trace", "set_commit_hook"):
+        sim = isa.simulator(warps=2, regs=4)
+        sim.load(text)
+        seen = []
+        getattr(sim, hook)(stop)
+        with pytest.raises(Stop):
+            sim.run()
+        assert len(seen) == 1, hook  # the run stopped at the first call
+        assert (sim.pc(0), sim.pc(1), sim.get_reg(0, 1, 0), sim.get_reg(1, 1, 0)) == (1, 0, 1, 0), hook
+        with pytest.raises(Stop):
+            sim.resume()  # still set: stops again, one instruction on
+        assert (sim.pc(0), sim.get_reg(0, 1, 0)) == (2, 2), hook
+        getattr(sim, hook)(None)
+        sim.resume()
+        assert [sim.get_reg(w, 1, 0) for w in range(2)] == [3, 3] and sim.done(0) and sim.done(1), hook
+        # and a later run is not stopped by the old exception
+        lines = []
+        getattr(sim, hook)(lines.append)
+        sim.run()
+        assert len(lines) >= 6 and sim.get_reg(0, 1, 0) == 6, hook
+
+
 def test_trace_formats():
     isa = isa_of("gisa128")
     sim = isa.simulator(regs=8, threads=1)
@@ -214,6 +250,36 @@ def test_state_value_formats():
         sim.state_json(values="decimal")
 
 
+def test_state_is_parsed_then_applied():
+    """read_state_json checks the text (gisa_state_parse), then applies it
+    to the simulator (gisa_sim_state_apply): an error of either step raises
+    gisa.Error with a diagnostic and changes nothing."""
+    isa = isa_of("gisa128")
+    sim = isa.simulator(warps=2, regs=4, threads=1)
+    sim.read_state_json('{"warps": [{"R1": "0x5"}, {"R1": "0x6", "active": "0xf"}], "c[0][0x4]": "0x7"}')
+    assert (sim.get_reg(0, 1, 31), sim.get_reg(1, 1, 0), sim.get_active(0), sim.get_active(1)) == (5, 6, 2**32 - 1, 15)
+    assert sim.get_const(0, 4) == 7
+    before = sim.state_json()
+    bad = [
+        ('{"R1": "0x5",', "parse"),                       # not JSON
+        ('{"R1": "0x5", "Q9": 1}', "parse"),              # an unknown key
+        ('{"R7": "0x5"}', "apply"),                       # beyond regs=4
+        ('{"warps": [{"R1": "0x5"}]}', "apply"),          # one warp, the simulator has two
+        ('{"warps": [{"R1": 1}, {"R1": 2}, {"R1": 3}]}', "apply"),
+    ]
+    for text, step in bad:
+        with pytest.raises(gisa.Error) as e:
+            sim.read_state_json(text, name="s.json")
+        assert e.value.status == 1 and e.value.diagnostics, (text, step)
+        assert all(d.file == "s.json" for d in e.value.diagnostics if d.severity == "error"), text
+        assert sim.state_json() == before, "a refused state (%s) changed the simulator" % step
+    # the same keys apply to every warp of any simulator
+    one, four = isa.simulator(warps=1, regs=4), isa.simulator(warps=4, regs=4)
+    for s in (one, four):
+        s.read_state_json('{"R2": "0x9"}')
+        assert all(s.get_reg(w, 2, 0) == 9 for w in range(s.warps))
+
+
 def test_footprint():
     small = gisa.Simulator.footprint(32, 1, 100)
     assert 0 < small < gisa.Simulator.footprint(32, 64, 100)
@@ -233,11 +299,15 @@ def test_shrink():
     with pytest.raises(gisa.Error):
         gisa.shrink(text, lambda t: False)  # the text itself does not fail
 
+    tried = []
+
     def broken(t):
+        tried.append(t)
         raise KeyError("from the test")
 
     with pytest.raises(KeyError):
         gisa.shrink(text, broken)
+    assert tried == [text]  # the first exception stopped the search
 
 
 # ------------------------------------------------------------------ diagnostics

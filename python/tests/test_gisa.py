@@ -169,6 +169,39 @@ def test_unknown_target():
         gisa.load(target="nope")
 
 
+def test_refusals_and_their_statuses():
+    """What the library refuses comes as gisa.Error with its gisa_status:
+    GISA_ERR_USAGE 2, GISA_ERR_INPUT 1, GISA_ERR_NOTFOUND 5, GISA_ERR_LIMIT 8."""
+    isa = isa_of("gisa128")
+    with pytest.raises(gisa.Error) as e:
+        gisa.load(paths=[])  # never the embedded ISA
+    assert e.value.status == 2
+    with pytest.raises(gisa.Error) as e:
+        isa.doc("NO_SUCH_OPTYPE")
+    assert e.value.status == 5 and e.value.status_name
+    assert "FADD" in isa.doc("FADD") and "FADD" in isa.doc()
+    for text in ("FADD R0, R1, R2\nFADD R0, R1, R2", "", "// nothing", "FOO R1"):
+        with pytest.raises(gisa.Error) as e:
+            isa.assemble_one(text)  # exactly one instruction (GISA_ASM_ONE)
+        assert e.value.status == 1 and e.value.diagnostics, text
+    assert isa.assemble_one("FADD R0, R1, R2 // one") == isa.assemble("FADD R0, R1, R2")[0]
+    inst = isa.decode(isa.assemble_one("@!P3 FADD R0, R1, R2 $sched=3"))
+    assert inst.guard == (3, True) and inst.controls[0] == 3
+    assert isa.decode(isa.assemble_one("@P2 FADD R0, R1, R2")).guard == (2, False)
+    with pytest.raises(gisa.Error):
+        isa.encode(inst, opcode="NO_SUCH_OPCODE")
+    assert isa.encode(inst, opcode="FADD_RR") == inst.word
+    with pytest.raises(gisa.Error) as e:
+        isa.generator().generate(count=gisa._lib.GEN_MAX_COUNT + 1)
+    assert e.value.status == gisa._lib.ERR_LIMIT == 8
+    sim = isa.simulator(warps=2, regs=4)
+    assert (sim.pc(1), sim.done(1), sim.get_active(1)) == (0, True, 0xFFFFFFFF)  # no program: done
+    for f in (sim.pc, sim.done, sim.get_active):
+        with pytest.raises(gisa.Error) as e:
+            f(2)  # no warp 2
+        assert e.value.status == 2, f
+
+
 # ------------------------------------------------------------------ round trips of every opcode
 @pytest.mark.parametrize("target,opcode", _opcode_params())
 @SETTINGS

@@ -45,6 +45,7 @@ def test_version():
     v = gisa.__version__
     assert v == gisa.library_version()
     assert re.fullmatch(r"\d+\.\d+\.\d+", v)
+    assert int(v.split(".")[0]) == gisa._lib.VERSION_MAJOR == 1  # API 1.0 (libgisa.so.1)
     b = gisa_bin()
     if b:  # the library of the build whose program this is
         out = subprocess.run([b, "--version"], capture_output=True, text=True, check=True).stdout

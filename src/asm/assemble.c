@@ -68,7 +68,8 @@ typedef struct sink {
 typedef struct asm_run {
     const gisa_isa *isa;
     sink k;
-    const gisa_asm_options *opt;
+    const gisa_asm_options *opt; /* NULL, or the caller's options as this library knows them */
+    gisa_status stopped;         /* what the line callback returned, other than GISA_OK: stop */
     int depth;
     const char *id[GISA_MAX_INCLUDE_DEPTH + 1];
     const char *from_file[GISA_MAX_INCLUDE_DEPTH + 1];
@@ -163,7 +164,7 @@ static int include_file(asm_run *r, statement *st, const asm_directive *d)
 {
     const gisa_asm_options *o = r->opt;
     if (!o || !o->include)
-        return include_error(r, st, d, "cannot include '%s': no file reader was given (gisa_assemble_ex reads includes)", d->name);
+        return include_error(r, st, d, "cannot include '%s': no file reader was given (gisa_asm_options.include reads them)", d->name);
     if (r->depth == GISA_MAX_INCLUDE_DEPTH)
         return include_error(r, st, d, "cannot include '%s': includes nested more than %d deep", d->name, GISA_MAX_INCLUDE_DEPTH);
     gisa_include inc = {NULL, NULL, NULL, 0, NULL};
@@ -219,7 +220,8 @@ static void list_line(asm_run *r, listed_line *ln)
     while (len && ln->text[len - 1] == '\r')
         len--;
     gisa_asm_line l = {r->k.file, ln->lineno, r->depth, ln->text, len, ln->first, r->k.n - ln->first, r->k.w ? r->k.w + ln->first : NULL};
-    o->line(o->user, &l);
+    if (r->stopped == GISA_OK)
+        r->stopped = o->line(o->user, &l);
     ln->first = r->k.n;
     ln->listed = 1;
 }
@@ -244,7 +246,7 @@ static int directive(asm_run *r, statement *st, const char *line, size_t q, size
     }
     if (d.invalid) { /* `.invalid` says the word does not decode: check it */
         char text[512];
-        if (gisa_disassemble(r->isa, d.words[0], text, sizeof text) == GISA_OK) {
+        if (gisa_disassemble(r->isa, d.words[0], text, sizeof text, NULL) == GISA_OK) {
             asm_error e = {d.col, (int)(t - q), ""};
             snprintf(e.msg, sizeof e.msg, "this word is no invalid one: it is '%.300s' (write .inst to keep it raw)", text);
             report(&r->k, GISA_WARNING, st, &e);
@@ -265,7 +267,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
 {
     const gisa_isa *isa = r->isa;
     sink *k = &r->k;
-    void (*lst)(void *, const gisa_asm_line *) = r->opt ? r->opt->line : NULL;
+    gisa_status (*lst)(void *, const gisa_asm_line *) = r->opt ? r->opt->line : NULL;
     size_t bom = text ? utf8_bom_len(text, len) : 0; /* not part of line 1 */
     text += bom;
     len -= bom;
@@ -290,7 +292,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
     size_t fast = len > ASM_PAD ? len - ASM_PAD - 1 : 0;
     while (fast && text[fast - 1] != '\n')
         fast--;
-    while (!nomem && pos < len) {
+    while (!nomem && r->stopped == GISA_OK && pos < len) {
         size_t b = pos;
         lineno++;
         slash = slash < b ? next_of(text, len, b, '/') : slash;
@@ -385,20 +387,25 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
     return nomem ? -1 : 0;
 }
 
-static gisa_status assemble_ex_unguarded(const gisa_isa *isa, const char *filename, const char *text, size_t len,
-                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
+static gisa_status assemble_unguarded(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                                      const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
 {
-    if (!isa || !words || !nwords || (!text && len))
+    if (!isa || !words || !nwords || (!text && len) || (opt && opt->size < sizeof *opt))
         return GISA_ERR_USAGE;
     *words = NULL;
     *nwords = 0;
     if (!filename)
         filename = "<input>";
+    /* options of any size the caller's header gave: the fields this
+     * library knows */
+    gisa_asm_options o = GISA_ASM_OPTIONS_INIT;
+    if (opt)
+        memcpy(&o, opt, sizeof o);
     asm_run r;
     memset(&r, 0, sizeof r);
     r.isa = isa;
-    r.opt = opt;
-    r.id[0] = opt && opt->file_id ? opt->file_id : filename;
+    r.opt = opt ? &o : NULL;
+    r.id[0] = o.file_id ? o.file_id : filename;
     /* the first guess of the number of words comes from the text's size (a
      * line of 48 bytes is a short one), then it doubles: most files need
      * no copy of the words */
@@ -413,9 +420,14 @@ static gisa_status assemble_ex_unguarded(const gisa_isa *isa, const char *filena
         else
             diag_add(diags, GISA_ERROR, NULL, "%s: out of memory after %zu instructions", filename, k->n);
         free(k->w);
-        return GISA_ERR_NOMEM;
+        return k->too_many ? GISA_ERR_LIMIT : GISA_ERR_NOMEM;
     }
-    if (k->errors) {
+    if (r.stopped != GISA_OK || k->errors) {
+        free(k->w);
+        return r.stopped != GISA_OK ? r.stopped : GISA_ERR_INPUT;
+    }
+    if ((o.flags & GISA_ASM_ONE) && k->n != 1) {
+        diag_add(diags, GISA_ERROR, NULL, "expected exactly one instruction, got %zu", k->n);
         free(k->w);
         return GISA_ERR_INPUT;
     }
@@ -424,40 +436,8 @@ static gisa_status assemble_ex_unguarded(const gisa_isa *isa, const char *filena
     return GISA_OK;
 }
 
-gisa_status gisa_assemble_ex(const gisa_isa *isa, const char *filename, const char *text, size_t len,
-                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
+gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                          const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags)
 {
-    FPENV_RETURN(gisa_status, assemble_ex_unguarded(isa, filename, text, len, opt, words, nwords, diags));
-}
-
-gisa_status gisa_assemble(const gisa_isa *isa, const char *filename, const char *text, size_t len, gisa_word **words,
-                          size_t *nwords, gisa_diags *diags)
-{
-    return gisa_assemble_ex(isa, filename, text, len, NULL, words, nwords, diags);
-}
-
-gisa_status gisa_assemble_one(const gisa_isa *isa, const char *text, gisa_word *word, gisa_diags *diags)
-{
-    gisa_word *w = NULL;
-    size_t n = 0;
-    gisa_status s = gisa_assemble(isa, "<input>", text, text ? strlen(text) : 0, &w, &n, diags);
-    if (s != GISA_OK)
-        return s;
-    if (n != 1) {
-        diag_add(diags, GISA_ERROR, NULL, "expected exactly one instruction, got %zu", n);
-        free(w);
-        return GISA_ERR_INPUT;
-    }
-    *word = w[0];
-    free(w);
-    return GISA_OK;
-}
-
-gisa_status gisa_assemble_inst(const gisa_isa *isa, const char *text, gisa_inst *inst, gisa_diags *diags)
-{
-    gisa_word w;
-    if (!inst)
-        return GISA_ERR_USAGE;
-    gisa_status s = gisa_assemble_one(isa, text, &w, diags);
-    return s != GISA_OK ? s : gisa_decode(isa, w, inst);
+    FPENV_RETURN(gisa_status, assemble_unguarded(isa, filename, text, len, opt, words, nwords, diags));
 }

@@ -253,7 +253,7 @@ static gisa_status parse_bin(const gisa_isa *isa, const char *data, size_t len, 
     return GISA_OK;
 }
 
-gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, int hex, gisa_word **words,
+gisa_status gisa_words_parse(const gisa_isa *isa, const char *data, size_t len, bool hex, gisa_word **words,
                              size_t *nwords, gisa_diags *diags)
 {
     if (!isa || !words || !nwords || (len && !data))

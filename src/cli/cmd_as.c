@@ -31,7 +31,7 @@ static void put_word(FILE *f, unsigned bits, const gisa_word *w)
 
 /* `LINE  OFFSET  ENCODING  SOURCE`, one row per word (a line without words:
  * its source alone), and `// FILE` where the file changes (includes). */
-static void list_line(void *user, const gisa_asm_line *l)
+static gisa_status list_line(void *user, const gisa_asm_line *l)
 {
     listing *ls = user;
     int digits = (int)ls->bits / 4;
@@ -45,7 +45,7 @@ static void list_line(void *user, const gisa_asm_line *l)
             fprintf(ls->f, "%6d  %*s  %.*s\n", l->line, 4 + 2 + digits, "", (int)l->len, l->text);
         else
             fprintf(ls->f, "%6d\n", l->line);
-        return;
+        return GISA_OK;
     }
     for (size_t i = 0; i < l->nwords; i++) {
         if (i)
@@ -59,6 +59,7 @@ static void list_line(void *user, const gisa_asm_line *l)
         else
             fprintf(ls->f, "  %.*s\n", (int)l->len, l->text);
     }
+    return GISA_OK;
 }
 
 /* Maps --format text to a format (gisa_out_format order). */

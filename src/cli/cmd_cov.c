@@ -15,7 +15,7 @@ static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
     int r = cli_read_input(cmd, path, &text, &len);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     gisa_status st = gisa_cov_read_json(cov, cli_input_name(path), text, len, d);
     cli_print_diags(stderr, d, 0, NULL);
     gisa_diags_free(d);
@@ -57,7 +57,8 @@ int cli_cov_end(const cli_cmd *cmd, gisa_cov *cov, const char *path, int status)
 {
     if (!cov)
         return status;
-    char *json = gisa_cov_write_json(cov);
+    char *json = NULL;
+    gisa_cov_write_json(cov, &json);
     gisa_cov_free(cov);
     if (!json) {
         cli_error(cmd, "out of memory");
@@ -199,8 +200,8 @@ static int run_program(const cov_run *cr, const char *path)
     gisa_sim_load(sim, words, n);
     free(words);
     if (cr->state) {
-        gisa_diags *d = gisa_diags_new();
-        gisa_status st = gisa_sim_state_read_json(sim, cli_input_name(cr->a->val[O_STATE]), cr->state, cr->state_len, d);
+        gisa_diags *d = cli_diags();
+        gisa_status st = cli_state_read(sim, cli_input_name(cr->a->val[O_STATE]), cr->state, cr->state_len, d);
         cli_print_diags(stderr, d, 0, NULL);
         gisa_diags_free(d);
         if (st != GISA_OK) {
@@ -264,7 +265,11 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         else if (r != CLI_CONTINUE)
             goto done;
     }
-    char *text = a->val[O_JSON] ? gisa_cov_write_json(cr.cov) : gisa_cov_report(cr.cov);
+    char *text = NULL;
+    if (a->val[O_JSON])
+        gisa_cov_write_json(cr.cov, &text);
+    else
+        gisa_cov_report(cr.cov, &text);
     if (!text) {
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;

@@ -52,7 +52,7 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
             p += 3;
         }
         size_t len;
-        if (gisa_disassemble_len(isa, w[i], p, 512, &len) != GISA_OK)
+        if (gisa_disassemble(isa, w[i], p, 512, &len) != GISA_OK)
             ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
         p += len;
         if (raw) {

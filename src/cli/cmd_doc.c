@@ -11,7 +11,7 @@ static const cli_opt opts[] = {
 
 #define MANUAL_MARKER ".gisa-manual"
 
-static int add_page(void *user, const char *name, const char *data, size_t len)
+static gisa_status add_page(void *user, const char *name, const char *data, size_t len)
 {
     return cli_outdir_add(user, name, data, len) == EXIT_OK ? GISA_OK : GISA_ERR_IO;
 }
@@ -84,9 +84,9 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         gisa_isa_free(isa);
         return r;
     }
-    gisa_status st = GISA_OK;
-    char *text = gisa_isa_doc(isa, name, &st);
-    if (text) {
+    char *text = NULL;
+    gisa_status st = gisa_isa_doc(isa, name, &text);
+    if (st == GISA_OK) {
         size_t n = strlen(text);
         fputs(text, stdout);
         if (n && text[n - 1] != '\n')

@@ -56,7 +56,7 @@ static int parse_seed(const char *s, uint64_t *out)
 
 static int configure(const cli_cmd *cmd, gisa_gen *g, const cli_args *a)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     int r = CLI_CONTINUE;
     for (size_t i = O_GEN; i < NOPTS && r == CLI_CONTINUE; i++)
         if (a->val[i] && gisa_gen_set(g, opts[i].name, a->val[i], d) != GISA_OK) {
@@ -71,8 +71,9 @@ static int configure(const cli_cmd *cmd, gisa_gen *g, const cli_args *a)
 /* Writes the outputs the options name, after everything was generated. */
 static int write_outputs(const cli_cmd *cmd, const gisa_isa *isa, gisa_gen *g, const cli_args *a)
 {
-    size_t len, n;
-    const char *text = gisa_gen_text(g, &len);
+    size_t len = 0, n = 0;
+    const char *text = "";
+    gisa_gen_text(g, &text, &len);
     int r = EXIT_OK;
     if (a->val[O_OUT] || !a->val[O_WORDS])
         r = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", text, len);
@@ -80,7 +81,8 @@ static int write_outputs(const cli_cmd *cmd, const gisa_isa *isa, gisa_gen *g, c
         const char *path = a->val[O_WORDS], *f = a->val[O_FORMAT];
         size_t pl = strlen(path);
         int bin = f ? !strcmp(f, "bin") : pl > 4 && !strcmp(path + pl - 4, ".bin");
-        const gisa_word *words = gisa_gen_words(g, &n);
+        const gisa_word *words = NULL;
+        gisa_gen_words(g, &words, &n);
         char *buf;
         size_t blen;
         if (gisa_words_serialize(isa, words, n, bin ? GISA_FMT_BIN : GISA_FMT_HEX, &buf, &blen) != GISA_OK) {
@@ -91,7 +93,8 @@ static int write_outputs(const cli_cmd *cmd, const gisa_isa *isa, gisa_gen *g, c
         gisa_free(buf);
     }
     if (r == EXIT_OK && a->val[O_STATE]) {
-        const char *state = gisa_gen_state(g, &len);
+        const char *state = "";
+        gisa_gen_state(g, &state, &len);
         r = cli_write_output(cmd, a->val[O_STATE], state, len);
     }
     return r;
@@ -127,12 +130,13 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         r = EXIT_INPUT;
     } else if ((r = configure(cmd, g, &a)) == CLI_CONTINUE) {
         if (a.val[O_LIST]) {
-            char *names = gisa_gen_names(g);
+            char *names = NULL;
+            gisa_gen_names(g, &names);
             fputs(names ? names : "", stdout);
             gisa_free(names);
             r = EXIT_OK;
         } else {
-            gisa_diags *d = gisa_diags_new();
+            gisa_diags *d = cli_diags();
             gisa_status st = gisa_gen_generate(g, seed, count, d);
             for (size_t k = 0; k < gisa_diags_count(d); k++)
                 cli_error(cmd, "%s", gisa_diags_get(d, k)->message);

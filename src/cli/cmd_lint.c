@@ -87,7 +87,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         return r;
     printf("loaded %zu opcodes (%zu optypes) from %s\n", gisa_isa_opcode_count(isa), gisa_isa_optype_count(isa),
            source);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     if (!d) {
         gisa_isa_free(isa);
         cli_error(cmd, "out of memory");
@@ -105,7 +105,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             continue;
         } else
             warnings++;
-        char *s = gisa_diag_format(g, 0);
+        char *s = NULL;
+        gisa_diag_format(g, false, &s);
         printf("%s%s\n", g->file && g->file[0] ? "" : "gisa: ", s ? s : g->message);
         free(s);
     }

@@ -67,10 +67,12 @@ static int program_format(const char *path, const char *opt)
     return 0;
 }
 
-static void trace_to_file(void *user, const char *line)
+/* Write errors show when the file is closed. */
+static gisa_status trace_to_file(void *user, const char *line)
 {
     fputs(line, (FILE *)user);
     fputc('\n', (FILE *)user);
+    return GISA_OK;
 }
 
 static int parse_limit(const cli_cmd *cmd, const char *val, const char *what, size_t lo, size_t hi, size_t *out)
@@ -91,7 +93,10 @@ static int value_format(const char *s)
     return -1;
 }
 
-static int to_stream(void *user, const char *data, size_t n) { return fwrite(data, 1, n, (FILE *)user) != n; }
+static gisa_status to_stream(void *user, const char *data, size_t n)
+{
+    return fwrite(data, 1, n, (FILE *)user) != n ? GISA_ERR_IO : GISA_OK;
+}
 
 /* Runs the simulation with its outputs streamed to their files: neither the
  * trace nor the final state is held in memory. */
@@ -168,7 +173,7 @@ static int read_state(const cli_cmd *cmd, const char *path, gisa_state **st)
     int r = cli_read_input(cmd, path, &text, &len);
     if (r != CLI_CONTINUE)
         return r;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     gisa_status s = gisa_state_parse(cli_input_name(path), text, len, st, d);
     free(text);
     cli_print_diags(stderr, d, 0, NULL);
@@ -253,7 +258,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     free(words);
     words = NULL;
     if (state) {
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = cli_diags();
         gisa_status st = gisa_sim_state_apply(sim, state, d);
         cli_print_diags(stderr, d, 0, NULL);
         gisa_diags_free(d);

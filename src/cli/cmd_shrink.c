@@ -135,13 +135,13 @@ static int wait_command(const tester *t, pid_t pid, int *ws, int *timed_out)
     }
 }
 
-/* 1: the command still fails on the candidate; 0: it passes; -1: stop. */
-static int still_fails(void *user, const char *text, size_t len)
+/* *fails: the command still fails on the candidate; GISA_ERR_IO: stop. */
+static gisa_status still_fails(void *user, const char *text, size_t len, bool *fails)
 {
     tester *t = user;
     if (write_candidate(t->path, text, len)) {
         cli_error(t->cmd, "cannot write %s: %s", t->path, strerror(errno));
-        return -1;
+        return GISA_ERR_IO;
     }
     fflush(NULL);
     sigset_t chld, old;
@@ -152,7 +152,7 @@ static int still_fails(void *user, const char *text, size_t len)
     if (pid < 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
         cli_error(t->cmd, "cannot start the command: %s", strerror(errno));
-        return -1;
+        return GISA_ERR_IO;
     }
     if (pid == 0) {
         setpgid(0, 0);
@@ -177,22 +177,22 @@ static int still_fails(void *user, const char *text, size_t len)
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (waited < 0) {
         cli_error(t->cmd, "waiting for the command: %s", strerror(errno));
-        return -1;
+        return GISA_ERR_IO;
     }
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
         n += text[i] == '\n';
     if (WIFEXITED(ws) && WEXITSTATUS(ws) == EXEC_FAILED && t->status != EXEC_FAILED) {
         cli_error(t->cmd, "cannot run '%s' (exit status %d)", t->argv[0], EXEC_FAILED);
-        return -1;
+        return GISA_ERR_IO;
     }
-    int fails = timed_out      ? 0
-                : WIFEXITED(ws) ? (t->status < 0 ? WEXITSTATUS(ws) != 0 : WEXITSTATUS(ws) == t->status)
-                                : WIFSIGNALED(ws) && t->status < 0;
+    *fails = timed_out      ? false
+             : WIFEXITED(ws) ? (t->status < 0 ? WEXITSTATUS(ws) != 0 : WEXITSTATUS(ws) == t->status)
+                             : WIFSIGNALED(ws) && t->status < 0;
     if (t->verbose)
         fprintf(stderr, "gisa shrink: %zu lines: %s\n", n,
-                timed_out ? "timed out (passes)" : fails ? "fails (kept)" : "passes");
-    return fails;
+                timed_out ? "timed out (passes)" : *fails ? "fails (kept)" : "passes");
+    return GISA_OK;
 }
 
 /* argv with every "{}" of the command replaced by path, or path appended */
@@ -246,7 +246,7 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     t->argv = command_line(command, ncommand, path);
     char *out = NULL;
     size_t out_len = 0, tests = 0;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     gisa_status st = t->argv && d ? gisa_shrink(text, len, still_fails, t, &out, &out_len, &tests, d) : GISA_ERR_NOMEM;
     release_interrupts();
     candidate_path = candidate_dir = NULL;

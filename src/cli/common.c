@@ -399,14 +399,20 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
             return cli_usage_error(cmd, "--isa%s needs a file or directory", i < nvals ? "" : "-add");
         }
     }
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = cli_diags();
     if (!d) {
         free(buf);
         free(paths);
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    gisa_load_options lo = {target, paths, npaths, a->overlay_dir, nadd ? paths + npaths : NULL, nadd};
+    gisa_load_options lo = GISA_LOAD_OPTIONS_INIT;
+    lo.target = target;
+    lo.paths = paths;
+    lo.npaths = npaths;
+    lo.overlay_dir = a->overlay_dir;
+    lo.add = nadd ? paths + npaths : NULL;
+    lo.nadd = nadd;
     gisa_status st = gisa_isa_load(&lo, isa, d);
     cli_print_diags(stderr, d, 1, NULL);
     if (warnings)
@@ -435,13 +441,30 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
     return EXIT_INPUT;
 }
 
+gisa_diags *cli_diags(void)
+{
+    gisa_diags *d = NULL;
+    return gisa_diags_new(&d) == GISA_OK ? d : NULL;
+}
+
+gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, size_t len, gisa_diags *d)
+{
+    gisa_state *st = NULL;
+    gisa_status r = gisa_state_parse(name, text, len, &st, d);
+    if (r == GISA_OK)
+        r = gisa_sim_state_apply(sim, st, d);
+    gisa_state_free(st);
+    return r;
+}
+
 void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *input_name)
 {
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         gisa_diag g = *gisa_diags_get(d, i);
         if (input_name && g.file && !strcmp(g.file, "<input>"))
             g.file = input_name;
-        char *s = gisa_diag_format(&g, with_source);
+        char *s = NULL;
+        gisa_diag_format(&g, with_source, &s);
         /* a message tied to no file says who is speaking, like "gcc: error:" */
         fprintf(f, "%s%s\n", g.file && g.file[0] ? "" : "gisa: ", s ? s : g.message);
         free(s);
@@ -471,7 +494,7 @@ static int open_input(const cli_cmd *cmd, const cli_args *a, size_t limit, const
                     a->optional_name, a->optional_name, in);
         return r;
     }
-    *d = gisa_diags_new();
+    *d = cli_diags();
     if (!*d) {
         free(*data);
         cli_error(cmd, "out of memory");
@@ -531,7 +554,7 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
         opt->include = cli_read_include;
         opt->release = cli_release_include;
         opt->file_id = id;
-        st = gisa_assemble_ex(isa, name, data, len, opt, words, n, d);
+        st = gisa_assemble(isa, name, data, len, opt, words, n, d);
         free(id);
     } else {
         st = gisa_words_parse(isa, data, len, from == CLI_WORDS_HEX, words, n, d);
@@ -553,8 +576,7 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
 int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
                           size_t limit, const cli_budget *budget, gisa_word **words, size_t *n)
 {
-    gisa_asm_options opt;
-    memset(&opt, 0, sizeof opt);
+    gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
     return read_words(cmd, isa, a, from, limit, budget, &opt, words, n);
 }
 
@@ -565,11 +587,10 @@ int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, c
 }
 
 int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
-                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       const cli_budget *budget, gisa_status (*line)(void *user, const gisa_asm_line *l), void *user,
                        gisa_word **words, size_t *n)
 {
-    gisa_asm_options opt;
-    memset(&opt, 0, sizeof opt);
+    gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
     opt.line = line;
     opt.user = user;
     return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, budget, &opt, words, n);

@@ -95,11 +95,16 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
 /* Prints each diagnostic on its own line; those naming "<input>" (the library's
  * name for an anonymous buffer) are shown under `input_name` when given. */
 void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *input_name);
+/* A new diagnostics list (gisa_diags_new), NULL when out of memory. */
+gisa_diags *cli_diags(void);
+/* A state file's text applied to sim (gisa_state_parse, then
+ * gisa_sim_state_apply). */
+gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, size_t len, gisa_diags *d);
 
 /* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit
  * status after printing the reason. *buf is malloc'd and NUL-terminated. */
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len);
-/* The reader of `.include` files for gisa_assemble_ex: NAME relative to
+/* The reader of `.include` files for gisa_assemble's options: NAME relative to
  * the including file's directory (from standard input: the current one). */
 gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why,
                              size_t why_cap);
@@ -178,7 +183,7 @@ int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_arg
                           size_t limit, const cli_budget *budget, gisa_word **words, size_t *n);
 /* cli_read_words_within for assembly, with a listing callback (gisa_asm_options.line). */
 int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
-                       const cli_budget *budget, void (*line)(void *user, const gisa_asm_line *l), void *user,
+                       const cli_budget *budget, gisa_status (*line)(void *user, const gisa_asm_line *l), void *user,
                        gisa_word **words, size_t *n);
 /* For commands that write a file: rejects an empty -o, then loads the ISA. */
 int cli_load_for_output(const cli_cmd *cmd, const cli_args *a, const char *out, gisa_isa **isa);

@@ -20,12 +20,20 @@ struct gisa_diags {
     size_t count, cap, limit, dropped, errors, warnings;
 };
 
-gisa_diags *gisa_diags_new(void)
+gisa_diags *diags_alloc(void)
 {
     gisa_diags *d = calloc(1, sizeof *d);
     if (d)
         d->limit = 1000;
     return d;
+}
+
+gisa_status gisa_diags_new(gisa_diags **out)
+{
+    if (!out)
+        return GISA_ERR_USAGE;
+    *out = diags_alloc();
+    return *out ? GISA_OK : GISA_ERR_NOMEM;
 }
 
 void gisa_diags_clear(gisa_diags *d)
@@ -196,7 +204,7 @@ void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
     }
 }
 
-char *gisa_diag_format(const gisa_diag *g, int with_source)
+char *diag_text(const gisa_diag *g, int with_source)
 {
     static const char *const sev[] = {"note", "warning", "error"};
     strbuf sb;
@@ -237,6 +245,14 @@ char *gisa_diag_format(const gisa_diag *g, int with_source)
             sb_putc(&sb, '~');
     }
     return sb_take(&sb);
+}
+
+gisa_status gisa_diag_format(const gisa_diag *g, bool with_source, char **out)
+{
+    if (!g || !out)
+        return GISA_ERR_USAGE;
+    *out = diag_text(g, with_source);
+    return *out ? GISA_OK : GISA_ERR_NOMEM;
 }
 
 const char *errno_text(int err, char *buf, size_t cap)
@@ -286,6 +302,7 @@ const char *gisa_status_str(gisa_status s)
     case GISA_ERR_NOTFOUND: return "not found";
     case GISA_ERR_SIM: return "simulation fault";
     case GISA_ERR_TRUNCATED: return "text cut to fit the buffer";
+    case GISA_ERR_LIMIT: return "over a limit";
     }
     return "unknown status";
 }

@@ -16,6 +16,10 @@ typedef struct srcloc {
     const char *context; /* lines shown before it ("In file included from a.s:3:"), or NULL */
 } srcloc;
 
+/* gisa_diags_new and gisa_diag_format for the library's own use: NULL
+ * when out of memory. */
+gisa_diags *diags_alloc(void);
+char *diag_text(const gisa_diag *g, int with_source);
 void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fmt, va_list ap);

@@ -156,10 +156,8 @@ static void w_optype(writer *w, const cov_optype *t)
     w_close(w, '}');
 }
 
-char *gisa_cov_write_json(const gisa_cov *c)
+static char *cov_json(const gisa_cov *c)
 {
-    if (!c)
-        return NULL;
     gisa_cov_summary s;
     gisa_cov_summary_get(c, &s);
     writer w = {.depth = -1};
@@ -195,6 +193,14 @@ char *gisa_cov_write_json(const gisa_cov *c)
         return NULL;
     }
     return sb_take(&w.b);
+}
+
+gisa_status gisa_cov_write_json(const gisa_cov *c, char **out)
+{
+    if (!c || !out)
+        return GISA_ERR_USAGE;
+    *out = cov_json(c);
+    return *out ? GISA_OK : GISA_ERR_NOMEM;
 }
 
 /* ------------------------------------------------------------ reading */
@@ -419,9 +425,10 @@ static void read_body(reader *r, const json_val *root)
             add_count(r, &val, &c->skipped, key);
         else if (!strcmp(key, "opcodes"))
             for (int f2 = 1; member(r, &val, &f2, k2, &v2, key);) {
-                size_t i = gisa_isa_find_opcode(c->isa, k2);
+                size_t i = 0;
+                gisa_status found = gisa_isa_find_opcode(c->isa, k2, &i);
                 snprintf(r->path, sizeof r->path, "opcodes.%s", k2);
-                if (i != (size_t)-1) {
+                if (found == GISA_OK) {
                     read_opcode(r, i, &v2, k2);
                 } else {
                     fail(r, &v2, "this model has no opcode", k2);

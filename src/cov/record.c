@@ -203,10 +203,10 @@ _Static_assert(GISA_DECO_NEG == 1u << D_NEG && GISA_DECO_ABS == 1u << D_ABS && G
                    GISA_DECO_NOT == 1u << D_NOT,
                "deco_hits are indexed by the GISA_DECO_* bit");
 
-static void commit_hook(void *user, const gisa_sim_commit *c)
+static gisa_status commit_hook(void *user, const gisa_sim_commit *c)
 {
     gisa_cov *cov = user;
-    gisa_cov_record(cov, cov->sim, c);
+    return gisa_cov_record(cov, cov->sim, c);
 }
 
 gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim)
@@ -214,8 +214,7 @@ gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim)
     if (!cov || !sim)
         return GISA_ERR_USAGE;
     cov->sim = sim;
-    gisa_sim_set_commit_hook(sim, commit_hook, cov);
-    return GISA_OK;
+    return gisa_sim_set_commit_hook(sim, commit_hook, cov);
 }
 
 void cov_add(gisa_cov *into, const gisa_cov *from)

@@ -225,10 +225,8 @@ static void report_optype(strbuf *b, const gisa_cov *c, int ti)
         sb_putc(b, '\n');
 }
 
-static char *cov_report_unguarded(const gisa_cov *c)
+static char *cov_report_text(const gisa_cov *c)
 {
-    if (!c)
-        return NULL;
     gisa_cov_summary s;
     gisa_cov_summary_get(c, &s);
     strbuf b;
@@ -250,7 +248,15 @@ static char *cov_report_unguarded(const gisa_cov *c)
     return sb_take(&b);
 }
 
-char *gisa_cov_report(const gisa_cov *c)
+static gisa_status cov_report_unguarded(const gisa_cov *c, char **out)
 {
-    FPENV_RETURN(char *, cov_report_unguarded(c));
+    if (!c || !out)
+        return GISA_ERR_USAGE;
+    *out = cov_report_text(c);
+    return *out ? GISA_OK : GISA_ERR_NOMEM;
+}
+
+gisa_status gisa_cov_report(const gisa_cov *c, char **out)
+{
+    FPENV_RETURN(gisa_status, cov_report_unguarded(c, out));
 }

@@ -33,7 +33,7 @@ static COLD gisa_status invalid(const gisa_isa *isa, gisa_word w, int opcode, ch
     return (size_t)n >= cap ? GISA_ERR_TRUNCATED : GISA_ERR_INPUT;
 }
 
-gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word w, char *buf, size_t cap, size_t *len)
+gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap, size_t *len)
 {
     size_t ignored;
     if (!len)
@@ -46,11 +46,6 @@ gisa_status gisa_disassemble_len(const gisa_isa *isa, gisa_word w, char *buf, si
     if (form < 0)
         return invalid(isa, w, opcode, buf, cap, len);
     return dis_print(isa->dis, opcode, form, vals, buf, cap, len) ? GISA_ERR_TRUNCATED : GISA_OK;
-}
-
-gisa_status gisa_disassemble(const gisa_isa *isa, gisa_word w, char *buf, size_t cap)
-{
-    return gisa_disassemble_len(isa, w, buf, cap, NULL);
 }
 
 gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap)

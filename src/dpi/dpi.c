@@ -9,6 +9,7 @@
 
 #include "gisa.h"
 #include "gisa_dpi.h"
+#include "sim/state_io.h"
 
 #define MAX_RTL_WRITES 1024
 #define MSG_CAP 512
@@ -94,6 +95,19 @@ static char *read_file(dpi *d, const char *path, size_t *len)
     return buf;
 }
 
+static gisa_diags *dpi_diags(void)
+{
+    gisa_diags *g = NULL;
+    return gisa_diags_new(&g) == GISA_OK ? g : NULL;
+}
+
+/* A warp that is out of range counts as done. */
+static bool warp_done(const dpi *d, int warp)
+{
+    bool done = true;
+    return warp < 0 || gisa_sim_done(d->sim, (unsigned)warp, &done) != GISA_OK || done;
+}
+
 /* The first error of diags as `file:line:col: error: message`. */
 static void fail_diags(dpi *d, gisa_diags *g, const char *what)
 {
@@ -101,7 +115,8 @@ static void fail_diags(dpi *d, gisa_diags *g, const char *what)
         const gisa_diag *x = gisa_diags_get(g, i);
         if (x->severity != GISA_ERROR)
             continue;
-        char *t = gisa_diag_format(x, 0);
+        char *t = NULL;
+        gisa_diag_format(x, false, &t);
         fail(d, "%s", t ? t : what);
         gisa_free(t);
         return;
@@ -117,8 +132,10 @@ void *gisa_dpi_new(const char *target, const char *isa_paths, int regs, int warp
         return NULL;
     }
     const char *tgt = target && *target ? target : NULL;
-    gisa_diags *g = gisa_diags_new();
+    gisa_diags *g = dpi_diags();
     gisa_status st;
+    gisa_load_options opt = GISA_LOAD_OPTIONS_INIT;
+    opt.target = tgt;
     if (isa_paths && *isa_paths) {
         char *copy = strdup(isa_paths);
         const char *paths[64];
@@ -126,10 +143,12 @@ void *gisa_dpi_new(const char *target, const char *isa_paths, int regs, int warp
         char *rest = NULL; /* strtok_r: strtok keeps its place in a static, shared by all threads */
         for (char *p = copy ? strtok_r(copy, ":", &rest) : NULL; p && n < 64; p = strtok_r(NULL, ":", &rest))
             paths[n++] = p;
-        st = n ? gisa_isa_load_paths(paths, n, NULL, tgt, &d->isa, g) : GISA_ERR_USAGE;
+        opt.paths = paths;
+        opt.npaths = n;
+        st = n ? gisa_isa_load(&opt, &d->isa, g) : GISA_ERR_USAGE;
         free(copy);
     } else {
-        st = gisa_isa_load_embedded(tgt, &d->isa, g);
+        st = gisa_isa_load(&opt, &d->isa, g);
     }
     if (st == GISA_OK) {
         unsigned r = regs > 0 ? (unsigned)regs : gisa_sim_max_regs(d->isa);
@@ -175,11 +194,11 @@ static int load_words(dpi *d, const char *path, int hex)
     char *text = begin_load(d, path, &len);
     if (!text)
         return -1;
-    gisa_diags *g = gisa_diags_new();
+    gisa_diags *g = dpi_diags();
     gisa_word *words = NULL;
     size_t n = 0;
-    gisa_status st = hex ? gisa_words_parse(d->isa, text, len, 1, &words, &n, g)
-                         : gisa_assemble(d->isa, path, text, len, &words, &n, g);
+    gisa_status st = hex ? gisa_words_parse(d->isa, text, len, true, &words, &n, g)
+                         : gisa_assemble(d->isa, path, text, len, NULL, &words, &n, g);
     free(text);
     if (st == GISA_OK)
         st = gisa_sim_load(d->sim, words, n);
@@ -216,8 +235,8 @@ int gisa_dpi_load_state(void *h, const char *path)
     char *text = begin_load(d, path, &len);
     if (!text)
         return -1;
-    gisa_diags *g = gisa_diags_new();
-    gisa_status st = gisa_sim_state_read_json(d->sim, path, text, len, g);
+    gisa_diags *g = dpi_diags();
+    gisa_status st = sim_state_read_json(d->sim, path, text, len, g);
     free(text);
     if (st != GISA_OK)
         fail_diags(d, g, "the state file has errors");
@@ -251,21 +270,25 @@ int gisa_dpi_set_active(void *h, int warp, unsigned int mask)
 unsigned int gisa_dpi_get_active(void *h, int warp)
 {
     dpi *d = h;
-    return d && warp >= 0 ? gisa_sim_get_active(d->sim, (unsigned)warp) : 0;
+    uint32_t mask = 0;
+    if (d && warp >= 0)
+        gisa_sim_get_active(d->sim, (unsigned)warp, &mask);
+    return mask;
 }
 
 int gisa_dpi_pc(void *h, int warp)
 {
     dpi *d = h;
-    return d && warp >= 0 ? (int)gisa_sim_pc(d->sim, (unsigned)warp) : -1;
+    size_t pc;
+    return d && warp >= 0 && gisa_sim_pc(d->sim, (unsigned)warp, &pc) == GISA_OK ? (int)pc : -1;
 }
 
-int gisa_dpi_done(void *h, int warp) { return !h || warp < 0 || gisa_sim_done(((dpi *)h)->sim, (unsigned)warp); }
+int gisa_dpi_done(void *h, int warp) { return !h || warp_done(h, warp); }
 
 /* Steps the model: 0, 1 when the warp is done, -1 on a fault (failed). */
 static int model_step(dpi *d, int warp)
 {
-    if (warp < 0 || (unsigned)warp >= gisa_sim_warps(d->sim) || gisa_sim_done(d->sim, (unsigned)warp))
+    if (warp_done(d, warp))
         return 1;
     gisa_sim_fault f;
     gisa_status st = gisa_sim_step(d->sim, (unsigned)warp, &d->commit, &f);
@@ -321,8 +344,8 @@ int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec)
     d->nwrites = 0;
     d->overflow = 0;
     d->have_commit = 0;
-    size_t want = warp >= 0 ? gisa_sim_pc(d->sim, (unsigned)warp) : (size_t)-1;
-    if (warp < 0 || (unsigned)warp >= gisa_sim_warps(d->sim) || gisa_sim_done(d->sim, (unsigned)warp)) {
+    size_t want = 0;
+    if (warp_done(d, warp) || gisa_sim_pc(d->sim, (unsigned)warp, &want) != GISA_OK) {
         fail(d, "mismatch: warp %d: the RTL retired pc %d but the model's warp has ended", warp, pc);
         return -1;
     }

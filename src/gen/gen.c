@@ -22,7 +22,7 @@ gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out)
     if (!g)
         return GISA_ERR_NOMEM;
     g->isa = isa;
-    g->scratch = gisa_diags_new();
+    g->scratch = diags_alloc();
     if (!g->scratch || gen_model_init(g) || gen_options_init(g)) {
         gisa_gen_free(g);
         return GISA_ERR_NOMEM;
@@ -159,7 +159,7 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
     srcloc at = {"", 0, 0, 0, NULL, 0, NULL};
     if (count > GISA_GEN_MAX_COUNT) {
         diag_add(diags, GISA_ERROR, &at, "--count %zu: at most %u instructions", count, GISA_GEN_MAX_COUNT);
-        return GISA_ERR_USAGE;
+        return GISA_ERR_LIMIT;
     }
     if (prepare(g))
         return GISA_ERR_NOMEM;
@@ -220,33 +220,37 @@ gisa_status gisa_gen_generate(gisa_gen *g, uint64_t seed, size_t count, gisa_dia
     FPENV_RETURN(gisa_status, gen_generate_unguarded(g, seed, count, diags));
 }
 
-const gisa_word *gisa_gen_words(const gisa_gen *g, size_t *n)
+gisa_status gisa_gen_words(const gisa_gen *g, const gisa_word **words, size_t *n)
 {
-    if (n)
-        *n = g ? g->nwords : 0;
-    return g ? g->words : NULL;
+    if (!g || !words || !n)
+        return GISA_ERR_USAGE;
+    *words = g->words;
+    *n = g->words ? g->nwords : 0;
+    return GISA_OK;
 }
 
-const char *gisa_gen_text(const gisa_gen *g, size_t *len)
+gisa_status gisa_gen_text(const gisa_gen *g, const char **text, size_t *len)
 {
-    if (len)
-        *len = g && g->text.s ? g->text.len : 0;
-    return g ? g->text.s : NULL;
+    if (!g || !text || !len)
+        return GISA_ERR_USAGE;
+    *text = g->text.s ? g->text.s : "";
+    *len = g->text.s ? g->text.len : 0;
+    return GISA_OK;
 }
 
-const char *gisa_gen_state(const gisa_gen *g, size_t *len)
+gisa_status gisa_gen_state(const gisa_gen *g, const char **state, size_t *len)
 {
-    if (len)
-        *len = g && g->state ? g->state_len : 0;
-    return g ? g->state : NULL;
+    if (!g || !state || !len)
+        return GISA_ERR_USAGE;
+    *state = g->state ? g->state : "";
+    *len = g->state ? g->state_len : 0;
+    return GISA_OK;
 }
 
 unsigned gisa_gen_regs(const gisa_gen *g) { return g ? g->o.regs : 0; }
 
-char *gisa_gen_names(const gisa_gen *g)
+static char *gen_names(const gisa_gen *g)
 {
-    if (!g)
-        return NULL;
     const gisa_isa *isa = g->isa;
     strbuf b;
     sb_init(&b);
@@ -269,4 +273,12 @@ char *gisa_gen_names(const gisa_gen *g)
         sb_putc(&b, '\n');
     }
     return b.failed ? (sb_free(&b), NULL) : sb_take(&b);
+}
+
+gisa_status gisa_gen_names(const gisa_gen *g, char **out)
+{
+    if (!g || !out)
+        return GISA_ERR_USAGE;
+    *out = gen_names(g);
+    return *out ? GISA_OK : GISA_ERR_NOMEM;
 }

@@ -17,7 +17,8 @@ typedef struct shrinker {
     void *user;
     size_t tests;
     strbuf buf;
-    int stopped, oom;
+    gisa_status stopped; /* what the test returned other than GISA_OK */
+    int oom;
 } shrinker;
 
 /* Runs the test on the lines idx[0..n); 1 interesting, 0 not, -1 stop. */
@@ -36,10 +37,13 @@ static int try_lines(shrinker *s, const size_t *idx, size_t n)
         return -1;
     }
     s->tests++;
-    int r = s->test(s->user, s->buf.s ? s->buf.s : "", s->buf.len);
-    if (r < 0)
-        s->stopped = 1;
-    return r < 0 ? -1 : r > 0;
+    bool interesting = false;
+    gisa_status st = s->test(s->user, s->buf.s ? s->buf.s : "", s->buf.len, &interesting);
+    if (st != GISA_OK) {
+        s->stopped = st;
+        return -1;
+    }
+    return interesting;
 }
 
 /* ddmin on cur[0..*n); cur is updated in place. */
@@ -139,8 +143,8 @@ gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, voi
     *out = sb_take(&res);
     if (!*out)
         st = GISA_ERR_NOMEM;
-    else if (s.stopped)
-        st = GISA_ERR_IO;
+    else if (s.stopped != GISA_OK)
+        st = s.stopped;
 done:
     if (ntests)
         *ntests = s.tests;

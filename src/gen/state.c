@@ -1,5 +1,5 @@
 /* The initial state of a generated program, in the JSON format of
- * gisa_sim_state_read_json (docs/simulator.md): every register of the
+ * gisa_state_parse (docs/simulator.md): every register of the
  * pool, the predicates, the uniform registers (the index base register
  * among them) and the constant window. Each register holds one kind of
  * value (integer, F32, F16x2, BF16x2, or F64 across a pair), the same in

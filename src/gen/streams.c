@@ -135,8 +135,15 @@ static int instantiate(gisa_gen *g, int s, const stream_pick *k, gisa_inst *inst
     for (int i = 0; i < n; i++) {
         char text[GEN_TEXT];
         gisa_diags_clear(g->scratch);
-        if (expand(d, i, k, text, sizeof text) || gisa_assemble_inst(g->isa, text, &insts[i], g->scratch) != GISA_OK ||
-            gisa_diags_count(g->scratch))
+        gisa_asm_options one = GISA_ASM_OPTIONS_INIT;
+        one.flags = GISA_ASM_ONE;
+        gisa_word *w = NULL;
+        size_t nw = 0;
+        int bad = expand(d, i, k, text, sizeof text) ||
+                  gisa_assemble(g->isa, "<input>", text, strlen(text), &one, &w, &nw, g->scratch) != GISA_OK ||
+                  gisa_diags_count(g->scratch) || gisa_decode(g->isa, w[0], &insts[i]) != GISA_OK;
+        gisa_free(w);
+        if (bad)
             return 0;
     }
     return n;

@@ -62,7 +62,16 @@ static char *isa_doc_unguarded(const gisa_isa *isa, const char *name, gisa_statu
     return sb_take(&sb);
 }
 
-char *gisa_isa_doc(const gisa_isa *isa, const char *name, gisa_status *st)
+static gisa_status isa_doc_status(const gisa_isa *isa, const char *name, char **out)
 {
-    FPENV_RETURN(char *, isa_doc_unguarded(isa, name, st));
+    if (!isa || !out)
+        return GISA_ERR_USAGE;
+    gisa_status st = GISA_OK;
+    *out = isa_doc_unguarded(isa, name, &st);
+    return *out ? GISA_OK : st != GISA_OK ? st : GISA_ERR_NOMEM;
+}
+
+gisa_status gisa_isa_doc(const gisa_isa *isa, const char *name, char **out)
+{
+    FPENV_RETURN(gisa_status, isa_doc_status(isa, name, out));
 }

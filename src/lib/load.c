@@ -27,38 +27,6 @@ static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
     return GISA_OK;
 }
 
-static gisa_status isa_load_sources_unguarded(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
-{
-    return with_tools(spec_load_sources(files, n, out, diags), out, diags);
-}
-
-gisa_status gisa_isa_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
-{
-    FPENV_RETURN(gisa_status, isa_load_sources_unguarded(files, n, out, diags));
-}
-
-static gisa_status isa_load_embedded_unguarded(const char *target, gisa_isa **out, gisa_diags *diags)
-{
-    return with_tools(spec_load_embedded(target, out, diags), out, diags);
-}
-
-gisa_status gisa_isa_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
-{
-    FPENV_RETURN(gisa_status, isa_load_embedded_unguarded(target, out, diags));
-}
-
-static gisa_status isa_load_dir_unguarded(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
-                              gisa_diags *diags)
-{
-    return with_tools(spec_load_dir(dir, overlay_dir, target, out, diags), out, diags);
-}
-
-gisa_status gisa_isa_load_dir(const char *dir, const char *overlay_dir, const char *target, gisa_isa **out,
-                              gisa_diags *diags)
-{
-    FPENV_RETURN(gisa_status, isa_load_dir_unguarded(dir, overlay_dir, target, out, diags));
-}
-
 /* Another target whose types and rulings make the descriptions load
  * without errors, or NULL. */
 static const char *fitting_target(const char *const *paths, size_t n, const char *const *add, size_t nadd,
@@ -68,7 +36,7 @@ static const char *fitting_target(const char *const *paths, size_t n, const char
         const char *t = gisa_target_name(i);
         if (!strcmp(t, target))
             continue;
-        gisa_diags *scratch = gisa_diags_new();
+        gisa_diags *scratch = diags_alloc();
         gisa_isa *isa = NULL;
         gisa_status st = scratch ? spec_load_paths(paths, n, add, nadd, NULL, t, &isa, scratch) : GISA_ERR_NOMEM;
         gisa_isa_free(isa);
@@ -84,7 +52,7 @@ static gisa_status load_files(const char *const *paths, size_t n, const char *co
                               const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags)
 {
     /* files added to a target's own descriptions are for that target */
-    gisa_diags *mine = overlay_dir || !diags || !n ? NULL : gisa_diags_new();
+    gisa_diags *mine = overlay_dir || !diags || !n ? NULL : diags_alloc();
     if (!mine)
         return with_tools(spec_load_paths(paths, n, add, nadd, overlay_dir, target, out, diags), out, diags);
     /* descriptions written for another target fail with one error per
@@ -110,33 +78,29 @@ static gisa_status load_files(const char *const *paths, size_t n, const char *co
     return with_tools(st, out, diags);
 }
 
-static gisa_status isa_load_paths_unguarded(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
-                                gisa_isa **out, gisa_diags *diags)
-{
-    if (!n) { /* never the embedded descriptions: a caller's empty list is a mistake */
-        if (out)
-            *out = NULL;
-        return GISA_ERR_USAGE;
-    }
-    return load_files(paths, n, NULL, 0, overlay_dir, target, out, diags);
-}
-
-gisa_status gisa_isa_load_paths(const char *const *paths, size_t n, const char *overlay_dir, const char *target,
-                                gisa_isa **out, gisa_diags *diags)
-{
-    FPENV_RETURN(gisa_status, isa_load_paths_unguarded(paths, n, overlay_dir, target, out, diags));
-}
-
+/* Options of any size the caller's header gave: the fields this library
+ * knows, the others left at their defaults. */
 static gisa_status isa_load_unguarded(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)
 {
-    if (!opt || !out) {
-        if (out)
-            *out = NULL;
+    if (!out)
         return GISA_ERR_USAGE;
+    *out = NULL;
+    gisa_load_options o = GISA_LOAD_OPTIONS_INIT;
+    if (opt) {
+        if (opt->size < sizeof o)
+            return GISA_ERR_USAGE;
+        memcpy(&o, opt, sizeof o);
     }
-    if (!opt->npaths && !opt->nadd)
-        return gisa_isa_load_embedded(opt->target, out, diags);
-    return load_files(opt->paths, opt->npaths, opt->add, opt->nadd, opt->overlay_dir, opt->target, out, diags);
+    if (o.sources || o.nsources) {
+        if (!o.sources || o.npaths || o.nadd)
+            return GISA_ERR_USAGE;
+        return with_tools(spec_load_sources(o.sources, o.nsources, out, diags), out, diags);
+    }
+    if ((o.npaths && !o.paths) || (o.nadd && !o.add))
+        return GISA_ERR_USAGE;
+    if (!o.npaths && !o.nadd)
+        return with_tools(spec_load_embedded(o.target, out, diags), out, diags);
+    return load_files(o.paths, o.npaths, o.add, o.nadd, o.overlay_dir, o.target, out, diags);
 }
 
 gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags)

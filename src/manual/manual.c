@@ -47,7 +47,7 @@ static const raw_def *def_at(const gisa_isa *isa, const raw_def **sorted, int n,
 static gisa_status collect_notes(manual *m)
 {
     const gisa_isa *isa = m->isa;
-    m->lint = gisa_diags_new();
+    m->lint = diags_alloc();
     if (!m->lint)
         return GISA_ERR_NOMEM;
     gisa_isa_lint(isa, m->lint);
@@ -82,7 +82,7 @@ static void assemble_example(const gisa_isa *isa, man_example *e, gisa_diags *d)
     gisa_diags_clear(d);
     e->opcode = -1;
     const char *t = e->line->text;
-    if (gisa_assemble(isa, e->line->loc.file, t, strlen(t), &w, &n, d) != GISA_OK || n != 1) {
+    if (gisa_assemble(isa, e->line->loc.file, t, strlen(t), NULL, &w, &n, d) != GISA_OK || n != 1) {
         const gisa_diag *g = gisa_diags_get(d, 0);
         snprintf(e->text, sizeof e->text, "%s", g ? g->message : n ? "more than one instruction" : "no instruction");
         free(w);
@@ -96,9 +96,9 @@ static void assemble_example(const gisa_isa *isa, man_example *e, gisa_diags *d)
         snprintf(e->hex, sizeof e->hex, "%.*s", (int)len, hex);
     }
     gisa_free(hex);
-    gisa_disassemble(isa, w[0], e->text, sizeof e->text);
-    size_t op = gisa_decode_opcode(isa, w[0]);
-    e->opcode = op == (size_t)-1 ? -1 : (int)op;
+    gisa_disassemble(isa, w[0], e->text, sizeof e->text, NULL);
+    size_t op = 0;
+    e->opcode = gisa_decode_opcode(isa, w[0], &op) == GISA_OK ? (int)op : -1;
     free(w);
 }
 
@@ -109,7 +109,7 @@ static gisa_status collect_examples(manual *m)
     for (int i = 0; i < isa->raw.ndefs; i++)
         n += (size_t)isa->raw.defs[i]->nexamples;
     m->examples = calloc(n + 1, sizeof *m->examples);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = diags_alloc();
     if (!m->examples || !d) {
         gisa_diags_free(d);
         return GISA_ERR_NOMEM;
@@ -305,7 +305,7 @@ static gisa_status emit(strbuf *sb, gisa_page_fn page, void *user, const char *n
 {
     if (sb->failed)
         return GISA_ERR_NOMEM;
-    gisa_status st = (gisa_status)page(user, name, sb->s ? sb->s : "", sb->len);
+    gisa_status st = page(user, name, sb->s ? sb->s : "", sb->len);
     sb->len = 0;
     if (sb->s)
         sb->s[0] = 0;

@@ -112,12 +112,8 @@ static int compare_warp(const gisa_sim *sa, const sim_warp *a, const sim_warp *b
     return 0;
 }
 
-int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *d)
+static int compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *d)
 {
-    if (d)
-        memset(d, 0, sizeof *d);
-    if (!a || !b)
-        return differ(d, GISA_DIFF_SHAPE, 0, GISA_RF_R, 0, 0, a != NULL, b != NULL);
     if (a->isa != b->isa)
         return differ(d, GISA_DIFF_SHAPE, 0, GISA_RF_R, 0, 0, (uintptr_t)a->isa, (uintptr_t)b->isa);
     if (a->regs != b->regs)
@@ -137,4 +133,14 @@ int gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *d)
         }
     }
     return 0;
+}
+
+gisa_status gisa_sim_compare(const gisa_sim *a, const gisa_sim *b, bool *equal, gisa_sim_diff *d)
+{
+    if (!a || !b || !equal)
+        return GISA_ERR_USAGE;
+    if (d)
+        memset(d, 0, sizeof *d);
+    *equal = !compare(a, b, d);
+    return GISA_OK;
 }

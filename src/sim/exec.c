@@ -251,13 +251,16 @@ static void fill_fault(gisa_sim_fault *f, const gisa_sim *s, const sim_warp *w, 
     snprintf(f->message, sizeof f->message, "%s", why);
 }
 
-/* Trace lines and the commit hook, both from the one record. */
-static void publish(const gisa_sim *s, const gisa_sim_commit *c)
+/* Trace lines and the commit hook, both from the one record: the first
+ * status other than GISA_OK of a callback (which stops the run). */
+static gisa_status publish(const gisa_sim *s, const gisa_sim_commit *c)
 {
+    gisa_status st = GISA_OK;
     if (s->trace_fn)
-        gisa_sim_commit_format(s, c, s->trace_flags, s->trace_fn, s->trace_user);
-    if (s->commit_fn)
-        s->commit_fn(s->commit_user, c);
+        st = gisa_sim_commit_format(s, c, s->trace_flags, s->trace_fn, s->trace_user);
+    if (s->commit_fn && st == GISA_OK)
+        st = s->commit_fn(s->commit_user, c);
+    return st;
 }
 
 typedef struct run_job {
@@ -265,6 +268,7 @@ typedef struct run_job {
     unsigned first, end;     /* warps [first, end) */
     int faulted;
     gisa_sim_fault fault;    /* of the lowest faulting warp of the job */
+    gisa_status stopped;     /* a callback's status that stopped the run (listening runs have one job) */
 } run_job;
 
 static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
@@ -276,8 +280,12 @@ static void run_warp(run_job *j, sim_exec *x, sim_warp *w)
     for (; pc < end; pc++) {
         int lane;
         const char *why = exec_one(x, s, w, pc, &lane);
-        if (x->commit)
-            publish(s, x->commit);
+        gisa_status st = x->commit ? publish(s, x->commit) : GISA_OK;
+        if (st != GISA_OK && !why) {
+            j->stopped = st;
+            pc++; /* it executed: the warp goes on after it */
+            break;
+        }
         if (why) {
             if (!j->faulted)
                 fill_fault(&j->fault, s, w, pc, why, lane);
@@ -300,7 +308,7 @@ static void *run_job_thread(void *arg)
     gisa_sim_commit commit;
     if (j->s->trace_fn || j->s->commit_fn)
         x.commit = &commit;
-    for (unsigned wi = j->first; wi < j->end; wi++)
+    for (unsigned wi = j->first; wi < j->end && j->stopped == GISA_OK; wi++)
         run_warp(j, &x, &j->s->warps[wi]);
     fpenv_leave(&host); /* the FP semantics leave the host mode anywhere */
     return NULL;
@@ -326,7 +334,8 @@ static gisa_status sim_continue_unguarded(gisa_sim *s, gisa_sim_fault *fault)
     run_job jobs[256];
     pthread_t tid[256];
     for (unsigned t = 0; t < nt; t++) {
-        jobs[t] = (run_job){s, (unsigned)((uint64_t)s->nwarps * t / nt), (unsigned)((uint64_t)s->nwarps * (t + 1) / nt), 0, {0}};
+        jobs[t] = (run_job){s, (unsigned)((uint64_t)s->nwarps * t / nt), (unsigned)((uint64_t)s->nwarps * (t + 1) / nt), 0, {0},
+                            GISA_OK};
     }
     unsigned started = 1;
     for (unsigned t = 1; t < nt; t++, started++)
@@ -344,7 +353,7 @@ static gisa_status sim_continue_unguarded(gisa_sim *s, gisa_sim_fault *fault)
                 *fault = jobs[t].fault;
             return GISA_ERR_SIM;
         }
-    return GISA_OK;
+    return jobs[0].stopped;
 }
 
 gisa_status gisa_sim_continue(gisa_sim *s, gisa_sim_fault *fault)
@@ -399,9 +408,12 @@ gisa_status gisa_sim_step(gisa_sim *s, unsigned warp, gisa_sim_commit *commit, g
     FPENV_RETURN(gisa_status, sim_step_unguarded(s, warp, commit, fault));
 }
 
-size_t gisa_sim_pc(const gisa_sim *s, unsigned warp)
+gisa_status gisa_sim_pc(const gisa_sim *s, unsigned warp, size_t *pc)
 {
-    return s && warp < s->nwarps ? s->warps[warp].pc : (size_t)-1;
+    if (!s || warp >= s->nwarps || !pc)
+        return GISA_ERR_USAGE;
+    *pc = s->warps[warp].pc;
+    return GISA_OK;
 }
 
 gisa_status gisa_sim_set_pc(gisa_sim *s, unsigned warp, size_t pc)
@@ -413,9 +425,10 @@ gisa_status gisa_sim_set_pc(gisa_sim *s, unsigned warp, size_t pc)
     return GISA_OK;
 }
 
-int gisa_sim_done(const gisa_sim *s, unsigned warp)
+gisa_status gisa_sim_done(const gisa_sim *s, unsigned warp, bool *done)
 {
-    if (!s || warp >= s->nwarps)
-        return 1;
-    return s->warps[warp].halted || s->warps[warp].pc >= s->nwords;
+    if (!s || warp >= s->nwarps || !done)
+        return GISA_ERR_USAGE;
+    *done = s->warps[warp].halted || s->warps[warp].pc >= s->nwords;
+    return GISA_OK;
 }

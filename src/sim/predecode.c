@@ -121,7 +121,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     if (kept)
         *kept = inst;
     if (st != GISA_OK) {
-        gisa_disassemble(isa, s->words[pc], text, TEXT_CAP); /* the `.invalid` line, for messages */
+        gisa_disassemble(isa, s->words[pc], text, TEXT_CAP, NULL); /* the `.invalid` line, for messages */
         size_t n = strnlen(inst.why, TEXT_CAP - 1); /* cut as the reason always was */
         memcpy(why, inst.why, n);
         why[n] = 0;
@@ -145,7 +145,7 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     }
     in->def = def;
     unsigned guard;
-    int guard_not;
+    bool guard_not;
     if (gisa_inst_guard(isa, &inst, &guard, &guard_not) == GISA_OK) {
         in->guard = (uint8_t)guard;
         in->guard_not = (uint8_t)guard_not;

@@ -100,10 +100,12 @@ gisa_status gisa_sim_set_engine(gisa_sim *s, gisa_sim_engine engine)
     return GISA_OK;
 }
 
-void gisa_sim_set_threads(gisa_sim *s, unsigned threads)
+gisa_status gisa_sim_set_threads(gisa_sim *s, unsigned threads)
 {
-    if (s)
-        s->threads = threads;
+    if (!s)
+        return GISA_ERR_USAGE;
+    s->threads = threads;
+    return GISA_OK;
 }
 
 static int index_ok(const gisa_sim *s, gisa_regfile rf, unsigned index)
@@ -182,9 +184,12 @@ gisa_status gisa_sim_set_active(gisa_sim *s, unsigned warp, uint32_t mask)
     return GISA_OK;
 }
 
-uint32_t gisa_sim_get_active(const gisa_sim *s, unsigned warp)
+gisa_status gisa_sim_get_active(const gisa_sim *s, unsigned warp, uint32_t *mask)
 {
-    return s && warp < s->nwarps ? s->warps[warp].active : 0;
+    if (!s || warp >= s->nwarps || !mask)
+        return GISA_ERR_USAGE;
+    *mask = s->warps[warp].active;
+    return GISA_OK;
 }
 
 gisa_status gisa_sim_set_const(gisa_sim *s, unsigned bank, unsigned offset, uint32_t value)
@@ -238,24 +243,28 @@ gisa_status gisa_sim_load(gisa_sim *s, const gisa_word *words, size_t n)
     return GISA_OK;
 }
 
-void gisa_sim_set_trace(gisa_sim *s, gisa_trace_fn fn, void *user)
+gisa_status gisa_sim_set_trace(gisa_sim *s, gisa_trace_fn fn, void *user)
 {
     if (!s)
-        return;
+        return GISA_ERR_USAGE;
     s->trace_fn = fn;
     s->trace_user = user;
+    return GISA_OK;
 }
 
-void gisa_sim_set_trace_flags(gisa_sim *s, unsigned flags)
-{
-    if (s)
-        s->trace_flags = flags;
-}
-
-void gisa_sim_set_commit_hook(gisa_sim *s, gisa_commit_fn fn, void *user)
+gisa_status gisa_sim_set_trace_flags(gisa_sim *s, unsigned flags)
 {
     if (!s)
-        return;
+        return GISA_ERR_USAGE;
+    s->trace_flags = flags;
+    return GISA_OK;
+}
+
+gisa_status gisa_sim_set_commit_hook(gisa_sim *s, gisa_commit_fn fn, void *user)
+{
+    if (!s)
+        return GISA_ERR_USAGE;
     s->commit_fn = fn;
     s->commit_user = user;
+    return GISA_OK;
 }

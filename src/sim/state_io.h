@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "common/json.h"
+#include "gisa.h"
 
 /* The bits one JSON value gives a destination of `bits` (32 or 64) bits:
  * an integer (JSON number, "0x..." or decimal string; negatives as two's
@@ -21,4 +22,12 @@ int state_value(const json_val *v, int bits, int floats, uint64_t *out, char *wh
 int state_reg_key(const char *key, int *rf, unsigned *index, int *pair);
 /* c[BANK][OFFSET], both hex ("0x" optional): 1, or 0 when it is none. */
 int state_const_key(const char *key, unsigned *bank, unsigned *offset);
+
+/* Conveniences over the API's one way to read (gisa_state_parse, then
+ * gisa_sim_state_apply) and to write (gisa_sim_state_write) a state, for
+ * the program, the DPI wrapper, tests and fuzzers: the text read in one
+ * call; the state as one string (hex values) to release with gisa_free,
+ * NULL when out of memory. */
+gisa_status sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d);
+char *sim_state_write_json(const gisa_sim *s);
 #endif

@@ -474,7 +474,7 @@ gisa_status gisa_sim_state_apply(gisa_sim *s, const gisa_state *st, gisa_diags *
     FPENV_RETURN(gisa_status, sim_state_apply_unguarded(s, st, d));
 }
 
-static gisa_status sim_state_read_json_unguarded(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
+gisa_status sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
 {
     if (!s || !text)
         return GISA_ERR_USAGE;
@@ -485,9 +485,4 @@ static gisa_status sim_state_read_json_unguarded(gisa_sim *s, const char *name, 
     r = gisa_sim_state_apply(s, st, d);
     gisa_state_free(st);
     return r;
-}
-
-gisa_status gisa_sim_state_read_json(gisa_sim *s, const char *name, const char *text, size_t len, gisa_diags *d)
-{
-    FPENV_RETURN(gisa_status, sim_state_read_json_unguarded(s, name, text, len, d));
 }

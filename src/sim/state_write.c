@@ -9,6 +9,7 @@
 #include "common/fpconv.h"
 #include "common/strbuf.h"
 #include "sim/sim.h"
+#include "sim/state_io.h"
 
 #define WBUF 65536
 #define ROOM 4096 /* the most one step writes: a key and 32 floats of 25 characters */
@@ -17,15 +18,15 @@ typedef struct writer {
     gisa_write_fn fn;
     void *user;
     size_t n;
-    int failed;
+    gisa_status st; /* the callback's first status other than GISA_OK: nothing more is sent */
     gisa_state_values values;
     char buf[WBUF];
 } writer;
 
 static void flush(writer *w)
 {
-    if (w->n && !w->failed && w->fn(w->user, w->buf, w->n))
-        w->failed = 1;
+    if (w->n && w->st == GISA_OK)
+        w->st = w->fn(w->user, w->buf, w->n);
     w->n = 0;
 }
 
@@ -303,7 +304,7 @@ static gisa_status sim_state_write_unguarded(const gisa_sim *s, gisa_state_value
     w->fn = fn;
     w->user = user;
     w->n = 0;
-    w->failed = 0;
+    w->st = GISA_OK;
     w->values = values;
     if (s->nwarps == 1) {
         PUT(w, "{\n");
@@ -322,9 +323,9 @@ static gisa_status sim_state_write_unguarded(const gisa_sim *s, gisa_state_value
     write_consts(w, s, "  ");
     PUT(w, "\n}\n");
     flush(w);
-    int failed = w->failed;
+    gisa_status st = w->st;
     free(w);
-    return failed ? GISA_ERR_IO : GISA_OK;
+    return st;
 }
 
 gisa_status gisa_sim_state_write(const gisa_sim *s, gisa_state_values values, gisa_write_fn fn, void *user)
@@ -332,14 +333,14 @@ gisa_status gisa_sim_state_write(const gisa_sim *s, gisa_state_values values, gi
     FPENV_RETURN(gisa_status, sim_state_write_unguarded(s, values, fn, user));
 }
 
-static int to_strbuf(void *user, const char *data, size_t n)
+static gisa_status to_strbuf(void *user, const char *data, size_t n)
 {
     strbuf *b = user;
     sb_putn(b, data, n);
-    return b->failed;
+    return b->failed ? GISA_ERR_NOMEM : GISA_OK;
 }
 
-static char *sim_state_write_json_unguarded(const gisa_sim *s)
+char *sim_state_write_json(const gisa_sim *s)
 {
     if (!s)
         return NULL;
@@ -350,9 +351,4 @@ static char *sim_state_write_json_unguarded(const gisa_sim *s)
         return NULL;
     }
     return sb_take(&b);
-}
-
-char *gisa_sim_state_write_json(const gisa_sim *s)
-{
-    FPENV_RETURN(char *, sim_state_write_json_unguarded(s));
 }

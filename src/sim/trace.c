@@ -97,10 +97,18 @@ static void put_value(strbuf *b, uint64_t v, int wide, unsigned flags)
     }
 }
 
-static void emit(strbuf *b, gisa_trace_fn fn, void *user)
+/* Where the lines go: the callback, and its first status other than
+ * GISA_OK, after which no line is sent. */
+typedef struct sink {
+    gisa_trace_fn fn;
+    void *user;
+    gisa_status st;
+} sink;
+
+static void emit(strbuf *b, sink *k)
 {
-    if (!b->failed)
-        fn(user, b->s);
+    if (!b->failed && k->st == GISA_OK)
+        k->st = k->fn(k->user, b->s);
     b->len = 0;
     if (b->s)
         b->s[0] = 0;
@@ -109,7 +117,7 @@ static void emit(strbuf *b, gisa_trace_fn fn, void *user)
 /* One register's lanes: the most common value with its lanes, then each
  * other lane. v(l) is the lane's value (64-bit for a pair). */
 static void text_lanes(strbuf *b, const gisa_sim_commit *c, const char *reg, const uint64_t *v, uint32_t mask,
-                       int wide, unsigned flags, gisa_trace_fn fn, void *user)
+                       int wide, unsigned flags, sink *k)
 {
     int best = -1, best_n = 0;
     for (int l = 0; l < LANES; l++) {
@@ -129,14 +137,14 @@ static void text_lanes(strbuf *b, const gisa_sim_commit *c, const char *reg, con
         sb_printf(b, "w%u   %s = ", c->warp, reg);
         put_value(b, v[best], wide, flags);
         sb_printf(b, " lanes 0x%08x", grouped);
-        emit(b, fn, user);
+        emit(b, k);
     }
     for (int l = 0; l < LANES; l++) {
         if (!(mask >> l & 1) || (grouped >> l & 1))
             continue;
         sb_printf(b, "w%u   %s[%d] = ", c->warp, reg, l);
         put_value(b, v[l], wide, flags);
-        emit(b, fn, user);
+        emit(b, k);
     }
 }
 
@@ -148,10 +156,10 @@ static int is_pair(const gisa_sim_commit *c, unsigned i, unsigned flags)
            e[1].index == e->index + 1 && e[1].mask == e->mask;
 }
 
-static void format_text(strbuf *b, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn, void *user)
+static void format_text(strbuf *b, const gisa_sim_commit *c, unsigned flags, sink *k)
 {
     sb_printf(b, "w%u %zu exec 0x%08x %s", c->warp, c->pc, c->exec, c->text ? c->text : "");
-    emit(b, fn, user);
+    emit(b, k);
     for (unsigned i = 0; i < c->neffects; i++) {
         const gisa_sim_effect *e = &c->effect[i];
         char reg[24];
@@ -162,31 +170,31 @@ static void format_text(strbuf *b, const gisa_sim_commit *c, unsigned flags, gis
                 snprintf(reg, sizeof reg, "R[%u:%u]", e->index, e->index + 1);
                 for (int l = 0; l < LANES; l++)
                     v[l] = (uint64_t)e[1].value[l] << 32 | e->value[l];
-                text_lanes(b, c, reg, v, e->mask, 1, flags, fn, user);
+                text_lanes(b, c, reg, v, e->mask, 1, flags, k);
                 i++;
                 break;
             }
             snprintf(reg, sizeof reg, "R%u", e->index);
             for (int l = 0; l < LANES; l++)
                 v[l] = e->value[l];
-            text_lanes(b, c, reg, v, e->mask, 0, flags, fn, user);
+            text_lanes(b, c, reg, v, e->mask, 0, flags, k);
             break;
         case GISA_RF_P: {
             uint32_t bits = 0;
             for (int l = 0; l < LANES; l++)
                 bits |= (e->value[l] & 1u) << l;
             sb_printf(b, "w%u   P%u = 0x%08x lanes 0x%08x", c->warp, e->index, bits & e->mask, e->mask);
-            emit(b, fn, user);
+            emit(b, k);
             break;
         }
         case GISA_RF_UR:
             sb_printf(b, "w%u   UR%u = ", c->warp, e->index);
             put_value(b, e->value[0], 0, flags);
-            emit(b, fn, user);
+            emit(b, k);
             break;
         case GISA_RF_UP:
             sb_printf(b, "w%u   UP%u = %u", c->warp, e->index, e->value[0] & 1u);
-            emit(b, fn, user);
+            emit(b, k);
             break;
         }
     }
@@ -271,15 +279,16 @@ static gisa_status sim_commit_format_unguarded(const gisa_sim *s, const gisa_sim
             return GISA_ERR_USAGE;
     strbuf b;
     sb_init(&b);
+    sink k = {fn, user, GISA_OK};
     if (flags & GISA_TRACE_JSON) {
         format_json(&b, s->isa, c, flags);
-        emit(&b, fn, user);
+        emit(&b, &k);
     } else {
-        format_text(&b, c, flags, fn, user);
+        format_text(&b, c, flags, &k);
     }
     int failed = b.failed;
     sb_free(&b);
-    return failed ? GISA_ERR_NOMEM : GISA_OK;
+    return failed ? GISA_ERR_NOMEM : k.st;
 }
 
 gisa_status gisa_sim_commit_format(const gisa_sim *s, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn,

@@ -159,8 +159,13 @@ int decode_build(gisa_isa *isa)
     return build_mnemonics(isa);
 }
 
-size_t gisa_decode_opcode(const gisa_isa *isa, gisa_word w)
+gisa_status gisa_decode_opcode(const gisa_isa *isa, gisa_word w, size_t *opcode)
 {
+    if (!isa || !opcode)
+        return GISA_ERR_USAGE;
     int i = decode_lookup(isa, &w);
-    return i < 0 ? (size_t)-1 : (size_t)i;
+    if (i < 0)
+        return GISA_ERR_NOTFOUND;
+    *opcode = (size_t)i;
+    return GISA_OK;
 }

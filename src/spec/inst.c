@@ -259,7 +259,7 @@ gisa_status gisa_inst_modifier(const gisa_isa *isa, const gisa_inst *inst, size_
     return GISA_OK;
 }
 
-gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, int *negated)
+gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned *pred, bool *negated)
 {
     const isa_opcode *op = opcode_of(isa, inst);
     if (!op)
@@ -273,11 +273,15 @@ gisa_status gisa_inst_guard(const gisa_isa *isa, const gisa_inst *inst, unsigned
     return GISA_OK;
 }
 
-void gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req, unsigned *wsb)
+gisa_status gisa_inst_controls(const gisa_isa *isa, const gisa_inst *inst, unsigned *sched, unsigned *req,
+                               unsigned *wsb)
 {
     const syntax_form *F = form_of(isa, inst);
+    if (!F)
+        return GISA_ERR_USAGE;
     unsigned *out[3] = {sched, req, wsb};
     for (int k = 0; k < 3; k++)
         if (out[k])
-            *out[k] = F && F->ctl[k] >= 0 ? (unsigned)inst->field[F->ctl[k]] : 0;
+            *out[k] = F->ctl[k] >= 0 ? (unsigned)inst->field[F->ctl[k]] : 0;
+    return GISA_OK;
 }

@@ -398,7 +398,7 @@ static void lint_names(linter *L)
 static void lint_examples(linter *L)
 {
     const gisa_isa *isa = L->isa;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = diags_alloc();
     if (!d)
         return;
     for (int i = 0; i < isa->raw.ndefs; i++) {
@@ -408,7 +408,7 @@ static void lint_examples(linter *L)
             gisa_word *w = NULL;
             size_t n = 0;
             gisa_diags_clear(d);
-            if (gisa_assemble(isa, rl->loc.file, rl->text, strlen(rl->text), &w, &n, d) == GISA_OK) {
+            if (gisa_assemble(isa, rl->loc.file, rl->text, strlen(rl->text), NULL, &w, &n, d) == GISA_OK) {
                 free(w);
                 continue;
             }

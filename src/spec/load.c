@@ -467,7 +467,7 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
             }
         }
     }
-    gisa_status st = failed ? (g->over_limit ? GISA_ERR_NOMEM : GISA_ERR_IO)
+    gisa_status st = failed ? (g->over_limit ? GISA_ERR_LIMIT : GISA_ERR_IO)
                      : none ? GISA_ERR_INPUT
                             : spec_load_sources(g->src, (size_t)ns, out, diags);
     if (none || (st == GISA_OK && !(*out)->nopcodes)) {
@@ -520,10 +520,13 @@ const char *gisa_isa_optype_name(const gisa_isa *isa, size_t i)
 {
     return isa && i < (size_t)isa->noptypes ? isa->optypes[i].name : NULL;
 }
-size_t gisa_isa_find_opcode(const gisa_isa *isa, const char *name)
+gisa_status gisa_isa_find_opcode(const gisa_isa *isa, const char *name, size_t *index)
 {
-    if (!isa || !name)
-        return (size_t)-1;
+    if (!isa || !name || !index)
+        return GISA_ERR_USAGE;
     int i = strmap_get(&isa->opcode_by_name, name, strlen(name));
-    return i < 0 ? (size_t)-1 : (size_t)i;
+    if (i < 0)
+        return GISA_ERR_NOTFOUND;
+    *index = (size_t)i;
+    return GISA_OK;
 }

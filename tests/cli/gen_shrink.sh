@@ -167,7 +167,7 @@ expect 1 "--timeout 1 with a grandchild the command waits for" "$G" shrink --tim
 check "timed out: the command does not fail" has err 'does not fail on three.s'
 check "the grandchild ran" test -s waited.pids
 check "no grandchild left after a timeout: $(alive waited.pids)" gone waited.pids
-check "the timeout took about a second, not 30 ($((SECONDS - start)) s)" test $((SECONDS - start)) -lt 10
+check "the timeout took about a second, not 30 ($((SECONDS - start)) s)" test $((SECONDS - start)) -lt 20
 expect 0 "a command that exits and leaves its grandchild running" "$G" shrink three.s -o one.s -- ./grandchild.sh leave left.pids
 check "each run left one" test "$(wc -l <left.pids)" -ge 2
 check "none is left after shrink: $(alive left.pids)" gone left.pids
@@ -176,7 +176,7 @@ for sig in TERM INT; do
     # a background job of a script starts with SIGINT ignored: env gives it back
     env --default-signal=INT "$G" shrink three.s -- ./grandchild.sh wait sig.pids >/dev/null 2>&1 &
     shrink_pid=$!
-    for _ in $(seq 100); do [ -s sig.pids ] && break; sleep 0.05; done
+    for _ in $(seq 400); do [ -s sig.pids ] && break; sleep 0.05; done
     check "SIG$sig: the grandchild started" test -s sig.pids
     kill -"$sig" "$shrink_pid"
     rc=0

@@ -13,7 +13,8 @@ static int fail(const char *what, gisa_status st, gisa_diags *d)
 {
     fprintf(stderr, "install_consumer: %s: %s\n", what, gisa_status_str(st));
     for (size_t i = 0; d && i < gisa_diags_count(d); i++) {
-        char *msg = gisa_diag_format(gisa_diags_get(d, i), 0);
+        char *msg = NULL;
+        gisa_diag_format(gisa_diags_get(d, i), false, &msg);
         fprintf(stderr, "  %s\n", msg ? msg : "?");
         gisa_free(msg);
     }
@@ -30,26 +31,33 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = NULL;
     gisa_isa *isa = NULL;
-    gisa_status st = gisa_isa_load_embedded(NULL, &isa, d);
+    gisa_status st = gisa_diags_new(&d);
+    if (st == GISA_OK)
+        st = gisa_isa_load(NULL, &isa, d);
     if (st != GISA_OK) {
-        rc = fail("gisa_isa_load_embedded", st, d);
+        rc = fail("gisa_isa_load", st, d);
         gisa_diags_free(d);
         return rc;
     }
     printf("isa %u bits %zu opcodes\n", gisa_isa_word_bits(isa), gisa_isa_opcode_count(isa));
 
-    gisa_word w;
-    st = gisa_assemble_one(isa, src, &w, d);
+    gisa_asm_options one = GISA_ASM_OPTIONS_INIT;
+    one.flags = GISA_ASM_ONE;
+    gisa_word *words = NULL;
+    size_t n = 0;
+    st = gisa_assemble(isa, "consumer.s", src, strlen(src), &one, &words, &n, d);
     if (st != GISA_OK) {
-        rc = fail("gisa_assemble_one", st, d);
+        rc = fail("gisa_assemble", st, d);
         goto out;
     }
+    gisa_word w = words[0];
+    gisa_free(words);
     printf("word %016" PRIx64 "%016" PRIx64 "\n", w.w[1], w.w[0]);
 
     char text[256];
-    st = gisa_disassemble(isa, w, text, sizeof text);
+    st = gisa_disassemble(isa, w, text, sizeof text, NULL);
     if (st != GISA_OK) {
         rc = fail("gisa_disassemble", st, NULL);
         goto out;

@@ -45,9 +45,10 @@ int main(void)
     gisa_word *w;
     size_t n;
     uint32_t r0 = 0;
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_isa_load_embedded(NULL, &isa, d) || gisa_assemble(isa, "t.s", "FADD R0, R1, R2\n", 16, &w, &n, d) ||
-        gisa_sim_new(isa, 8, 1, &sim) || gisa_sim_load(sim, w, n))
+    gisa_diags *d;
+    if (gisa_diags_new(&d) || gisa_isa_load(NULL, &isa, d) ||
+        gisa_assemble(isa, "t.s", "FADD R0, R1, R2\n", 16, NULL, &w, &n, d) || gisa_sim_new(isa, 8, 1, &sim) ||
+        gisa_sim_load(sim, w, n))
         return 1;
     gisa_sim_set(sim, 0, GISA_RF_R, 1, -1, 0x3f800000); /* 1.0 */
     gisa_sim_set(sim, 0, GISA_RF_R, 2, -1, 0x40000000); /* 2.0 */

@@ -985,9 +985,9 @@ static inline gisa_word *assemble_insns(insn *ins, int nins, size_t *nwords)
     char *text = malloc(cap);
     for (int i = 0; i < nins; i++)
         len += (size_t)snprintf(text + len, cap - len, "%s\n", insn_text(&ins[i]));
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
-    gisa_status st = gisa_assemble(test_isa(), "fp.s", text, len, &w, nwords, d);
+    gisa_status st = gisa_assemble(test_isa(), "fp.s", text, len, NULL, &w, nwords, d);
     CHECKF(st == GISA_OK, "does not assemble:\n%s", text);
     if (st != GISA_OK)
         test_dump_diags(d);
@@ -1162,8 +1162,8 @@ static inline lit_run lit_start(const char *text, unsigned first, const uint32_t
     lit_run lr = {NULL};
     gisa_word *w = NULL;
     size_t nw = 0;
-    gisa_diags *d = gisa_diags_new();
-    int ok = gisa_assemble(test_isa(), "t.s", text, strlen(text), &w, &nw, d) == GISA_OK;
+    gisa_diags *d = api_diags();
+    int ok = gisa_assemble(test_isa(), "t.s", text, strlen(text), NULL, &w, &nw, d) == GISA_OK;
     CHECKF(ok, "%s does not assemble", text);
     if (!ok)
         test_dump_diags(d);
@@ -1220,15 +1220,15 @@ static inline void expect_reg(const char *text, const uint32_t *r, int n, unsign
 /* text must not assemble; the error mentions `word` (any case) unless NULL. */
 static inline void expect_asm_error(const char *text, const char *word)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
+    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), NULL, &w, &n, d);
     CHECKF(st == GISA_ERR_INPUT && gisa_diags_errors(d) > 0, "%s: expected an assembly error, got %s", text,
            gisa_status_str(st));
     int mentioned = !word;
     for (size_t i = 0; i < gisa_diags_count(d) && !mentioned; i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
+        char *s = api_diag_text(gisa_diags_get(d, i), 0);
         for (char *c = s; c && *c; c++)
             *c = (char)tolower((unsigned char)*c);
         mentioned = s && strstr(s, word);
@@ -1243,10 +1243,10 @@ static inline void expect_asm_error(const char *text, const char *word)
 
 static inline void expect_asm_ok(const char *text)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), &w, &n, d);
+    gisa_status st = gisa_assemble(test_isa(), "e.s", text, strlen(text), NULL, &w, &n, d);
     CHECKF(st == GISA_OK, "%s does not assemble", text);
     if (st != GISA_OK)
         test_dump_diags(d);

@@ -150,26 +150,17 @@ static void cycle_engine(gisa_sim *sim)
     }
 
 /* the library */
-WRAP(gisa_status, gisa_isa_load_embedded, (const char *t, gisa_isa **o, gisa_diags *d), (t, o, d))
+WRAP(gisa_status, gisa_isa_load, (const gisa_load_options *o, gisa_isa **i, gisa_diags *d), (o, i, d))
 WRAP(gisa_status, gisa_assemble,
-     (const gisa_isa *i, const char *f, const char *t, size_t n, gisa_word **w, size_t *nw, gisa_diags *d),
-     (i, f, t, n, w, nw, d))
-WRAP(gisa_status, gisa_assemble_ex,
      (const gisa_isa *i, const char *f, const char *t, size_t n, const gisa_asm_options *o, gisa_word **w,
       size_t *nw, gisa_diags *d),
      (i, f, t, n, o, w, nw, d))
-WRAP(gisa_status, gisa_assemble_one, (const gisa_isa *i, const char *t, gisa_word *w, gisa_diags *d), (i, t, w, d))
-WRAP(gisa_status, gisa_disassemble, (const gisa_isa *i, gisa_word w, char *b, size_t c), (i, w, b, c))
-WRAP(gisa_status, gisa_disassemble_len, (const gisa_isa *i, gisa_word w, char *b, size_t c, size_t *l),
-     (i, w, b, c, l))
+WRAP(gisa_status, gisa_disassemble, (const gisa_isa *i, gisa_word w, char *b, size_t c, size_t *l), (i, w, b, c, l))
 WRAP_RUN(gisa_sim_run, (gisa_sim * s, gisa_sim_fault *f), (s, f), s)
 WRAP_RUN(gisa_sim_continue, (gisa_sim * s, gisa_sim_fault *f), (s, f), s)
 WRAP_RUN(gisa_sim_step, (gisa_sim * s, unsigned w, gisa_sim_commit *c, gisa_sim_fault *f), (s, w, c, f), s)
 WRAP(gisa_status, gisa_sim_commit_format,
      (const gisa_sim *s, const gisa_sim_commit *c, unsigned fl, gisa_trace_fn fn, void *u), (s, c, fl, fn, u))
-WRAP(gisa_status, gisa_sim_state_read_json,
-     (gisa_sim * s, const char *n, const char *t, size_t l, gisa_diags *d), (s, n, t, l, d))
-WRAP(char *, gisa_sim_state_write_json, (const gisa_sim *s), (s))
 WRAP(gisa_status, gisa_state_parse, (const char *n, const char *t, size_t l, gisa_state **o, gisa_diags *d),
      (n, t, l, o, d))
 WRAP(gisa_status, gisa_sim_state_apply, (gisa_sim * s, const gisa_state *st, gisa_diags *d), (s, st, d))

@@ -83,9 +83,9 @@ static const err_case cases[] = {
 
 static void check_case(const gisa_isa *isa, const err_case *c)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word w;
-    gisa_status s = gisa_assemble_one(isa, c->src, &w, d);
+    gisa_status s = api_asm_one(isa, c->src, &w, d);
     CHECKF(s == GISA_ERR_INPUT, "%s: assembled (status %d), expected an error (%s)", c->src, (int)s, c->why);
     CHECKF(gisa_diags_errors(d) == 1, "%s: %zu errors", c->src, gisa_diags_errors(d));
     if (!gisa_diags_count(d)) {
@@ -93,7 +93,7 @@ static void check_case(const gisa_isa *isa, const err_case *c)
         return;
     }
     const gisa_diag *g = gisa_diags_get(d, 0);
-    char *m = gisa_diag_format(g, 0);
+    char *m = api_diag_text(g, 0);
     for (int k = 0; k < 4 && c->needle[k]; k++)
         CHECKF(strstr(m, c->needle[k]) != NULL, "%s (%s):\n    message: %s\n    missing: %s", c->src, c->why, m, c->needle[k]);
     CHECKF(!strncmp(m, "<input>:1:", 10), "%s: format: %s", c->src, m);
@@ -105,7 +105,7 @@ static void check_case(const gisa_isa *isa, const err_case *c)
     const char *dup = strstr(m, ") can be written");
     CHECKF(!dup || !strstr(dup + 1, ") can be written"), "%s: garbled message: %s", c->src, m);
     /* with the source: the line and a caret under column col */
-    char *full = gisa_diag_format(g, 1);
+    char *full = api_diag_text(g, 1);
     char caret[256];
     int n = 0;
     for (int i = 1; i < g->col && n < 200; i++)
@@ -124,7 +124,7 @@ static void check_case(const gisa_isa *isa, const err_case *c)
 
 static gisa_status assemble(const gisa_isa *isa, const char *text, gisa_word **w, size_t *n, gisa_diags *d)
 {
-    return gisa_assemble(isa, "t.s", text, strlen(text), w, n, d);
+    return gisa_assemble(isa, "t.s", text, strlen(text), NULL, w, n, d);
 }
 
 static uint64_t bits(gisa_word w, int off, int width)
@@ -144,9 +144,9 @@ int main(void)
                                      "HADD2 R0, R1, 65504, 1", "FADD R0, R1, c[0x3f][0xfffc]", "IADD.X R0, R2, ~R4",
                                      "HADD2.RN R0, R1, R2", "LEA R0, R1, R2, 31", "FADD R0, R1, R254"};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_word w;
-        CHECKF(gisa_assemble_one(isa, ok[i], &w, d) == GISA_OK, "%s should assemble", ok[i]);
+        CHECKF(api_asm_one(isa, ok[i], &w, d) == GISA_OK, "%s should assemble", ok[i]);
         test_dump_diags(d);
         gisa_diags_free(d);
     }
@@ -154,26 +154,26 @@ int main(void)
     /* |-R2| is |R2| (abs of a negation), never -|R2| (negation of an abs) */
     {
         gisa_word a, b, c;
-        gisa_diags *d = gisa_diags_new();
-        int ok = gisa_assemble_one(isa, "FADD R0, R1, |-R2|", &a, d) == GISA_OK;
-        CHECK(gisa_assemble_one(isa, "FADD R0, R1, -|R2|", &b, d) == GISA_OK);
-        CHECK(gisa_assemble_one(isa, "FADD R0, R1, |R2|", &c, d) == GISA_OK);
+        gisa_diags *d = api_diags();
+        int ok = api_asm_one(isa, "FADD R0, R1, |-R2|", &a, d) == GISA_OK;
+        CHECK(api_asm_one(isa, "FADD R0, R1, -|R2|", &b, d) == GISA_OK);
+        CHECK(api_asm_one(isa, "FADD R0, R1, |R2|", &c, d) == GISA_OK);
         CHECKF(!ok || (a.w[0] == c.w[0] && a.w[1] == c.w[1]),
                "'FADD R0, R1, |-R2|' assembles to %016llx%016llx = -|R2| (%s); expected an error or |R2|",
                (unsigned long long)a.w[1], (unsigned long long)a.w[0], a.w[1] == b.w[1] && a.w[0] == b.w[0] ? "same" : "other");
         gisa_diags_free(d);
     }
-    /* gisa_assemble_one: exactly one statement; a NULL diagnostics list is allowed */
+    /* GISA_ASM_ONE: exactly one statement; a NULL diagnostics list is allowed */
     {
         gisa_word w;
-        gisa_diags *d = gisa_diags_new();
-        CHECK(gisa_assemble_one(isa, "FADD R0, R1, R2 ; FADD R0, R1, R2", &w, d) == GISA_ERR_INPUT);
+        gisa_diags *d = api_diags();
+        CHECK(api_asm_one(isa, "FADD R0, R1, R2 ; FADD R0, R1, R2", &w, d) == GISA_ERR_INPUT);
         CHECK(test_diags_contain(d, "exactly one"));
         gisa_diags_clear(d);
-        CHECK(gisa_assemble_one(isa, "  // nothing\n", &w, d) == GISA_ERR_INPUT);
+        CHECK(api_asm_one(isa, "  // nothing\n", &w, d) == GISA_ERR_INPUT);
         gisa_diags_free(d);
-        CHECK(gisa_assemble_one(isa, "FAD R0, R1, R2", &w, NULL) == GISA_ERR_INPUT);
-        CHECK(gisa_assemble_one(isa, "FADD R0, R1, R2", &w, NULL) == GISA_OK);
+        CHECK(api_asm_one(isa, "FAD R0, R1, R2", &w, NULL) == GISA_ERR_INPUT);
+        CHECK(api_asm_one(isa, "FADD R0, R1, R2", &w, NULL) == GISA_OK);
     }
     /* five bad lines among good ones: five errors, right line numbers, no words */
     {
@@ -186,7 +186,7 @@ int main(void)
                            "DADD R3, R[2:3], R[4:5]\n"   /* 7 */
                            "FFMA R0, R1, R2, R3 ; FFMA.RX R0, R1, R2, R3\n"; /* 8 */
         static const int lines[] = {2, 4, 5, 7, 8};
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_word dummy, *w = &dummy; /* must come back NULL */
         size_t n = 99;
         CHECK(assemble(isa, text, &w, &n, d) == GISA_ERR_INPUT);
@@ -204,7 +204,7 @@ int main(void)
         char text[400] = "";
         for (int i = 0; i < 10; i++)
             strcat(text, "FAD R0, R1, R2\n");
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_diags_set_limit(d, 3);
         gisa_word *w = NULL;
         size_t n = 0;
@@ -223,7 +223,7 @@ int main(void)
                            "DMUL R[0:1], R[2:3], R[4:5] $wsb=7; DFMA R[0:1], R[2:3], R[4:5], R[6:7] $wsb=1\n"
                            "DMNMX R[0:1], R[2:3], R[4:5], P0 $wsb=3 ; DSETP.LT P0, R[2:3], R[4:5] $wsb=4\n"
                            "R2UR UR1, R2 $sched=31 $req=63 $wsb=5 ; FADD R0, R1, R2 $sched=1 $req=2\n";
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_word *w = NULL;
         size_t n = 0;
         CHECK(assemble(isa, text, &w, &n, d) == GISA_OK);
@@ -247,7 +247,7 @@ int main(void)
     }
     /* tabs and CRLF line ends; the caret keeps a tab so that it lines up */
     {
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_word *w = NULL;
         size_t n = 0;
         CHECK(assemble(isa, "\tFADD\tR0,\tR1, R2\r\n  FMUL R0, R1, R2 ;\r\n", &w, &n, d) == GISA_OK && n == 2);
@@ -255,7 +255,7 @@ int main(void)
         w = NULL;
         CHECK(assemble(isa, "\tFAD R0, R1, R2\r\n", &w, &n, d) == GISA_ERR_INPUT);
         if (gisa_diags_count(d) == 1) {
-            char *m = gisa_diag_format(gisa_diags_get(d, 0), 1);
+            char *m = api_diag_text(gisa_diags_get(d, 0), 1);
             CHECKF(gisa_diags_get(d, 0)->col == 2 && strstr(m, "\n\t^~~") != NULL, "tab caret: %s", m);
             free(m);
         }
@@ -263,7 +263,7 @@ int main(void)
     }
     /* an unterminated comment is an error */
     {
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_word *w = NULL;
         size_t n = 0;
         CHECK(assemble(isa, "FADD R0, R1, R2 /* never closed\n", &w, &n, d) == GISA_ERR_INPUT);

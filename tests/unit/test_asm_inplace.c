@@ -32,16 +32,16 @@ static gisa_word next_word;
  * left out. */
 static char *outcome(const gisa_isa *isa, const char *text, size_t len, int plus_next)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_status st = gisa_assemble(isa, "t.s", text, len, &w, &n, d);
+    gisa_status st = gisa_assemble(isa, "t.s", text, len, NULL, &w, &n, d);
     if (plus_next && st == GISA_OK && (n == 0 || memcmp(&w[n - 1], &next_word, sizeof next_word)))
         st = (gisa_status)-100; /* the next line's word is missing: differs from any outcome alone */
     n -= plus_next && st == GISA_OK;
     size_t cap = 256 + 40 * n, used = 0;
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+        char *s = api_diag_text(gisa_diags_get(d, i), 1);
         cap += s ? strlen(s) + 1 : 0;
         free(s);
     }
@@ -53,7 +53,7 @@ static char *outcome(const gisa_isa *isa, const char *text, size_t len, int plus
         used += (size_t)snprintf(out + used, cap - used, "%016llx%016llx\n", (unsigned long long)w[i].w[1],
                                  (unsigned long long)w[i].w[0]);
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+        char *s = api_diag_text(gisa_diags_get(d, i), 1);
         used += (size_t)snprintf(out + used, cap - used, "%s\n", s ? s : "?");
         free(s);
     }
@@ -121,7 +121,7 @@ int main(void)
     const gisa_isa *isa = test_isa();
     CHECK(sizeof tail - 2 > ASM_PAD);
     CHECK(sizeof then_line - 2 > ASM_PAD);
-    CHECK(gisa_assemble_one(isa, then_line + 1, &next_word, NULL) == GISA_OK);
+    CHECK(api_asm_one(isa, then_line + 1, &next_word, NULL) == GISA_OK);
     for (size_t i = 0; i < sizeof awkward / sizeof *awkward; i++)
         check_line(isa, awkward[i]);
     /* a few generated instructions per opcode, as the disassembler prints them */
@@ -132,7 +132,7 @@ int main(void)
             tg_word g;
             tg_generate(op, &op->forms[fi], &r, 7, &g);
             char text[512];
-            if (g.mask_ok && g.exception < 0 && gisa_disassemble(isa, g.w, text, sizeof text) == GISA_OK)
+            if (g.mask_ok && g.exception < 0 && gisa_disassemble(isa, g.w, text, sizeof text, NULL) == GISA_OK)
                 check_line(isa, text);
         }
     }

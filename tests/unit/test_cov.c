@@ -66,8 +66,8 @@ static gisa_sim *load_program(const gisa_isa *isa, const char *src)
 {
     gisa_word *words;
     size_t n;
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_assemble(isa, "test.s", src, strlen(src), &words, &n, d) != GISA_OK) {
+    gisa_diags *d = api_diags();
+    if (gisa_assemble(isa, "test.s", src, strlen(src), NULL, &words, &n, d) != GISA_OK) {
         test_dump_diags(d);
         abort();
     }
@@ -151,7 +151,7 @@ static char *directed_run(const gisa_isa *isa, gisa_cov **out)
     CHECK(gisa_cov_attach(cov, sim) == GISA_OK);
     CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
     gisa_sim_free(sim);
-    char *json = gisa_cov_write_json(cov);
+    char *json = api_cov_json(cov);
     if (out)
         *out = cov;
     else
@@ -227,7 +227,7 @@ static void test_directed(const gisa_isa *isa)
     char *report;
     gisa_free(directed_run(isa, &cov));
     CHECK(gisa_cov_summary_get(cov, &s) == GISA_OK && s.executed == 8 && s.skipped == 1 && s.opcodes.hit == 6);
-    report = gisa_cov_report(cov);
+    report = api_cov_report(cov);
     CHECK(report && strstr(report, "FADD: executed 2; opcodes 1/4 (never: FADD_RU FADD_RI FADD_RC)"));
     CHECK(report && strstr(report, "  rnd: values 2/4 (never: RP, RZ)"));
     CHECK(report && strstr(report, "IMUL: never executed (IMUL_RR IMUL_RU IMUL_RI IMUL_RC)"));
@@ -246,9 +246,9 @@ static void test_step(const gisa_isa *isa)
     gisa_cov_new(isa, &cov);
     gisa_sim *sim = directed_sim(isa);
     gisa_sim_commit c;
-    while (!gisa_sim_done(sim, 0))
+    while (!api_done(sim, 0))
         CHECK(gisa_sim_step(sim, 0, &c, NULL) == GISA_OK && gisa_cov_record(cov, sim, &c) == GISA_OK);
-    char *stepped = gisa_cov_write_json(cov);
+    char *stepped = api_cov_json(cov);
     CHECK(run && stepped && !strcmp(run, stepped));
     CHECK(gisa_cov_record(cov, NULL, &c) == GISA_ERR_USAGE); /* executed: needs the simulator */
     CHECK(gisa_cov_record(NULL, sim, &c) == GISA_ERR_USAGE);
@@ -264,7 +264,7 @@ static void test_merge_and_json(const gisa_isa *isa)
     char *ja = directed_run(isa, &a);
     gisa_free(directed_run(isa, &b));
     CHECK(gisa_cov_merge(a, b) == GISA_OK);
-    char *twice = gisa_cov_write_json(a);
+    char *twice = api_cov_json(a);
     CHECK(count_at(twice, "executed", NULL) == 16);
     CHECK(count_at(twice, "optypes", "FADD", "operands", "SrcB", "fp_classes", "F32", "+0", NULL) == 48);
     CHECK(count_at(twice, "optypes", "FADD", "combinations", "FADD.RM", NULL) == 2);
@@ -275,13 +275,13 @@ static void test_merge_and_json(const gisa_isa *isa)
     CHECK(gisa_cov_merge(a, other) == GISA_ERR_USAGE);
 
     /* write -> read -> write is the identity; reading again adds */
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_cov_new(isa, &fresh);
     CHECK(gisa_cov_read_json(fresh, "a.json", ja, strlen(ja), d) == GISA_OK);
-    char *back = gisa_cov_write_json(fresh);
+    char *back = api_cov_json(fresh);
     CHECK(back && !strcmp(back, ja));
     CHECK(gisa_cov_read_json(fresh, "a.json", ja, strlen(ja), d) == GISA_OK);
-    char *added = gisa_cov_write_json(fresh);
+    char *added = api_cov_json(fresh);
     CHECK(added && !strcmp(added, twice));
     CHECK(gisa_diags_count(d) == 0);
 
@@ -308,7 +308,7 @@ static void test_merge_and_json(const gisa_isa *isa)
         gisa_diags_clear(d);
         CHECKF(gisa_cov_read_json(fresh, "bad.json", bad[i].text, strlen(bad[i].text), d) == GISA_ERR_INPUT, "%zu", i);
         CHECKF(test_diags_contain(d, bad[i].message), "bad file %zu: expected '%s'", i, bad[i].message);
-        char *now = gisa_cov_write_json(fresh);
+        char *now = api_cov_json(fresh);
         CHECKF(now && !strcmp(now, twice), "bad file %zu changed the coverage", i);
         gisa_free(now);
     }
@@ -338,7 +338,7 @@ static void test_fermi(void)
     gisa_cov_new(isa, &cov);
     gisa_cov_attach(cov, sim);
     CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
-    char *j = gisa_cov_write_json(cov);
+    char *j = api_cov_json(cov);
     long long want[10] = {23, 1, 1, 1, 1, 1, 1, 1, 1, 1};
     expect_classes(j, "MUFU", "Ra", "F32", want);
     expect_classes(j, "FADD", "Ra", "F32", want);

@@ -107,7 +107,7 @@ static uint32_t exec_mask(const gisa_isa *isa, gisa_word w, const state *s)
 {
     gisa_inst in;
     unsigned pg;
-    int neg;
+    bool neg;
     if (gisa_decode(isa, w, &in) != GISA_OK || gisa_inst_guard(isa, &in, &pg, &neg) != GISA_OK)
         return s->active;
     uint32_t g = 0;
@@ -183,7 +183,7 @@ static void report(const gisa_isa *isa, const isa_opcode *op, gisa_word w, const
                    const state *b, const char *what, int idx, int lane)
 {
     char text[200];
-    gisa_disassemble(isa, w, text, sizeof text);
+    gisa_disassemble(isa, w, text, sizeof text, NULL);
     fprintf(stderr, "DISAGREE %s: %s lane %d: %s%d native 0x%08x doc 0x%08x\n", op->optype->name, text, lane, what, idx,
             what[0] == 'R' ? a->r[idx][lane] : a->p[idx][lane], what[0] == 'R' ? b->r[idx][lane] : b->p[idx][lane]);
     fprintf(stderr, "  inputs: R0..R7 =");
@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 {
     int per = argc > 1 ? atoi(argv[1]) : 60;
     gisa_isa *isa;
-    CHECK(gisa_isa_load_embedded("gisa128", &isa, NULL) == GISA_OK);
+    CHECK(api_load_embedded("gisa128", &isa, NULL) == GISA_OK);
     if (!isa)
         return test_summary();
     tally *byot = calloc((size_t)isa->noptypes, sizeof *byot);

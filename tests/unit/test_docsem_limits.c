@@ -1,5 +1,5 @@
 /* The pseudo-code and semantic patches a user's description file adds, as
- * a user loads them (gisa_isa_load_sources: the shipped gisa128 files and a
+ * a user loads them (gisa_isa_load with sources: the shipped gisa128 files and a
  * file `user.isa` holding one __DefRuling), run under the doc engine: what
  * fuzz/fuzz_docsem.c found, each a case that failed before its fix. Every
  * case must end within the alarm (a hang kills the test) and either say
@@ -27,7 +27,7 @@ static gisa_isa *load_with(const char *ruling, gisa_diags *d)
                                      gisa_embedded_files[i].len};
     src[n++] = (gisa_source){"user.isa", ruling, strlen(ruling)};
     gisa_isa *isa = NULL;
-    if (gisa_isa_load_sources(src, n, &isa, d) != GISA_OK)
+    if (api_load_sources(src, n, &isa, d) != GISA_OK)
         return NULL;
     return isa;
 }
@@ -40,7 +40,7 @@ static const char *run_doc(const gisa_isa *isa, const char *text, char *buf, siz
     size_t n = 0;
     gisa_sim *sim = NULL;
     snprintf(buf, cap, "does not assemble");
-    if (gisa_assemble(isa, "t.s", text, strlen(text), &w, &n, NULL) != GISA_OK ||
+    if (gisa_assemble(isa, "t.s", text, strlen(text), NULL, &w, &n, NULL) != GISA_OK ||
         gisa_sim_new(isa, 8, 1, &sim) != GISA_OK) {
         free(w);
         return buf;
@@ -94,7 +94,7 @@ static const diag_case diag_cases[] = {
 
 static void check_diag_case(const diag_case *c)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = load_with(c->ruling, d);
     int found = 0;
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
@@ -129,7 +129,7 @@ int main(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const run_case *c = &cases[i];
         alarm(30);
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_isa *isa = load_with(c->ruling, d);
         CHECKF(isa != NULL, "%s: the load failed", c->what);
         if (!isa) {

@@ -29,8 +29,8 @@ static int ops_of(const gisa_isa *isa, const char *src)
 {
     gisa_word *words;
     size_t n;
-    gisa_diags *d = gisa_diags_new();
-    CHECK(gisa_assemble(isa, "kernel", src, strlen(src), &words, &n, d) == GISA_OK);
+    gisa_diags *d = api_diags();
+    CHECK(gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, &n, d) == GISA_OK);
     gisa_diags_free(d);
     gisa_sim *sim;
     CHECK(gisa_sim_new(isa, 32, 1, &sim) == GISA_OK);
@@ -57,7 +57,7 @@ static int ops_of(const gisa_isa *isa, const char *src)
 int main(void)
 {
     gisa_isa *isa;
-    CHECK(gisa_isa_load_embedded("gisa128", &isa, NULL) == GISA_OK);
+    CHECK(api_load_embedded("gisa128", &isa, NULL) == GISA_OK);
     if (!isa)
         return test_summary();
     int i = ops_of(isa, "IADD R1, R2, R3 ;\nIMAD R1, R2, R3, R4 ;\nLOP3.POR R1, R2, R3, R4, 0x96, !PT ;\n"

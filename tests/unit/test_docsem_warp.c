@@ -46,9 +46,9 @@ static const char OPS[] =
 static gisa_isa *load(void)
 {
     gisa_source src[2] = {{"types.isa", TYPES, strlen(TYPES)}, {"ops.isa", OPS, strlen(OPS)}};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
-    gisa_status st = gisa_isa_load_sources(src, 2, &isa, d);
+    gisa_status st = api_load_sources(src, 2, &isa, d);
     CHECKF(st == GISA_OK && isa, "load: status %d", st);
     if (st != GISA_OK)
         test_dump_diags(d);
@@ -67,11 +67,11 @@ typedef struct run {
 static void run_doc(const gisa_isa *isa, const char *text, const run *in, uint32_t active, run *out)
 {
     gisa_word w;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_sim *sim = NULL;
     memset(out, 0, sizeof *out);
     out->st = GISA_ERR_INPUT;
-    if (gisa_assemble_one(isa, text, &w, d) != GISA_OK || gisa_sim_new(isa, REGS, 1, &sim) != GISA_OK) {
+    if (api_asm_one(isa, text, &w, d) != GISA_OK || gisa_sim_new(isa, REGS, 1, &sim) != GISA_OK) {
         CHECKF(0, "%s does not assemble or no simulator", text);
         test_dump_diags(d);
         gisa_diags_free(d);

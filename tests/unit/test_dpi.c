@@ -55,7 +55,7 @@ static void lockstep_random(void)
     /* a program of IADD/LOP3/ISETP/SEL words drawn from the model */
     static const char *const names[] = {"IADD_RR", "LOP3_RRR", "ISETP_RR", "SEL_RR", "SHF_RRR"};
     for (int i = 0; i < 64;) {
-        const isa_opcode *op = &isa->opcodes[gisa_isa_find_opcode(isa, names[tg_below(&r, 5)])];
+        const isa_opcode *op = &isa->opcodes[api_find_opcode(isa, names[tg_below(&r, 5)])];
         tg_word g;
         tg_generate(op, &op->forms[tg_below(&r, (uint64_t)op->nforms)], &r, i, &g);
         gisa_inst inst;

@@ -72,10 +72,10 @@ static void normalise(const char *in, char *out, size_t cap)
 /* Assembles `text`; every word must disassemble and re-assemble to itself. */
 static int assemble_roundtrip(const gisa_isa *isa, const char *text, size_t *nwords)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_status s = gisa_assemble(isa, "<example>", text, strlen(text), &w, &n, d);
+    gisa_status s = gisa_assemble(isa, "<example>", text, strlen(text), NULL, &w, &n, d);
     *nwords = n;
     if (s != GISA_OK) {
         gisa_diags_free(d);
@@ -84,9 +84,9 @@ static int assemble_roundtrip(const gisa_isa *isa, const char *text, size_t *nwo
     for (size_t i = 0; i < n; i++) {
         char t[512];
         gisa_word back;
-        CHECKF(gisa_disassemble(isa, w[i], t, sizeof t) == GISA_OK, "%s: word %zu does not disassemble: %s", text, i, t);
+        CHECKF(gisa_disassemble(isa, w[i], t, sizeof t, NULL) == GISA_OK, "%s: word %zu does not disassemble: %s", text, i, t);
         gisa_diags_clear(d);
-        CHECKF(gisa_assemble_one(isa, t, &back, d) == GISA_OK && back.w[0] == w[i].w[0] && back.w[1] == w[i].w[1],
+        CHECKF(api_asm_one(isa, t, &back, d) == GISA_OK && back.w[0] == w[i].w[0] && back.w[1] == w[i].w[1],
                "%s: '%s' does not re-assemble to the same bits", text, t);
     }
     free(w);
@@ -174,10 +174,10 @@ int main(void)
             }
             CHECKF(ok, "%s example does not assemble: %s", docs[i], lines[k]);
             if (!ok) { /* show why */
-                gisa_diags *d = gisa_diags_new();
+                gisa_diags *d = api_diags();
                 gisa_word *w = NULL;
                 size_t m = 0;
-                gisa_assemble(isa, "<example>", lines[k], strlen(lines[k]), &w, &m, d);
+                gisa_assemble(isa, "<example>", lines[k], strlen(lines[k]), NULL, &w, &m, d);
                 test_dump_diags(d);
                 free(w);
                 gisa_diags_free(d);

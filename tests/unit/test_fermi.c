@@ -17,7 +17,7 @@ static gisa_status assemble(const char *text, uint64_t *word, gisa_diags *d)
 {
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_status s = gisa_assemble(isa, "t.s", text, strlen(text), &w, &n, d);
+    gisa_status s = gisa_assemble(isa, "t.s", text, strlen(text), NULL, &w, &n, d);
     if (s == GISA_OK && n == 1)
         *word = w[0].w[0];
     else if (s == GISA_OK)
@@ -31,11 +31,11 @@ static void check_roundtrip(uint64_t word, const char *origin)
 {
     char text[256];
     gisa_word gw = {{word, 0}};
-    gisa_status s = gisa_disassemble(isa, gw, text, sizeof text);
+    gisa_status s = gisa_disassemble(isa, gw, text, sizeof text, NULL);
     CHECKF(s == GISA_OK, "%s: %016llx disassembles as '%s'", origin, (unsigned long long)word, text);
     if (s != GISA_OK)
         return;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     uint64_t back = 0;
     s = assemble(text, &back, d);
     CHECKF(s == GISA_OK && back == word, "%s: '%s' re-assembles to %016llx, not %016llx", origin, text, (unsigned long long)back,
@@ -66,7 +66,7 @@ static int run_vectors(void)
             continue;
         *tab = 0;
         uint64_t want = strtoull(tab + 1, NULL, 16), got = 0;
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         gisa_status s = assemble(line, &got, d);
         CHECKF(s == GISA_OK && got == want, "line %d: '%s' gives %016llx, asfermi %016llx", lineno, line, (unsigned long long)got,
                (unsigned long long)want);
@@ -156,7 +156,7 @@ static void run_cases(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const bug_case *c = &cases[i];
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         uint64_t got = 0;
         gisa_status s = assemble(c->src, &got, d);
         if (c->word) {
@@ -238,7 +238,7 @@ static void run_places(void)
     for (size_t i = 0; i < sizeof places / sizeof places[0]; i++) {
         const place *p = &places[i];
         uint64_t a = 0, b = 0, m = p->width == 64 ? ~0ull : ((1ull << p->width) - 1) << p->off;
-        gisa_diags *d = gisa_diags_new();
+        gisa_diags *d = api_diags();
         int ok = assemble(p->a, &a, d) == GISA_OK && assemble(p->b, &b, d) == GISA_OK;
         CHECKF(ok, "'%s' / '%s' do not both assemble", p->a, p->b);
         gisa_diags_free(d);
@@ -256,7 +256,7 @@ int main(void)
 {
     isa = test_isa_target("fermi");
     CHECK(gisa_isa_word_bits(isa) == 64);
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     CHECK(gisa_isa_lint(isa, d) == GISA_OK && gisa_diags_count(d) == 0); /* lint is clean */
     gisa_diags_free(d);
     run_vectors();

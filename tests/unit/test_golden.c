@@ -219,16 +219,16 @@ int main(void)
         }
         snprintf(text, sizeof text, "%s", line + 34);
         lines++;
-        gisa_word w = {{lo, hi}}, a;
+        gisa_word w = {{lo, hi}}, a = {{0, 0}};
         char dis[512];
-        gisa_diags *d = gisa_diags_new();
-        CHECKF(gisa_assemble_one(isa, text, &a, d) == GISA_OK && a.w[0] == lo && a.w[1] == hi,
+        gisa_diags *d = api_diags();
+        CHECKF(api_asm_one(isa, text, &a, d) == GISA_OK && a.w[0] == lo && a.w[1] == hi,
                "line %d: '%s' assembles to %016llx%016llx, golden %016llx%016llx", lineno, text, (unsigned long long)a.w[1],
                (unsigned long long)a.w[0], hi, lo);
         gisa_diags_free(d);
-        CHECKF(gisa_disassemble(isa, w, dis, sizeof dis) == GISA_OK && !strcmp(dis, text),
+        CHECKF(gisa_disassemble(isa, w, dis, sizeof dis, NULL) == GISA_OK && !strcmp(dis, text),
                "line %d: %016llx%016llx disassembles to '%s', golden '%s'", lineno, hi, lo, dis, text);
-        size_t oi = gisa_decode_opcode(isa, w);
+        size_t oi = api_decode_opcode(isa, w);
         if (oi < nop)
             covered[oi]++;
         uint64_t ww[2] = {lo, hi};

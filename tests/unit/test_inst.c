@@ -609,7 +609,7 @@ static void check_modifiers(const gisa_inst *in, tline *L, const char *text)
 static void check_guard_controls(const gisa_inst *in, const tline *L, const char *text)
 {
     unsigned pred = 99;
-    int neg = 99;
+    bool neg = true;
     gisa_status s = gisa_inst_guard(isa, in, &pred, &neg);
     if (s == GISA_ERR_NOTFOUND) {
         if (L->has_guard)
@@ -723,17 +723,17 @@ typedef struct stats {
 static void check_accepted(gisa_word w, const gisa_inst *in, stats *st)
 {
     char dis[600], pr[600];
-    gisa_status ds = gisa_disassemble(isa, w, dis, sizeof dis);
+    gisa_status ds = gisa_disassemble(isa, w, dis, sizeof dis, NULL);
     st->accepted++;
     if (ds != GISA_OK) {
         fail(K_REJECT, w, in->opcode, in->form, dis, "gisa_decode accepts, gisa_disassemble gives %s", gisa_status_str(ds));
         return;
     }
     /* decode's promises */
-    if (!word_eq(in->word, w) || in->opcode != (int)gisa_decode_opcode(isa, w) || in->field[GISA_INST_MAX_FIELDS] ||
+    if (!word_eq(in->word, w) || in->opcode != (int)api_decode_opcode(isa, w) || in->field[GISA_INST_MAX_FIELDS] ||
         in->why[0] || in->form < 0 || in->form >= MAXFORMS)
         fail(K_DECODE, w, in->opcode, in->form, dis, "inst.word / opcode (decode_opcode %d) / field[64] / why '%s' / form",
-             (int)gisa_decode_opcode(isa, w), in->why);
+             (int)api_decode_opcode(isa, w), in->why);
     const char *on = gisa_inst_opcode_name(isa, in);
     size_t nf = gisa_inst_field_count(isa, in);
     if (!on || strcmp(on, gisa_isa_opcode_name(isa, (size_t)in->opcode)) || !gisa_inst_optype_name(isa, in) || !nf ||
@@ -759,11 +759,11 @@ static void check_accepted(gisa_word w, const gisa_inst *in, stats *st)
     /* the text back into a gisa_inst: the same instruction (every 8th word: assembling is the slow part) */
     if (st->accepted % 8 == 0) {
         gisa_inst t;
-        gisa_diags *d = gisa_diags_new();
-        gisa_status as = gisa_assemble_inst(isa, dis, &t, d);
+        gisa_diags *d = api_diags();
+        gisa_status as = api_asm_inst(isa, dis, &t, d);
         if (as != GISA_OK || t.opcode != in->opcode || t.form != in->form || !word_eq(t.word, w) ||
             memcmp(t.field, in->field, sizeof t.field[0] * gisa_inst_field_count(isa, in)))
-            fail(K_PRINT, w, in->opcode, in->form, dis, "gisa_assemble_inst gives %s, opcode %d form %d",
+            fail(K_PRINT, w, in->opcode, in->form, dis, "assembling one instruction gives %s, opcode %d form %d",
                  gisa_status_str(as), t.opcode, t.form);
         gisa_diags_free(d);
     }
@@ -795,7 +795,7 @@ static void check_word(gisa_word w, stats *st)
         return;
     }
     char dis[600];
-    gisa_status ds = gisa_disassemble(isa, w, dis, sizeof dis);
+    gisa_status ds = gisa_disassemble(isa, w, dis, sizeof dis, NULL);
     st->rejected++;
     if (s != GISA_ERR_INPUT) {
         fail(K_REJECT, w, -1, -1, dis, "gisa_decode gives %s", gisa_status_str(s));
@@ -808,7 +808,7 @@ static void check_word(gisa_word w, stats *st)
     const char *r = strstr(dis, " // ");
     if (strncmp(dis, ".invalid 0x", 11) || !r || strcmp(r + 4, in.why))
         fail(K_WHY, w, in.opcode, -1, dis, "inst.why '%s'", in.why);
-    int want = (int)gisa_decode_opcode(isa, w);
+    int want = (int)api_decode_opcode(isa, w);
     if (in.opcode != want)
         fail(K_DECODE, w, in.opcode, -1, dis, "refused word: inst.opcode %d, gisa_decode_opcode %d", in.opcode, want);
 }
@@ -875,7 +875,7 @@ static void mutate_field(const gisa_inst *in, tg_rng *r, mut_stats *ms)
     gisa_status ds = gisa_decode(isa, want, &d);
     gisa_status es = gisa_encode(isa, &e, &got);
     char txt[600];
-    gisa_disassemble(isa, want, txt, sizeof txt);
+    gisa_disassemble(isa, want, txt, sizeof txt, NULL);
     if (ds == GISA_OK && d.opcode == in->opcode) {
         ms->still_valid++;
         if (es != GISA_OK || !word_eq(got, want))
@@ -934,10 +934,10 @@ static const char fermi_program[] = "FADD.FTZ.RM.SAT R0, -|R1|, c[0x2][0x10]\n"
 
 static void assemble_into(const char *name, const char *text, size_t len, stats *st, long *nwords)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
-    if (gisa_assemble(isa, name, text, len, &w, &n, d) == GISA_OK) {
+    if (gisa_assemble(isa, name, text, len, NULL, &w, &n, d) == GISA_OK) {
         for (size_t i = 0; i < n; i++)
             check_word(w[i], st);
         *nwords += (long)n;
@@ -1048,15 +1048,14 @@ static void refusals(const gisa_inst *valid, long *nwide, long *nfixed, long *nr
             fail(K_NULL, valid->word, e.opcode, e.form, NULL, "the accessors of a bad opcode/form answer");
         if (k < 5) {
             unsigned p;
-            int ng;
+            bool ng;
             if (gisa_inst_opcode_name(isa, &e) || gisa_inst_optype_name(isa, &e) || gisa_inst_field_count(isa, &e) ||
                 gisa_inst_field_name(isa, &e, 0) || gisa_inst_guard(isa, &e, &p, &ng) != GISA_ERR_USAGE)
                 fail(K_NULL, valid->word, e.opcode, e.form, NULL, "the names / guard of a bad opcode answer");
         }
         unsigned c[3] = {9, 9, 9};
-        gisa_inst_controls(isa, &e, &c[0], &c[1], &c[2]);
-        if (c[0] || c[1] || c[2])
-            fail(K_NULL, valid->word, e.opcode, e.form, NULL, "controls of a bad opcode/form are not 0");
+        if (gisa_inst_controls(isa, &e, &c[0], &c[1], &c[2]) != GISA_ERR_USAGE || c[0] != 9 || c[1] != 9 || c[2] != 9)
+            fail(K_NULL, valid->word, e.opcode, e.form, NULL, "controls of a bad opcode/form are not a usage error");
         (*nrange)++;
     }
 }
@@ -1069,7 +1068,7 @@ static void null_arguments(const gisa_inst *valid, long *n)
     gisa_operand o;
     gisa_modifier m;
     unsigned p, c[3];
-    int ng;
+    bool ng;
     struct {
         gisa_status got;
         const char *what;
@@ -1083,7 +1082,7 @@ static void null_arguments(const gisa_inst *valid, long *n)
         {gisa_print(isa, NULL, buf, sizeof buf), "gisa_print(NULL inst)"},
         {gisa_print(isa, &in, NULL, sizeof buf), "gisa_print(NULL buf)"},
         {gisa_print(isa, &in, buf, 0), "gisa_print(cap 0)"},
-        {gisa_disassemble(NULL, w, buf, sizeof buf), "gisa_disassemble(NULL isa)"},
+        {gisa_disassemble(NULL, w, buf, sizeof buf, NULL), "gisa_disassemble(NULL isa)"},
         {gisa_inst_operand(isa, &in, 0, NULL), "gisa_inst_operand(NULL out)"},
         {gisa_inst_operand(NULL, &in, 0, &o), "gisa_inst_operand(NULL isa)"},
         {gisa_inst_operand(isa, NULL, 0, &o), "gisa_inst_operand(NULL inst)"},
@@ -1101,12 +1100,13 @@ static void null_arguments(const gisa_inst *valid, long *n)
     gisa_status gs = gisa_inst_guard(isa, &in, NULL, NULL);
     if (gs != GISA_OK && gs != GISA_ERR_NOTFOUND)
         fail(K_NULL, w, in.opcode, in.form, NULL, "gisa_inst_guard with NULL outputs gives %s", gisa_status_str(gs));
-    gisa_inst_controls(isa, &in, NULL, NULL, NULL);
+    if (gisa_inst_controls(isa, &in, NULL, NULL, NULL) != GISA_OK)
+        fail(K_NULL, w, in.opcode, in.form, NULL, "gisa_inst_controls with NULL outputs fails");
     c[0] = c[1] = c[2] = 9;
-    gisa_inst_controls(NULL, &in, &c[0], &c[1], &c[2]);
-    gisa_inst_controls(isa, NULL, &c[0], &c[1], &c[2]);
-    if (c[0] || c[1] || c[2])
-        fail(K_NULL, w, in.opcode, in.form, NULL, "gisa_inst_controls(NULL) leaves %u %u %u", c[0], c[1], c[2]);
+    if (gisa_inst_controls(NULL, &in, &c[0], &c[1], &c[2]) != GISA_ERR_USAGE ||
+        gisa_inst_controls(isa, NULL, &c[0], &c[1], &c[2]) != GISA_ERR_USAGE || c[0] != 9 || c[1] != 9 || c[2] != 9)
+        fail(K_NULL, w, in.opcode, in.form, NULL, "gisa_inst_controls(NULL): not a usage error, or it wrote %u %u %u",
+             c[0], c[1], c[2]);
     if (gisa_inst_operand_count(NULL, &in) || gisa_inst_operand_count(isa, NULL) || gisa_inst_modifier_count(NULL, &in) ||
         gisa_inst_modifier_count(isa, NULL) || gisa_inst_opcode_name(NULL, &in) || gisa_inst_opcode_name(isa, NULL) ||
         gisa_inst_mnemonic(isa, NULL) || gisa_inst_field_count(NULL, &in) || gisa_inst_field_name(isa, NULL, 0))
@@ -1128,8 +1128,8 @@ static void high_bits_64(stats *st)
         return;
     gisa_inst valid;
     gisa_word words[3] = {{{0, 1}}, {{0, UINT64_C(1) << 63}}, {{0, 1}}};
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_assemble_one(isa, "FADD R0, R1, R2", &words[2], d) != GISA_OK || gisa_decode(isa, words[2], &valid) != GISA_OK)
+    gisa_diags *d = api_diags();
+    if (api_asm_one(isa, "FADD R0, R1, R2", &words[2], d) != GISA_OK || gisa_decode(isa, words[2], &valid) != GISA_OK)
         fail(K_SOURCES, words[2], -1, -1, "FADD R0, R1, R2", "does not assemble or decode");
     gisa_diags_free(d);
     words[2].w[1] = 1; /* a valid word with bit 64 set */

@@ -15,11 +15,11 @@
 static void diags_stay(void)
 {
     const gisa_isa *isa = test_isa();
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
     gisa_diags_set_limit(d, 100000);
-    CHECK(gisa_assemble(isa, "a.s", "FOO R1\n", 7, &w, &n, d) == GISA_ERR_INPUT && gisa_diags_count(d) >= 1);
+    CHECK(gisa_assemble(isa, "a.s", "FOO R1\n", 7, NULL, &w, &n, d) == GISA_ERR_INPUT && gisa_diags_count(d) >= 1);
     const gisa_diag *first = gisa_diags_get(d, 0);
     char *message = strdup(first->message), *file = strdup(first->file);
     int line = first->line;
@@ -28,7 +28,7 @@ static void diags_stay(void)
     char *text = malloc(cap);
     for (int i = 0; i < 5000; i++)
         len += (size_t)snprintf(text + len, cap - len, "BAR R%d\n", i % 10);
-    CHECK(gisa_assemble(isa, "b.s", text, len, &w, &n, d) == GISA_ERR_INPUT);
+    CHECK(gisa_assemble(isa, "b.s", text, len, NULL, &w, &n, d) == GISA_ERR_INPUT);
     CHECKF(gisa_diags_count(d) > 5000, "%zu diagnostics", gisa_diags_count(d));
     CHECK(first == gisa_diags_get(d, 0));
     CHECK(!strcmp(first->message, message) && !strcmp(first->file, file) && first->line == line);
@@ -42,11 +42,11 @@ static void commit_stays(void)
 {
     const gisa_isa *isa = test_isa();
     static const char prog[] = "FFMA R1, R2, c[0x0][0x10], R3\nIADD R4, R5, c[0x1][0x8]\nMOV R6, 0x5\n";
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word *w = NULL;
     size_t n = 0;
     gisa_sim *sim = NULL;
-    CHECK(gisa_assemble(isa, "p.s", prog, sizeof prog - 1, &w, &n, d) == GISA_OK && n == 3);
+    CHECK(gisa_assemble(isa, "p.s", prog, sizeof prog - 1, NULL, &w, &n, d) == GISA_OK && n == 3);
     CHECK(gisa_sim_new(isa, 8, 2, &sim) == GISA_OK && gisa_sim_load(sim, w, n) == GISA_OK);
     gisa_sim_commit c0, c1;
     CHECK(gisa_sim_step(sim, 0, &c0, NULL) == GISA_OK && c0.inst && c0.text);
@@ -58,7 +58,7 @@ static void commit_stays(void)
     CHECK(gisa_sim_set_const(sim, 0, 0x10, 0x3f800000) == GISA_OK);
     CHECK(gisa_sim_step(sim, 1, &c1, NULL) == GISA_OK);
     static const char state[] = "{\"c[0x1][0x8]\": \"0x7\", \"R2\": \"0x40000000\"}";
-    CHECK(gisa_sim_state_read_json(sim, "s.json", state, sizeof state - 1, d) == GISA_OK);
+    CHECK(api_state_read(sim, "s.json", state, sizeof state - 1, d) == GISA_OK);
     CHECK(gisa_sim_step(sim, 0, &c1, NULL) == GISA_OK);
     CHECK(gisa_sim_set_engine(sim, GISA_ENGINE_DOC) == GISA_OK);
     CHECK(gisa_sim_step(sim, 0, &c1, NULL) == GISA_OK);

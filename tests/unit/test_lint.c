@@ -201,12 +201,12 @@ static gisa_status load(const char *body, const char *rulings, gisa_isa **isa, g
     gisa_source src[3] = {{"types.isa", PRELUDE, strlen(PRELUDE)},
                           {"t.isa", body, strlen(body)},
                           {"r.isa", rulings, rulings ? strlen(rulings) : 0}};
-    return gisa_isa_load_sources(src, rulings ? 3 : 2, isa, d);
+    return api_load_sources(src, rulings ? 3 : 2, isa, d);
 }
 
 static void run_case(const struct lint_case *c)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(c->body, c->rulings, &isa, d);
     CHECKF(st == GISA_OK && gisa_diags_count(d) == 0, "%s: load status %d", c->what, st);
@@ -231,7 +231,7 @@ static void run_case(const struct lint_case *c)
         CHECKF(g->severity == w->sev, "%s: severity %d, want %d", c->what, g->severity, w->sev);
         CHECKF(!strcmp(g->file, "t.isa") && g->line == line, "%s: at %s:%d, want t.isa:%d", c->what, g->file, g->line,
                line);
-        char *s = gisa_diag_format(g, 0), want_head[64];
+        char *s = api_diag_text(g, 0), want_head[64];
         snprintf(want_head, sizeof want_head, "t.isa:%d", line);
         CHECKF(s && !strncmp(s, want_head, strlen(want_head)) &&
                    strstr(s, w->sev == GISA_ERROR ? ": error: " : ": warning: "),
@@ -255,7 +255,7 @@ static void test_cases(void)
 /* A clean description loads and lints without a single diagnostic. */
 static void test_clean(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(CLEAN, NULL, &isa, d);
     CHECKF(st == GISA_OK, "clean: load status %d", st);
@@ -279,7 +279,7 @@ static void test_clean(void)
 static void test_ruling_without_target(void)
 {
     static const char rulings[] = "\n__DefRuling OPA_XX\n  __Description\nno such opcode.\n";
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(OPTYPE(PLAIN) OPCODE("OPA_RR", "RR", RB), rulings, &isa, d);
     CHECKF(st == GISA_OK && isa, "dangling ruling: load status %d", st);
@@ -380,9 +380,9 @@ static int count_equal(const gisa_diags *d, const char *msg)
  * (the same messages, each as often; only the places differ). */
 static void test_shipped(void)
 {
-    gisa_diags *d = gisa_diags_new(), *e = gisa_diags_new();
+    gisa_diags *d = api_diags(), *e = api_diags();
     gisa_isa *isa = NULL;
-    gisa_status st = gisa_isa_load_embedded(NULL, &isa, e);
+    gisa_status st = api_load_embedded(NULL, &isa, e);
     CHECKF(st == GISA_OK, "embedded: load status %d", st);
     int embedded = st == GISA_OK ? check_shipped("embedded", isa, e, "<embedded>/gisa128/") : -1;
     printf("embedded ISA: %d warnings\n", embedded);
@@ -392,7 +392,7 @@ static void test_shipped(void)
     const char *shared = test_shared_dir();
     char dir[4200];
     snprintf(dir, sizeof dir, "%s/seeds", shared ? shared : "");
-    st = shared ? gisa_isa_load_dir(dir, NULL, NULL, &isa, d) : GISA_OK;
+    st = shared ? api_load_dir(dir, NULL, NULL, &isa, d) : GISA_OK;
     CHECKF(st == GISA_OK, "seeds: load status %d", st);
     if (!shared)
         printf("skipped: lint of the original documents (no ../shared/seeds)\n");
@@ -424,7 +424,7 @@ static void test_semantics(void)
     static const char body[] = SEM_OPTYPE("    Rd = Ra + SrcB;\n");
     static const char rulings[] = "__DefRuling OPA\n  __Description\nWhy.\n  __SemanticPatch\n"
                                   "replace \"Ra + SrcB\" with \"Ra - SrcB\" because \"the test says so\"\n";
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     CHECK(load(body, rulings, &isa, d) == GISA_OK && gisa_diags_count(d) == 0);
     if (isa) {
@@ -435,14 +435,14 @@ static void test_semantics(void)
                "patch note: %d found, at %s:%d", n, g ? g->file : "-", g ? g->line : 0);
         CHECKF(gisa_diags_count(d) == 1, "%zu diagnostics, want the note only", gisa_diags_count(d));
         gisa_status st;
-        char *doc = gisa_isa_doc(isa, "OPA", &st);
+        char *doc = api_doc(isa, "OPA", &st);
         CHECK(doc && strstr(doc, "Pseudo-code of the document (t.isa:") && strstr(doc, "Rd = Ra + SrcB;") &&
               strstr(doc, "r.isa:5: replace \"Ra + SrcB\" because the test says so") &&
               strstr(doc, "Pseudo-code that runs (patched):\n    OPA Rd, Ra, SrcB:\n        Rd = Ra - SrcB;"));
         if (test_failed)
             printf("%s", doc ? doc : "(no doc)\n");
         free(doc);
-        doc = gisa_isa_doc(isa, "OPA_RR", &st); /* an opcode's page stays as it was */
+        doc = api_doc(isa, "OPA_RR", &st); /* an opcode's page stays as it was */
         CHECK(doc && !strstr(doc, "Pseudo-code"));
         free(doc);
         gisa_isa_free(isa);

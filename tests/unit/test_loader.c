@@ -45,7 +45,7 @@ static const char PRELUDE[] =
 static gisa_status load_len(const char *prelude, const char *body, size_t len, gisa_isa **isa, gisa_diags *d)
 {
     gisa_source src[2] = {{"types.isa", prelude, prelude ? strlen(prelude) : 0}, {"t.isa", body, len}};
-    return prelude ? gisa_isa_load_sources(src, 2, isa, d) : gisa_isa_load_sources(src + 1, 1, isa, d);
+    return prelude ? api_load_sources(src, 2, isa, d) : api_load_sources(src + 1, 1, isa, d);
 }
 
 static gisa_status load(const char *body, gisa_isa **isa, gisa_diags *d)
@@ -148,7 +148,7 @@ static uint64_t enum_value(const gisa_isa *isa, const char *type, const char *na
 
 static void test_constructs(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(KITCHEN_SINK, &isa, d);
     if (st != GISA_OK)
@@ -163,8 +163,8 @@ static void test_constructs(void)
     CHECK(enum_value(isa, "Optype", "OPE") == UINT64_MAX);
 
     CHECK(gisa_isa_optype_count(isa) == 1 && !strcmp(gisa_isa_optype_name(isa, 0), "OPT"));
-    REQUIRE(gisa_isa_opcode_count(isa) == 2 && gisa_isa_find_opcode(isa, "OPX_RR") == 0 &&
-            gisa_isa_find_opcode(isa, "OPX_RI") == 1);
+    REQUIRE(gisa_isa_opcode_count(isa) == 2 && api_find_opcode(isa, "OPX_RR") == 0 &&
+            api_find_opcode(isa, "OPX_RI") == 1);
     CHECK(!strcmp(gisa_isa_opcode_name(isa, 1), "OPX_RI") && gisa_isa_opcode_name(isa, 2) == NULL);
     const isa_opcode *op = &isa->opcodes[0], *op2 = &isa->opcodes[1];
 
@@ -271,7 +271,7 @@ static void test_crlf_bom(void)
             crlf[k++] = '\r';
         crlf[k++] = KITCHEN_SINK[i];
     }
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load_len(PRELUDE, crlf, k, &isa, d);
     CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == 2, "CRLF + BOM: status %d", st);
@@ -376,7 +376,7 @@ static const struct bad_case {
  * `t.isa:LINE:COL: error: ...msg...` and carries LINE's text as source line. */
 static void expect_error(const struct bad_case *c)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(c->body, &isa, d);
     CHECKF(st == GISA_ERR_INPUT && !isa, "%s: status %d", c->what, st);
@@ -394,7 +394,7 @@ static void expect_error(const struct bad_case *c)
         snprintf(text, sizeof text, "%.*s", (int)strcspn(p, "\n"), p);
         const char *at = strstr(text, c->tok);
         snprintf(want, sizeof want, "t.isa:%d:%d: error: ", c->line, at ? (int)(at - text) + 1 : -1);
-        char *s = gisa_diag_format(g, 0);
+        char *s = api_diag_text(g, 0);
         CHECKF(!strncmp(s, want, strlen(want)), "%s: got \"%s\", want \"%s...\"", c->what, s, want);
         CHECKF(strstr(s, c->msg), "%s: \"%s\" lacks \"%s\"", c->what, s, c->msg);
         CHECKF(g->source_line && !strcmp(g->source_line, text), "%s: source line \"%s\", want \"%s\"", c->what,
@@ -412,7 +412,7 @@ static void test_extended_type(void)
     static const char body[] = "__DefBitFieldType Optype<8>\n    OPX;\n    OPY = 0x40;\n"
                                "__DefOpcode NEW : [ALL]\n  __Encoding\n    field<0, 8> Optype optype == OPX;\n"
                                "    field<16, 8> Reg rd;\n  __Syntax\n```asm\nNEW Rd $sched ;\n```\n";
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load(body, &isa, d);
     if (st != GISA_OK)
@@ -421,7 +421,7 @@ static void test_extended_type(void)
     CHECK(enum_value(isa, "Optype", "OPX") == 0x12 && enum_value(isa, "Optype", "OPY") == 0x40);
     CHECK(enum_value(isa, "Optype", "OPA") == 4 && enum_value(isa, "Optype", "OPD") == 0x11);
     gisa_word w;
-    CHECK(gisa_assemble_one(isa, "NEW R3", &w, d) == GISA_OK && w.w[0] == (0x12u | 3u << 16) && w.w[1] == 0);
+    CHECK(api_asm_one(isa, "NEW R3", &w, d) == GISA_OK && w.w[0] == (0x12u | 3u << 16) && w.w[1] == 0);
 out:
     gisa_isa_free(isa);
     gisa_diags_free(d);
@@ -430,18 +430,26 @@ out:
 /* gisa_isa_load: the embedded ISA or paths, then the added files. */
 static void test_load_add(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = (gisa_isa *)1, *emb = test_isa();
-    CHECK(gisa_isa_load(NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
-    const char *none[] = {""};
-    CHECK(gisa_isa_load_paths(none, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    /* no options: the embedded default target */
+    CHECK(gisa_isa_load(NULL, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb));
+    gisa_isa_free(isa);
+    /* a size no version of the struct has: refused, *out NULL */
     gisa_load_options o = {0};
+    isa = (gisa_isa *)1;
+    CHECK(gisa_isa_load(&o, &isa, d) == GISA_ERR_USAGE && isa == NULL);
+    o = (gisa_load_options)GISA_LOAD_OPTIONS_INIT;
     CHECK(gisa_isa_load(&o, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) == gisa_isa_opcode_count(emb));
     gisa_isa_free(isa);
     const char *add[] = {test_path("examples/new-instruction/iadd3.isa")};
     const char *shipped[] = {test_path("isa/gisa128")};
     for (int base = 0; base < 2; base++) {
-        o = (gisa_load_options){NULL, shipped, (size_t)base, NULL, add, 1};
+        o = (gisa_load_options)GISA_LOAD_OPTIONS_INIT;
+        o.paths = shipped;
+        o.npaths = (size_t)base;
+        o.add = add;
+        o.nadd = 1;
         gisa_status st = gisa_isa_load(&o, &isa, d);
         if (st != GISA_OK)
             test_dump_diags(d);
@@ -449,8 +457,8 @@ static void test_load_add(void)
                    gisa_isa_optype_count(isa) == gisa_isa_optype_count(emb) + 1,
                "base %d: status %d", base, st);
         gisa_word w;
-        CHECK(gisa_assemble_one(isa, "IADD3 R1, R2, R3, R4", &w, d) == GISA_OK && (w.w[0] & 0xff) == 0x60);
-        CHECK(gisa_assemble_one(emb, "IADD3 R1, R2, R3, R4", &w, d) == GISA_ERR_INPUT);
+        CHECK(api_asm_one(isa, "IADD3 R1, R2, R3, R4", &w, d) == GISA_OK && (w.w[0] & 0xff) == 0x60);
+        CHECK(api_asm_one(emb, "IADD3 R1, R2, R3, R4", &w, d) == GISA_ERR_INPUT);
         gisa_isa_free(isa);
     }
     gisa_diags_free(d);
@@ -469,7 +477,7 @@ static void test_errors(void)
     /* no __DefTarget: the types file is missing entirely (no location to give) */
     static const char no_target[] = "__DefRegisterType Reg<8>\n    class = GPR;\n    prefix = R;\n"
                                     "    zero = RZ = 255;\n__DefBitFieldType Optype<8>\n    OPA;\n";
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load_len(no_target, OPCODE_OK, strlen(OPCODE_OK), &isa, d);
     CHECKF(st == GISA_ERR_INPUT && !isa, "no target: status %d", st);
@@ -479,8 +487,8 @@ static void test_errors(void)
     st = load("", &isa, d);
     CHECKF(st == GISA_OK && gisa_isa_opcode_count(isa) == 0, "empty body: status %d", st);
     gisa_isa_free(isa);
-    CHECK(gisa_isa_load_sources(NULL, 0, NULL, d) == GISA_ERR_USAGE);
-    CHECK(gisa_isa_load_sources(NULL, 1, &isa, d) == GISA_ERR_USAGE);
+    CHECK(api_load_sources(NULL, 0, NULL, d) == GISA_ERR_USAGE);
+    CHECK(api_load_sources(NULL, 1, &isa, d) == GISA_ERR_USAGE);
     gisa_diags_free(d);
 }
 
@@ -522,7 +530,7 @@ static const char *const tok[] = {
 static void fuzz_random(void)
 {
     static const unsigned char special[] = {0x00, 0xff, 0x80, 0xef, 0xbb, 0xbf, 0x01};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     char buf[512];
     int bad = 0;
     for (int it = 0; it < 2000; it++) {
@@ -589,7 +597,7 @@ static void fuzz_truncations(void)
     for (size_t i = 0; i < gisa_embedded_file_count; i++)
         if (!strcmp(gisa_embedded_files[i].target, "gisa128") && !strcmp(gisa_embedded_files[i].name, "types.isa"))
             types = gisa_embedded_files[i].text;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     CHECK(types && load_len(types, seed, len, &isa, d) == GISA_OK && gisa_isa_opcode_count(isa) > 20); /* whole */
     gisa_isa_free(isa);
@@ -624,7 +632,7 @@ static void fuzz_deep_expressions(void)
     static const char ex[] = "__DefGroup G : [ALL]\n  __Exception\n    EncodingError<Bad, \"m\"> = ";
     static const struct { const char *head, *unit; } deep[] = {
         {bw, "("}, {bw, "-"}, {ex, "!"}, {ex, "not "}, {ex, "(rd == 1 and "}};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     for (size_t i = 0; i < sizeof deep / sizeof *deep; i++) {
         gisa_diags_clear(d);
@@ -645,7 +653,7 @@ static void fuzz_deep_expressions(void)
  * must not recurse once per term either (a 600 KB line). */
 static void fuzz_flat_expression(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL;
     gisa_status st = load_repeated(OPCODE_OK "  __OperandInfo\n    Bitwidth<rd> = ", "1+", 300000, "0;\n", &isa, d);
     CHECKF(st == GISA_ERR_INPUT || st == GISA_OK, "300000-term sum: status %d", st);
@@ -670,7 +678,7 @@ static const struct {
 
 static void test_real_documents(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *emb = NULL, *seeds = NULL;
     CHECKF(gisa_target_count() == sizeof DOCUMENTED / sizeof *DOCUMENTED, "%zu targets", gisa_target_count());
     for (size_t t = 0; t < gisa_target_count(); t++) {
@@ -679,7 +687,7 @@ static void test_real_documents(void)
         while (k < sizeof DOCUMENTED / sizeof *DOCUMENTED && strcmp(DOCUMENTED[k].target, name))
             k++;
         CHECKF(k < sizeof DOCUMENTED / sizeof *DOCUMENTED, "target %s is not listed", name);
-        gisa_status st = gisa_isa_load_embedded(name, &emb, d);
+        gisa_status st = api_load_embedded(name, &emb, d);
         CHECKF(st == GISA_OK, "embedded %s: status %d", name, st);
         test_dump_diags(d);
         gisa_diags_clear(d);
@@ -693,10 +701,10 @@ static void test_real_documents(void)
             gisa_isa_free(emb);
         emb = NULL;
     }
-    gisa_status st = gisa_isa_load_embedded(NULL, &emb, d);
+    gisa_status st = api_load_embedded(NULL, &emb, d);
     CHECKF(st == GISA_OK, "embedded: status %d", st);
     test_dump_diags(d);
-    CHECK(gisa_isa_load_embedded("no-such-target", &seeds, d) == GISA_ERR_NOTFOUND);
+    CHECK(api_load_embedded("no-such-target", &seeds, d) == GISA_ERR_NOTFOUND);
 
     const char *shared = test_shared_dir();
     if (!shared) {
@@ -705,7 +713,7 @@ static void test_real_documents(void)
         char dir[4200];
         snprintf(dir, sizeof dir, "%s/seeds", shared);
         gisa_diags_clear(d);
-        st = gisa_isa_load_dir(dir, NULL, NULL, &seeds, d);
+        st = api_load_dir(dir, NULL, NULL, &seeds, d);
         CHECKF(st == GISA_OK, "seeds: status %d", st);
         test_dump_diags(d);
         /* the transcribed embedded files define the same opcodes */
@@ -715,7 +723,7 @@ static void test_real_documents(void)
                gisa_isa_optype_count(seeds), gisa_isa_optype_count(emb));
         size_t missing = 0;
         for (size_t i = 0; i < gisa_isa_opcode_count(seeds); i++)
-            missing += gisa_isa_find_opcode(emb, gisa_isa_opcode_name(seeds, i)) == (size_t)-1;
+            missing += api_find_opcode(emb, gisa_isa_opcode_name(seeds, i)) == (size_t)-1;
         CHECKF(missing == 0, "%zu seed opcodes are not in the embedded ISA", missing);
         gisa_isa_free(seeds);
     }
@@ -756,7 +764,7 @@ static size_t count_notes(const gisa_diags *d, const char *needle)
     return n;
 }
 
-/* gisa_isa_load_paths: files and directories mixed, description files found
+/* gisa_isa_load with paths: files and directories mixed, description files found
  * whatever their names, other files skipped with a note, no opcode an error. */
 static void test_load_paths(void)
 {
@@ -796,11 +804,11 @@ static void test_load_paths(void)
     snprintf(p[2], sizeof p[2], "%s/h.txt", root);
     snprintf(p[3], sizeof p[3], "%s/ialu.isa", src_dir);
 
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_isa *isa = NULL, *emb = test_isa();
     /* mixed: a directory, files named anyhow, a file of the source tree; f named twice */
     const char *mixed[] = {p[0], p[1], p[2], p[3], p[1]};
-    gisa_status st = gisa_isa_load_paths(mixed, 5, NULL, NULL, &isa, d);
+    gisa_status st = api_load_paths(mixed, 5, NULL, NULL, &isa, d);
     CHECKF(st == GISA_OK, "mixed paths: status %d", st);
     CHECK(gisa_diags_errors(d) == 0 && gisa_diags_warnings(d) == 0);
     CHECK(count_notes(d, NULL) == 2);
@@ -814,21 +822,21 @@ static void test_load_paths(void)
     if (isa) {
         size_t missing = 0;
         for (size_t i = 0; i < gisa_isa_opcode_count(emb); i++)
-            missing += gisa_isa_find_opcode(isa, gisa_isa_opcode_name(emb, i)) == (size_t)-1;
+            missing += api_find_opcode(isa, gisa_isa_opcode_name(emb, i)) == (size_t)-1;
         CHECKF(missing == 0, "%zu embedded opcodes missing", missing);
         /* the tools' tables are built too */
         gisa_word w;
-        CHECK(gisa_assemble_one(isa, "DADD R2, R4, R6", &w, d) == GISA_OK);
+        CHECK(api_asm_one(isa, "DADD R2, R4, R6", &w, d) == GISA_OK);
     }
     gisa_isa_free(isa);
     isa = NULL;
     test_dump_diags(d);
 
-    /* one file, through gisa_isa_load_dir: the embedded overlay completes it */
+    /* one file, through gisa_isa_load with one path: the embedded overlay completes it */
     gisa_diags_clear(d);
-    st = gisa_isa_load_dir(p[1], NULL, NULL, &isa, d);
+    st = api_load_dir(p[1], NULL, NULL, &isa, d);
     CHECKF(st == GISA_OK, "one file: status %d", st);
-    CHECK(isa && gisa_isa_find_opcode(isa, "FADD_RR") != (size_t)-1 && gisa_isa_find_opcode(isa, "DADD_RR") == (size_t)-1);
+    CHECK(isa && api_find_opcode(isa, "FADD_RR") != (size_t)-1 && api_find_opcode(isa, "DADD_RR") == (size_t)-1);
     gisa_isa_free(isa);
     isa = NULL;
 
@@ -845,7 +853,7 @@ static void test_load_paths(void)
     for (size_t k = 0; k < 4; k++) {
         gisa_diags_clear(d);
         isa = (gisa_isa *)1;
-        st = gisa_isa_load_paths(none[k], none[k][1] ? 2 : 1, NULL, NULL, &isa, d);
+        st = api_load_paths(none[k], none[k][1] ? 2 : 1, NULL, NULL, &isa, d);
         CHECKF(st == GISA_ERR_INPUT, "no opcode (%s): status %d", none[k][0], st);
         CHECK(isa == NULL);
         CHECKF(test_diags_contain(d, "no instruction (opcode) defined in ") && test_diags_contain(d, none[k][0]),
@@ -858,14 +866,14 @@ static void test_load_paths(void)
     snprintf(p[9], sizeof p[9], "%s/nowhere.txt", root);
     const char *missing[] = {p[1], p[9]};
     isa = (gisa_isa *)1;
-    CHECK(gisa_isa_load_paths(missing, 2, NULL, NULL, &isa, d) == GISA_ERR_IO);
+    CHECK(api_load_paths(missing, 2, NULL, NULL, &isa, d) == GISA_ERR_IO);
     CHECK(isa == NULL && test_diags_contain(d, "nowhere.txt"));
     /* bad arguments */
-    CHECK(gisa_isa_load_paths(missing, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
-    CHECK(gisa_isa_load_paths(NULL, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
-    CHECK(gisa_isa_load_paths(missing, 1, NULL, NULL, NULL, d) == GISA_ERR_USAGE);
+    CHECK(api_load_paths(missing, 0, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+    CHECK(api_load_paths(NULL, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+    CHECK(api_load_paths(missing, 1, NULL, NULL, NULL, d) == GISA_ERR_USAGE);
     const char *empty_path[] = {""};
-    CHECK(gisa_isa_load_paths(empty_path, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
+    CHECK(api_load_paths(empty_path, 1, NULL, NULL, &isa, d) == GISA_ERR_USAGE);
 
     gisa_diags_free(d);
     /* clean up */

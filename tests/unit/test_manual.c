@@ -27,7 +27,7 @@ static int contains(const char *data, size_t len, const char *what)
     return 0;
 }
 
-static int page(void *user, const char *name, const char *data, size_t len)
+static gisa_status page(void *user, const char *name, const char *data, size_t len)
 {
     pages *p = user;
     if (p->n < 6)
@@ -49,8 +49,8 @@ static int page(void *user, const char *name, const char *data, size_t len)
 static void whole(const char *target)
 {
     gisa_isa *isa = NULL;
-    gisa_diags *d = gisa_diags_new();
-    CHECK(gisa_isa_load_embedded(target, &isa, d) == GISA_OK);
+    gisa_diags *d = api_diags();
+    CHECK(api_load_embedded(target, &isa, d) == GISA_OK);
     pages a = {0}, b = {0};
     CHECK(gisa_isa_manual(isa, page, &a) == GISA_OK);
     CHECKF(a.n == 6 + gisa_isa_optype_count(isa) + gisa_isa_opcode_count(isa), "%s: %zu pages", target, a.n);
@@ -87,10 +87,10 @@ static void escaped(void)
         "__DefOpcode MOV_R : [MOV]\n  __OperandInfo\n    InList<pg, ra>;\n    OutList<rd>;\n";
     gisa_source src = {"t.isa", text, sizeof text - 1};
     gisa_isa *isa = NULL;
-    gisa_diags *d = gisa_diags_new();
-    gisa_status st = gisa_isa_load_sources(&src, 1, &isa, d);
+    gisa_diags *d = api_diags();
+    gisa_status st = api_load_sources(&src, 1, &isa, d);
     for (size_t i = 0; st != GISA_OK && i < gisa_diags_count(d); i++) {
-        char *m = gisa_diag_format(gisa_diags_get(d, i), 1);
+        char *m = api_diag_text(gisa_diags_get(d, i), 1);
         fprintf(stderr, "%s\n", m);
         gisa_free(m);
     }

@@ -7,7 +7,7 @@
  * assembler cannot read back, e.g. a decoration the syntax does not allow).
  * A valid text is no longer than its form's bound (disasm/plan.h), and a
  * buffer of exactly its size (printing with checks for room) receives the
- * same text as a large one (printing without). gisa_disassemble_len (every
+ * same text as a large one (printing without). gisa_disassemble(every
  * other word) gives the same text and status, and the text's length. */
 #include <stdlib.h>
 #include <string.h>
@@ -71,8 +71,8 @@ static void run_target(void)
         char buf[512];
         memset(buf, 0x55, sizeof buf);
         size_t cap = i % 97 == 0 ? 1 + (size_t)tg_below(&r, 40) : sizeof buf - 8; /* sometimes a tiny buffer */
-        size_t told = (size_t)-1; /* gisa_disassemble_len's length, checked against the text */
-        gisa_status s = i & 1 ? gisa_disassemble_len(isa, w, buf, cap, &told) : gisa_disassemble(isa, w, buf, cap);
+        size_t told = (size_t)-1; /* gisa_disassemble's length, checked against the text */
+        gisa_status s = i & 1 ? gisa_disassemble(isa, w, buf, cap, &told) : gisa_disassemble(isa, w, buf, cap, NULL);
         size_t len = strnlen(buf, cap);
         if (len >= cap || buf[cap] != 0x55) { /* no NUL within cap, or a write past cap */
             bad_nul++;
@@ -81,7 +81,7 @@ static void run_target(void)
         }
         if (i & 1 && told != len) {
             bad_status++;
-            report("gisa_disassemble_len's length is not the text's", w, buf, NULL);
+            report("gisa_disassemble's length is not the text's", w, buf, NULL);
             continue;
         }
         if (s != GISA_OK && s != GISA_ERR_INPUT && s != GISA_ERR_TRUNCATED) {
@@ -91,15 +91,15 @@ static void run_target(void)
         }
         if (cap < sizeof buf - 8) { /* cut exactly when the whole text does not fit */
             char whole[512];
-            gisa_disassemble(isa, w, whole, sizeof whole);
+            gisa_disassemble(isa, w, whole, sizeof whole, NULL);
             if ((s == GISA_ERR_TRUNCATED) != (strlen(whole) >= cap) || strncmp(whole, buf, strlen(buf))) {
                 bad_status++;
                 report("GISA_ERR_TRUNCATED not exactly when the text is cut", w, buf, gisa_status_str(s));
                 continue;
             }
-            s = gisa_disassemble(isa, w, whole, sizeof whole); /* the word's own status */
+            s = gisa_disassemble(isa, w, whole, sizeof whole, NULL); /* the word's own status */
         }
-        size_t oi = gisa_decode_opcode(isa, w);
+        size_t oi = api_decode_opcode(isa, w);
         if (oi >= (size_t)isa->nopcodes && s == GISA_OK) {
             bad_decode++;
             report("valid text but gisa_decode_opcode finds no opcode", w, buf, NULL);
@@ -125,16 +125,16 @@ static void run_target(void)
         if (gisa_decode(isa, w, &inst) || n > isa->dis->op[inst.opcode].forms[inst.form].bound) {
             bad_bound++;
             report("valid text longer than its form's bound", w, buf, NULL);
-        } else if (gisa_disassemble(isa, w, exact, n + 1) != GISA_OK || strcmp(exact, buf)) {
+        } else if (gisa_disassemble(isa, w, exact, n + 1, NULL) != GISA_OK || strcmp(exact, buf)) {
             bad_bound++;
             report("a buffer of the text's size receives another text", w, buf, exact);
         }
         if (oi < (size_t)isa->nopcodes)
             hits[oi]++;
         gisa_word back;
-        gisa_diags *d = gisa_diags_new();
-        if (gisa_assemble_one(isa, buf, &back, d) != GISA_OK) {
-            char *m = gisa_diags_count(d) ? gisa_diag_format(gisa_diags_get(d, 0), 0) : NULL;
+        gisa_diags *d = api_diags();
+        if (api_asm_one(isa, buf, &back, d) != GISA_OK) {
+            char *m = gisa_diags_count(d) ? api_diag_text(gisa_diags_get(d, 0), 0) : NULL;
             bad_asm++;
             report("printed as valid but does not assemble", w, buf, m);
             free(m);

@@ -34,17 +34,17 @@ static void report(const char *what, const isa_opcode *op, gisa_word w, const ch
 static int roundtrip(const gisa_isa *isa, const isa_opcode *op, gisa_word w, counts *c)
 {
     char t1[512], t2[512];
-    gisa_status s = gisa_disassemble(isa, w, t1, sizeof t1);
+    gisa_status s = gisa_disassemble(isa, w, t1, sizeof t1, NULL);
     if (s != GISA_OK) {
         c->fail_dis++;
         report("valid word rejected by the disassembler", op, w, t1, NULL);
         return 0;
     }
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_word back;
-    s = gisa_assemble_one(isa, t1, &back, d);
+    s = api_asm_one(isa, t1, &back, d);
     if (s != GISA_OK) {
-        char *m = gisa_diags_count(d) ? gisa_diag_format(gisa_diags_get(d, 0), 0) : NULL;
+        char *m = gisa_diags_count(d) ? api_diag_text(gisa_diags_get(d, 0), 0) : NULL;
         c->fail_asm++;
         report("canonical text does not assemble", op, w, t1, m ? m : "?");
         free(m);
@@ -59,7 +59,7 @@ static int roundtrip(const gisa_isa *isa, const isa_opcode *op, gisa_word w, cou
         report("re-assembled bits differ", op, w, t1, hex);
         return 0;
     }
-    gisa_disassemble(isa, back, t2, sizeof t2);
+    gisa_disassemble(isa, back, t2, sizeof t2, NULL);
     if (strcmp(t1, t2)) {
         c->fail_text++;
         report("text not canonical", op, w, t1, t2);
@@ -93,8 +93,8 @@ static void run_target(const gisa_isa *isa)
                     CHECKF(g.mask_ok, "%s form %d: generated word violates the form's mask/match", op->name, fi);
                     continue;
                 }
-                CHECKF(gisa_decode_opcode(isa, g.w) == (size_t)oi, "%s: decode_opcode gives %zu", op->name,
-                       gisa_decode_opcode(isa, g.w));
+                CHECKF(api_decode_opcode(isa, g.w) == (size_t)oi, "%s: decode_opcode gives %zu", op->name,
+                       api_decode_opcode(isa, g.w));
                 for (int j = 0; j < F->nmods && j < TG_MAXMODS; j++)
                     if (g.pick[j] >= 0 && g.pick[j] < 64)
                         tried[j][g.pick[j]]++;
@@ -103,7 +103,7 @@ static void run_target(const gisa_isa *isa)
                     char t[512];
                     c.exception++;
                     form_exc++;
-                    if (gisa_disassemble(isa, g.w, t, sizeof t) == GISA_OK) {
+                    if (gisa_disassemble(isa, g.w, t, sizeof t, NULL) == GISA_OK) {
                         c.fail_exc_accepted++;
                         report("word forbidden by an __Exception disassembles as valid", op, g.w, t, NULL);
                     }

@@ -53,7 +53,7 @@ static void mutate(const char *optype, const sim_opdef *mutant)
  * and whether a message contains `needle` (NULL: expects none). */
 static int check_with(const gisa_isa *const *isas, size_t nisas, const char *needle)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     int errors = sim_check_semantics(isas, nisas, fam, sim_nfamilies, d);
     int ok = needle ? errors > 0 && (size_t)errors == gisa_diags_errors(d) && test_diags_contain(d, needle)
                     : errors == 0 && gisa_diags_count(d) == 0;
@@ -82,7 +82,7 @@ static int mod_index(const sim_opdef *d, const char *field)
 
 static void shipped_tables_bind(void)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     int errors = sim_check_semantics(targets, 2, sim_families, sim_nfamilies, d);
     CHECKF(errors == 0 && gisa_diags_count(d) == 0, "%d errors", errors);
     if (gisa_diags_count(d))
@@ -95,7 +95,7 @@ static void shipped_tables_bind(void)
     CHECK(check_with(&targets[1], 1, "role table: no simulated operand of the model is named \"SbMsk\""));
     /* ...which is no error for what one model uses */
     for (int t = 0; t < 2; t++) {
-        d = gisa_diags_new();
+        d = api_diags();
         errors = sim_check_model(targets[t], sim_families, sim_nfamilies, d);
         CHECKF(errors == 0 && gisa_diags_count(d) == 0, "target %d: %d errors", t, errors);
         test_dump_diags(d);
@@ -123,7 +123,7 @@ static void misspelt_names(void)
     values[mods[rnd].nvalues - 1] = "RZZ";
     mods[rnd].values = values;
     CHECK(mutant_fails("FADD", &m, "\"RZZ\" is not a value of FPRound"));
-    gisa_diags *d = gisa_diags_new(); /* a model alone sees it too: it has the field */
+    gisa_diags *d = api_diags(); /* a model alone sees it too: it has the field */
     CHECK(sim_check_model(targets[1], fam, sim_nfamilies, d) == 1 && test_diags_contain(d, "\"RZZ\""));
     gisa_diags_free(d);
     values[mods[rnd].nvalues - 1] = values[0];
@@ -184,8 +184,8 @@ static gisa_isa *fermi_with_operand(const char *from, const char *to)
         n++;
     }
     gisa_isa *isa = NULL;
-    gisa_diags *d = gisa_diags_new();
-    if (gisa_isa_load_sources(src, n, &isa, d) != GISA_OK)
+    gisa_diags *d = api_diags();
+    if (api_load_sources(src, n, &isa, d) != GISA_OK)
         test_dump_diags(d);
     gisa_diags_free(d);
     for (size_t i = 0; i < n; i++)

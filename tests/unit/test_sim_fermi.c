@@ -44,8 +44,8 @@ static gisa_sim *make_sim(const gisa_isa *isa, const char *text, const uint32_t 
 {
     gisa_word *w = NULL;
     size_t n = 0;
-    gisa_diags *d = gisa_diags_new();
-    gisa_status s = gisa_assemble(isa, "t.s", text, strlen(text), &w, &n, d);
+    gisa_diags *d = api_diags();
+    gisa_status s = gisa_assemble(isa, "t.s", text, strlen(text), NULL, &w, &n, d);
     CHECKF(s == GISA_OK && n == 1, "%s: '%s' does not assemble", gisa_isa_word_bits(isa) == 64 ? "fermi" : "gisa128", text);
     if (s != GISA_OK) {
         test_dump_diags(d);

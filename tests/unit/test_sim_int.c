@@ -63,8 +63,8 @@ static int shown_total;
 
 static int assemble(const char *src, gisa_word **w, size_t *n)
 {
-    gisa_diags *d = gisa_diags_new();
-    gisa_status st = gisa_assemble(isa, "<test>", src, strlen(src), w, n, d);
+    gisa_diags *d = api_diags();
+    gisa_status st = gisa_assemble(isa, "<test>", src, strlen(src), NULL, w, n, d);
     if (st != GISA_OK) {
         CHECKF(0, "does not assemble: %s", src);
         test_dump_diags(d);
@@ -2256,7 +2256,7 @@ static void test_faults(void)
             if (b == 3) /* a valid MOV with reserved bit 126 set */
                 prog[1].w[1] |= 0x4000000000000000u;
             char txt[200];
-            CHECKF(gisa_disassemble(isa, prog[1], txt, sizeof txt) != GISA_OK, "word %d should not decode: %s", b, txt);
+            CHECKF(gisa_disassemble(isa, prog[1], txt, sizeof txt, NULL) != GISA_OK, "word %d should not decode: %s", b, txt);
             gisa_sim *s = NULL;
             if (gisa_sim_new(isa, 16, 2, &s) != GISA_OK)
                 continue;

@@ -1,4 +1,4 @@
-/* The simulator state as JSON: gisa_sim_state_read_json / _write_json.
+/* The simulator state as JSON: gisa_state_parse + gisa_sim_state_apply / gisa_sim_state_write.
  *
  *  - round trip: a random state written, read into a fresh sim and written
  *    again gives the same text and the same registers (one warp and several);
@@ -56,8 +56,8 @@ static uint32_t cget(const gisa_sim *s, unsigned bank, unsigned off)
 /* Reads `json` into s; returns the status; diagnostics in *dout (caller frees) or freed. */
 static gisa_status rd(gisa_sim *s, const char *json, gisa_diags **dout)
 {
-    gisa_diags *d = gisa_diags_new();
-    gisa_status st = gisa_sim_state_read_json(s, "state.json", json, strlen(json), d);
+    gisa_diags *d = api_diags();
+    gisa_status st = api_state_read(s, "state.json", json, strlen(json), d);
     if (dout)
         *dout = d;
     else
@@ -85,7 +85,7 @@ static int same_state(const gisa_sim *a, const gisa_sim *b)
     if (regs != gisa_sim_regs(b) || warps != gisa_sim_warps(b))
         return 0;
     for (unsigned w = 0; w < warps; w++) {
-        if (gisa_sim_get_active(a, w) != gisa_sim_get_active(b, w))
+        if (api_active(a, w) != api_active(b, w))
             return 0;
         for (unsigned l = 0; l < 32; l++) {
             for (unsigned r = 0; r < regs; r++)
@@ -143,39 +143,6 @@ static void randomize(gisa_sim *s, unsigned nconst, unsigned *banks, unsigned *o
     }
 }
 
-typedef struct textbuf {
-    char *s;
-    size_t n, cap;
-} textbuf;
-
-static int to_buf(void *user, const char *data, size_t n)
-{
-    textbuf *b = user;
-    if (b->n + n + 1 > b->cap) {
-        size_t cap = (b->n + n + 1) * 2;
-        char *p = realloc(b->s, cap);
-        if (!p)
-            return 1;
-        b->s = p;
-        b->cap = cap;
-    }
-    memcpy(b->s + b->n, data, n);
-    b->n += n;
-    b->s[b->n] = 0;
-    return 0;
-}
-
-/* gisa_sim_state_write into a string (malloc'd), or NULL */
-static char *write_mode(const gisa_sim *s, gisa_state_values mode)
-{
-    textbuf b = {0};
-    if (gisa_sim_state_write(s, mode, to_buf, &b) != GISA_OK) {
-        free(b.s);
-        return NULL;
-    }
-    return b.s;
-}
-
 static void test_round_trip(void)
 {
     static const unsigned shapes[][2] = {{255, 1}, {40, 1}, {40, 3}, {1, 2}, {9, 5}};
@@ -185,12 +152,12 @@ static void test_round_trip(void)
             gisa_sim *a = new_sim(regs, warps), *b = new_sim(regs, warps);
             unsigned banks[12], offs[12];
             randomize(a, 12, banks, offs);
-            char *t1 = gisa_sim_state_write_json(a);
+            char *t1 = api_state_json(a);
             CHECK(t1 != NULL);
             if (!t1)
                 continue;
             CHECKF(rd_ok(b, t1), "regs %u warps %u", regs, warps);
-            char *t2 = gisa_sim_state_write_json(b);
+            char *t2 = api_state_json(b);
             CHECKF(t2 && !strcmp(t1, t2), "regs %u warps %u: the second write differs from the first", regs, warps);
             CHECKF(same_state(a, b), "regs %u warps %u: registers differ after a round trip", regs, warps);
             for (int i = 0; i < 12; i++)
@@ -198,7 +165,7 @@ static void test_round_trip(void)
                        offs[i]);
             /* every --values form reads back to the same bits */
             for (int mode = GISA_STATE_F32; mode <= GISA_STATE_BF16X2; mode++) {
-                char *tf = write_mode(a, (gisa_state_values)mode);
+                char *tf = api_state_text(a, (gisa_state_values)mode);
                 gisa_sim *c = new_sim(regs, warps);
                 CHECKF(tf && rd_ok(c, tf) && same_state(a, c), "regs %u warps %u: --values mode %d does not round-trip",
                        regs, warps, mode);
@@ -207,7 +174,7 @@ static void test_round_trip(void)
             }
             /* reading the same text again changes nothing */
             CHECK(rd_ok(b, t1));
-            char *t3 = gisa_sim_state_write_json(b);
+            char *t3 = api_state_json(b);
             CHECK(t3 && !strcmp(t1, t3));
             free(t1);
             free(t2);
@@ -217,9 +184,9 @@ static void test_round_trip(void)
         }
     /* the initial state: everything 0, all lanes active */
     gisa_sim *a = new_sim(8, 1), *b = new_sim(8, 1);
-    char *t = gisa_sim_state_write_json(a);
+    char *t = api_state_json(a);
     CHECK(t && rd_ok(b, t) && same_state(a, b));
-    CHECK(gisa_sim_get_active(b, 0) == UINT32_MAX);
+    CHECK(api_active(b, 0) == UINT32_MAX);
     free(t);
     gisa_sim_free(a);
     gisa_sim_free(b);
@@ -349,7 +316,7 @@ static void test_forms(void)
         CHECK(rd_ok(s, json));
         int ok = 1;
         for (unsigned w = 0; w < 2; w++) {
-            ok &= gisa_sim_get_active(s, w) == 0x0000FFFF;
+            ok &= api_active(s, w) == 0x0000FFFF;
             ok &= get(s, w, GISA_RF_UR, 5, 0) == 0x10 && get(s, w, GISA_RF_UR, 62, 0) == 7;
             ok &= get(s, w, GISA_RF_UP, 2, 0) == 1 && get(s, w, GISA_RF_UP, 6, 0) == 0;
             for (unsigned l = 0; l < 32; l++) {
@@ -370,8 +337,8 @@ static void test_forms(void)
         CHECK(rd_ok(s, "{\"warps\": [{\"R1\": 1, \"active\": \"0x1\"}, {\"R1\": 2, \"UR4\": \"0x44\", \"P2\": true},"
                        " {\"R1\": \"warpid\", \"R2\": \"laneid\"}]}"));
         int ok = 1;
-        ok &= gisa_sim_get_active(s, 0) == 1 && gisa_sim_get_active(s, 1) == UINT32_MAX &&
-              gisa_sim_get_active(s, 2) == UINT32_MAX;
+        ok &= api_active(s, 0) == 1 && api_active(s, 1) == UINT32_MAX &&
+              api_active(s, 2) == UINT32_MAX;
         ok &=
             get(s, 0, GISA_RF_UR, 4, 0) == 0 && get(s, 1, GISA_RF_UR, 4, 0) == 0x44 && get(s, 2, GISA_RF_UR, 4, 0) == 0;
         for (unsigned l = 0; l < 32; l++) {
@@ -517,7 +484,7 @@ static void test_errors(void)
         unsigned banks[4], offs[4];
         randomize(s, 4, banks, offs);
         gisa_sim_set_const(s, 2, 0, 0x2020);
-        char *before = gisa_sim_state_write_json(s);
+        char *before = api_state_json(s);
         gisa_sim *copy = new_sim(16, 3);
         rd_ok(copy, before);
         gisa_diags *d;
@@ -528,7 +495,7 @@ static void test_errors(void)
         if (!test_diags_contain(d, cases[i].needle))
             test_dump_diags(d);
         CHECKF(test_diags_contain(d, "state.json"), "%s: the diagnostic does not name the file", cases[i].json);
-        char *after = gisa_sim_state_write_json(s);
+        char *after = api_state_json(s);
         CHECKF(before && after && !strcmp(before, after), "%s: the state changed", cases[i].json);
         CHECKF(same_state(s, copy), "%s: the state changed", cases[i].json);
         CHECK(cget(s, 2, 0) == 0x2020);
@@ -550,7 +517,7 @@ static void test_errors(void)
     for (size_t i = 0; i < sizeof bad_json / sizeof bad_json[0]; i++) {
         gisa_sim *s = new_sim(16, 1);
         gisa_sim_set(s, 0, GISA_RF_R, 1, -1, 0x77);
-        char *before = gisa_sim_state_write_json(s);
+        char *before = api_state_json(s);
         gisa_diags *d;
         CHECKF(rd(s, bad_json[i].json, &d) == GISA_ERR_INPUT, "invalid JSON %zu accepted", i);
         const gisa_diag *g = gisa_diags_count(d) ? gisa_diags_get(d, 0) : NULL;
@@ -561,7 +528,7 @@ static void test_errors(void)
         char needle[32];
         snprintf(needle, sizeof needle, "state.json:%d:", bad_json[i].line);
         CHECKF(test_diags_contain(d, needle), "invalid JSON %zu: no '%s' in the diagnostic", i, needle);
-        char *after = gisa_sim_state_write_json(s);
+        char *after = api_state_json(s);
         CHECK(before && after && !strcmp(before, after));
         free(before);
         free(after);
@@ -580,8 +547,8 @@ static void test_errors(void)
     }
     /* bad arguments */
     gisa_sim *s = new_sim(16, 1);
-    CHECK(gisa_sim_state_read_json(NULL, "x", "{}", 2, NULL) != GISA_OK);
-    CHECK(gisa_sim_state_write_json(NULL) == NULL);
+    CHECK(api_state_read(NULL, "x", "{}", 2, NULL) != GISA_OK);
+    CHECK(api_state_json(NULL) == NULL);
     gisa_sim_free(s);
 }
 
@@ -701,7 +668,7 @@ static void test_shape(void)
         gisa_sim_set(s, w, GISA_RF_R, 2, (int)w, 7);
         gisa_sim_set(s, w, GISA_RF_P, 3, -1, 1);
     }
-    char *t = gisa_sim_state_write_json(s);
+    char *t = api_state_json(s);
     CHECK(t != NULL);
     if (!t)
         return;
@@ -710,13 +677,13 @@ static void test_shape(void)
     CHECK(count(t, "\"P3\": true") == 5);
     CHECK(count(t, "\"R2\": [") == 5);
     gisa_state *st;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     CHECK(gisa_state_parse("x.json", t, strlen(t), &st, d) == GISA_OK);
     CHECK(gisa_state_warps(st) == 5 && gisa_state_bytes(st) > 0);
     gisa_sim *wrong = new_sim(8, 4), *right = new_sim(8, 5);
-    char *before = gisa_sim_state_write_json(wrong);
+    char *before = api_state_json(wrong);
     CHECK(gisa_sim_state_apply(wrong, st, d) == GISA_ERR_INPUT && test_diags_contain(d, "5 warps"));
-    char *after = gisa_sim_state_write_json(wrong);
+    char *after = api_state_json(wrong);
     CHECK(before && after && !strcmp(before, after));
     CHECK(gisa_sim_state_apply(right, st, d) == GISA_OK && same_state(s, right));
     gisa_state_free(st);

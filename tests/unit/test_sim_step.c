@@ -23,7 +23,7 @@ typedef struct text {
     size_t len, cap;
 } text;
 
-static void text_line(void *user, const char *line)
+static gisa_status text_line(void *user, const char *line)
 {
     text *t = user;
     size_t n = strlen(line);
@@ -37,6 +37,7 @@ static void text_line(void *user, const char *line)
     t->len += n;
     t->s[t->len++] = '\n';
     t->s[t->len] = 0;
+    return GISA_OK;
 }
 
 static void random_state(gisa_sim *s, tg_rng *r)
@@ -127,7 +128,7 @@ static void check_commit(const gisa_isa *isa, const gisa_sim *s, const gisa_sim_
     CHECKF(unlisted == 0, "%s: %zu changed registers are not in the commit", what, unlisted);
     /* exec = active & guard */
     unsigned g;
-    int neg;
+    bool neg;
     uint32_t guard = UINT32_MAX;
     if (c->inst && gisa_inst_guard(isa, c->inst, &g, &neg) == GISA_OK && g < 7) {
         guard = 0;
@@ -153,7 +154,7 @@ static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
     CHECK(gisa_sim_load(run, words, NWORDS) == GISA_OK);
     random_state(run, r);
     CHECK(gisa_sim_clone(run, &step) == GISA_OK);
-    CHECK(gisa_sim_compare(run, step, NULL) == 0);
+    CHECK(api_compare(run, step, NULL) == 0);
 
     text trace_run = {0}, trace_step = {0};
     gisa_sim_set_trace(run, text_line, &trace_run);
@@ -164,8 +165,8 @@ static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
     uint32_t *before = malloc(n * sizeof *before), *after = malloc(n * sizeof *after);
     gisa_sim_commit c;
     for (unsigned w = 0; w < NWARPS; w++) {
-        while (!gisa_sim_done(step, w)) {
-            size_t pc = gisa_sim_pc(step, w);
+        while (!api_done(step, w)) {
+            size_t pc = api_pc(step, w);
             snapshot(step, w, before);
             gisa_sim_fault f;
             gisa_status st = gisa_sim_step(step, w, &c, &f);
@@ -177,7 +178,7 @@ static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
             CHECK(c.inst != NULL && c.word.w[0] == words[pc].w[0] && c.word.w[1] == words[pc].w[1]);
             if (st == GISA_ERR_SIM) {
                 CHECKF(c.neffects == 0 && !memcmp(before, after, n * sizeof *before), "%s: a fault wrote", what);
-                CHECKF(gisa_sim_done(step, w) && gisa_sim_pc(step, w) == pc, "%s: fault does not halt", what);
+                CHECKF(api_done(step, w) && api_pc(step, w) == pc, "%s: fault does not halt", what);
                 if (st_step == GISA_OK) {
                     st_step = st;
                     fstep = f;
@@ -195,7 +196,7 @@ static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
                "program %d: run faulted at w%u pc %zu (%s), step at w%u pc %zu (%s)", prog, frun.warp, frun.pc,
                frun.message, fstep.warp, fstep.pc, fstep.message);
     gisa_sim_diff d;
-    CHECKF(gisa_sim_compare(run, step, &d) == 0, "program %d: states differ: %s", prog, d.text);
+    CHECKF(api_compare(run, step, &d) == 0, "program %d: states differ: %s", prog, d.text);
     for (unsigned w = 0; w < NWARPS; w++) {
         snapshot(run, w, before);
         snapshot(step, w, after);
@@ -214,7 +215,7 @@ static void one_program(const gisa_isa *isa, tg_rng *r, int prog)
 static gisa_word assemble_one(const gisa_isa *isa, const char *text)
 {
     gisa_word w = {{0, 0}};
-    CHECKF(gisa_assemble_one(isa, text, &w, NULL) == GISA_OK, "cannot assemble %s", text);
+    CHECKF(api_asm_one(isa, text, &w, NULL) == GISA_OK, "cannot assemble %s", text);
     return w;
 }
 
@@ -231,7 +232,7 @@ static void details(const gisa_isa *isa)
     CHECK(gisa_sim_set(s, 0, GISA_RF_R, 4, -1, 7) == GISA_OK);
     CHECK(gisa_sim_clone(s, &ref) == GISA_OK);
     gisa_sim_commit c;
-    CHECK(gisa_sim_pc(s, 0) == 0 && !gisa_sim_done(s, 0));
+    CHECK(api_pc(s, 0) == 0 && !api_done(s, 0));
     CHECK(gisa_sim_step(s, 0, &c, NULL) == GISA_OK);
     CHECKF(c.neffects == 1 && c.effect[0].rf == GISA_RF_R && c.effect[0].index == 0 && c.effect[0].mask == UINT32_MAX &&
                c.effect[0].value[5] == 0 && c.effect[0].old_value[5] == 0,
@@ -244,29 +245,29 @@ static void details(const gisa_isa *isa)
                c.effect[1].value[0] == 0,
            "a pair is two effects, low first (%u)", c.neffects);
     /* the rest of warp 0 and all of warp 1 by continue, then compare with run */
-    CHECK(gisa_sim_pc(s, 0) == 3);
+    CHECK(api_pc(s, 0) == 3);
     CHECK(gisa_sim_continue(s, NULL) == GISA_OK);
-    CHECK(gisa_sim_done(s, 0) && gisa_sim_done(s, 1) && gisa_sim_pc(s, 1) == 4);
+    CHECK(api_done(s, 0) && api_done(s, 1) && api_pc(s, 1) == 4);
     CHECK(gisa_sim_step(s, 0, &c, NULL) == GISA_ERR_USAGE);
     CHECK(gisa_sim_step(s, 2, &c, NULL) == GISA_ERR_USAGE);
     CHECK(gisa_sim_run(ref, NULL) == GISA_OK);
     gisa_sim_diff d;
-    CHECKF(gisa_sim_compare(s, ref, &d) == 0, "continue after steps = run: %s", d.text);
+    CHECKF(api_compare(s, ref, &d) == 0, "continue after steps = run: %s", d.text);
     /* the first difference, named */
     CHECK(gisa_sim_set(ref, 1, GISA_RF_R, 3, 17, 0x1234) == GISA_OK);
     CHECK(gisa_sim_set(ref, 1, GISA_RF_R, 5, 2, 0x1234) == GISA_OK);
-    CHECK(gisa_sim_compare(s, ref, &d) == 1);
+    CHECK(api_compare(s, ref, &d) == 1);
     CHECKF(d.kind == GISA_DIFF_REG && d.warp == 1 && d.rf == GISA_RF_R && d.index == 3 && d.lane == 17 && d.a == 0 &&
                d.b == 0x1234 && strstr(d.text, "warp 1 R3 lane 17"),
            "diff: %s", d.text);
     CHECK(gisa_sim_set_pc(ref, 1, 2) == GISA_OK);
     CHECK(gisa_sim_set(ref, 1, GISA_RF_R, 3, 17, 0) == GISA_OK);
     CHECK(gisa_sim_set(ref, 1, GISA_RF_R, 5, 2, 0) == GISA_OK);
-    CHECK(gisa_sim_compare(s, ref, &d) == 1 && d.kind == GISA_DIFF_PC && d.warp == 1 && d.a == 4 && d.b == 2);
+    CHECK(api_compare(s, ref, &d) == 1 && d.kind == GISA_DIFF_PC && d.warp == 1 && d.a == 4 && d.b == 2);
     CHECK(gisa_sim_set_pc(ref, 1, 5) == GISA_ERR_USAGE);
     CHECK(gisa_sim_set_pc(ref, 1, 4) == GISA_OK);
     CHECK(gisa_sim_set_const(ref, 3, 8, 9) == GISA_OK);
-    CHECK(gisa_sim_compare(s, ref, &d) == 1 && d.kind == GISA_DIFF_CONST && d.lane == 3 && d.index == 8 && d.b == 9);
+    CHECK(api_compare(s, ref, &d) == 1 && d.kind == GISA_DIFF_CONST && d.lane == 3 && d.index == 8 && d.b == 9);
     gisa_sim_free(s);
     gisa_sim_free(ref);
 }

@@ -189,8 +189,8 @@ static void run_line(target *targets, size_t ntargets, const char *file, int lin
     size_t n = 0;
     target *t = NULL;
     for (size_t k = 0; k < ntargets && !t; k++) {
-        gisa_diags *d = gisa_diags_new();
-        if (gisa_assemble(targets[k].isa, file, asm_text, strlen(asm_text), &w, &n, d) == GISA_OK)
+        gisa_diags *d = api_diags();
+        if (gisa_assemble(targets[k].isa, file, asm_text, strlen(asm_text), NULL, &w, &n, d) == GISA_OK)
             t = &targets[k];
         else if (k == 0 && failures_shown < 20 && ntargets == 1)
             test_dump_diags(d);

@@ -22,8 +22,8 @@
  *           testgen.h, and uniformly random ones): gisa_disassemble,
  *           gisa_decode_opcode, gisa_decode, gisa_print, every accessor
  *           (names, fields, operands, modifiers, guard, controls),
- *           gisa_encode, gisa_assemble_one and gisa_assemble_inst of the text;
- *   asm     gisa_assemble_one of float literals that libc rounds, and
+ *           gisa_encode, gisa_assemble of the text (GISA_ASM_ONE) and its decode;
+ *   asm     gisa_assemble of float literals that libc rounds, and
  *           gisa_assemble of the corpus's valid texts as one program and of
  *           a source with errors (formatted diagnostics with source lines);
  *   serial  gisa_words_serialize (hex, C, binary) and gisa_words_parse back;
@@ -91,7 +91,7 @@ static void put_word(strbuf *b, const target *t, gisa_word w)
 static void put_diags(strbuf *b, const gisa_diags *d)
 {
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+        char *s = api_diag_text(gisa_diags_get(d, i), 1);
         sb_printf(b, "%s\n", s ? s : "(null)");
         gisa_free(s);
     }
@@ -123,7 +123,7 @@ static void inst_accessors(strbuf *b, const target *t, const gisa_inst *in)
                   (unsigned long long)m.raw);
     }
     unsigned pred = 0, sched = 0, req = 0, wsb = 0;
-    int neg = 0;
+    bool neg = false;
     gisa_status gs = gisa_inst_guard(isa, in, &pred, &neg);
     gisa_inst_controls(isa, in, &sched, &req, &wsb);
     sb_printf(b, "\n  guard %d %u %d ctl %u %u %u\n", (int)gs, pred, neg, sched, req, wsb);
@@ -132,13 +132,13 @@ static void inst_accessors(strbuf *b, const target *t, const gisa_inst *in)
 static void section_words(strbuf *b, const target *t)
 {
     const gisa_isa *isa = t->isa;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     for (size_t i = 0; i < t->nwords; i++) {
         gisa_word w = t->words[i];
         char text[512], printed[512];
-        gisa_status st = gisa_disassemble(isa, w, text, sizeof text);
+        gisa_status st = gisa_disassemble(isa, w, text, sizeof text, NULL);
         put_word(b, t, w);
-        sb_printf(b, " %d %zu %s\n", (int)st, gisa_decode_opcode(isa, w), text);
+        sb_printf(b, " %d %zu %s\n", (int)st, api_decode_opcode(isa, w), text);
         gisa_inst in;
         st = gisa_decode(isa, w, &in);
         if (st != GISA_OK) {
@@ -154,10 +154,10 @@ static void section_words(strbuf *b, const target *t)
         sb_printf(b, " encode %d ", (int)st);
         put_word(b, t, back);
         gisa_diags_clear(d);
-        st = gisa_assemble_one(isa, text, &back, d);
+        st = api_asm_one(isa, text, &back, d);
         sb_printf(b, " asm %d ", (int)st);
         put_word(b, t, back);
-        st = gisa_assemble_inst(isa, text, &again, d);
+        st = api_asm_inst(isa, text, &again, d);
         sb_printf(b, " inst %d %d %d\n", (int)st, again.opcode, again.form);
         put_diags(b, d);
     }
@@ -180,10 +180,10 @@ static void section_asm(strbuf *b, const target *t)
         "DADD R0, R2, 1.000488281250000000000001",     "DADD R0, R2, FH1.000488281250000000000001",
         "HADD2 R0, R1, 1.000488281250000000000001, 2.5", "FADD R0, R1, 2.47032822920623272088e-324",
         "FMUL R0, R1, 1.00000005960464477539062499999999999999"};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     for (size_t i = 0; i < sizeof literals / sizeof *literals; i++) {
         gisa_word w = {{0, 0}};
-        gisa_status st = gisa_assemble_one(t->isa, literals[i], &w, d);
+        gisa_status st = api_asm_one(t->isa, literals[i], &w, d);
         sb_printf(b, "literal %d ", (int)st);
         put_word(b, t, w);
         sb_putc(b, '\n');
@@ -192,7 +192,7 @@ static void section_asm(strbuf *b, const target *t)
     gisa_diags_clear(d);
     gisa_word *words = NULL;
     size_t n = 0;
-    gisa_status st = gisa_assemble(t->isa, "corpus.s", t->program, strlen(t->program), &words, &n, d);
+    gisa_status st = gisa_assemble(t->isa, "corpus.s", t->program, strlen(t->program), NULL, &words, &n, d);
     sb_printf(b, "program %d %zu\n", (int)st, n);
     for (size_t i = 0; i < n; i++) {
         put_word(b, t, words[i]);
@@ -202,7 +202,7 @@ static void section_asm(strbuf *b, const target *t)
     gisa_free(words);
     gisa_diags_clear(d);
     words = NULL;
-    st = gisa_assemble(t->isa, "bad.s", bad, sizeof bad - 1, &words, &n, d);
+    st = gisa_assemble(t->isa, "bad.s", bad, sizeof bad - 1, NULL, &words, &n, d);
     sb_printf(b, "bad %d %d\n", (int)st, words != NULL);
     put_diags(b, d);
     gisa_free(words);
@@ -212,7 +212,7 @@ static void section_asm(strbuf *b, const target *t)
 static void section_serial(strbuf *b, const target *t)
 {
     static const gisa_out_format fmts[] = {GISA_FMT_HEX, GISA_FMT_C, GISA_FMT_BIN};
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     for (size_t f = 0; f < sizeof fmts / sizeof *fmts; f++) {
         char *buf = NULL;
         size_t len = 0;
@@ -244,26 +244,26 @@ static void section_doc(strbuf *b, const target *t)
 {
     const gisa_isa *isa = t->isa;
     gisa_status st;
-    char *s = gisa_isa_doc(isa, NULL, &st);
+    char *s = api_doc(isa, NULL, &st);
     sb_printf(b, "list %d\n%s\n", (int)st, str(s));
     gisa_free(s);
     for (size_t i = 0; i < gisa_isa_optype_count(isa); i++) {
-        s = gisa_isa_doc(isa, gisa_isa_optype_name(isa, i), &st);
+        s = api_doc(isa, gisa_isa_optype_name(isa, i), &st);
         sb_printf(b, "optype %d\n%s\n", (int)st, str(s));
         gisa_free(s);
     }
     for (size_t i = 0; i < gisa_isa_opcode_count(isa); i++) {
         const char *name = gisa_isa_opcode_name(isa, i);
-        s = gisa_isa_doc(isa, name, &st);
-        sb_printf(b, "opcode %zu %zu %d\n%s\n", i, gisa_isa_find_opcode(isa, name), (int)st, str(s));
+        s = api_doc(isa, name, &st);
+        sb_printf(b, "opcode %zu %zu %d\n%s\n", i, api_find_opcode(isa, name), (int)st, str(s));
         gisa_free(s);
     }
-    s = gisa_isa_doc(isa, "NO_SUCH_THING", &st);
+    s = api_doc(isa, "NO_SUCH_THING", &st);
     sb_printf(b, "missing %d %s\n", (int)st, str(s));
     gisa_free(s);
 }
 
-static int put_page(void *user, const char *name, const char *data, size_t len)
+static gisa_status put_page(void *user, const char *name, const char *data, size_t len)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325); /* FNV-1a */
     for (size_t i = 0; i < len; i++)
@@ -280,7 +280,7 @@ static void section_manual(strbuf *b, const target *t)
 
 static void section_lint(strbuf *b, const target *t)
 {
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     gisa_status st = gisa_isa_lint(t->isa, d);
     sb_printf(b, "lint %d %zu %zu\n", (int)st, gisa_diags_errors(d), gisa_diags_warnings(d));
     put_diags(b, d);
@@ -334,12 +334,12 @@ static void section_sim(strbuf *b, const target *t)
     if (st == GISA_OK)
         st = gisa_sim_run(s, &f);
     sb_printf(b, "run %d fault %zu %u %d %s %s\n", (int)st, f.pc, f.warp, f.lane, f.insn, f.message);
-    char *json = gisa_sim_state_write_json(s);
+    char *json = api_state_json(s);
     sb_printf(b, "%s\n", str(json));
     if (json && gisa_sim_new(t->isa, gisa_sim_regs(s), SIM_WARPS, &again) == GISA_OK) {
-        gisa_diags *d = gisa_diags_new();
-        st = gisa_sim_state_read_json(again, "state.json", json, strlen(json), d);
-        char *back = gisa_sim_state_write_json(again);
+        gisa_diags *d = api_diags();
+        st = api_state_read(again, "state.json", json, strlen(json), d);
+        char *back = api_state_json(again);
         sb_printf(b, "reread %d same %d\n", (int)st, back && !strcmp(back, json));
         put_diags(b, d);
         gisa_free(back);
@@ -350,9 +350,10 @@ static void section_sim(strbuf *b, const target *t)
     gisa_sim_free(s);
 }
 
-static void put_line(void *user, const char *line)
+static gisa_status put_line(void *user, const char *line)
 {
     sb_printf(user, "%s\n", line);
+    return GISA_OK;
 }
 
 static void section_step(strbuf *b, const target *t)
@@ -365,8 +366,8 @@ static void section_step(strbuf *b, const target *t)
     }
     gisa_sim_commit c;
     gisa_sim_fault f;
-    while (!gisa_sim_done(s, 0)) {
-        if (gisa_sim_pc(s, 0) == t->nsim / 2 && !half && gisa_sim_clone(s, &half) != GISA_OK)
+    while (!api_done(s, 0)) {
+        if (api_pc(s, 0) == t->nsim / 2 && !half && gisa_sim_clone(s, &half) != GISA_OK)
             sb_puts(b, "clone failed\n");
         memset(&f, 0, sizeof f);
         gisa_status st = gisa_sim_step(s, 0, &c, &f);
@@ -380,7 +381,7 @@ static void section_step(strbuf *b, const target *t)
         gisa_sim_diff diff;
         memset(&diff, 0, sizeof diff);
         gisa_status st = gisa_sim_continue(half, &f);
-        sb_printf(b, "checkpoint %d differs %d %s\n", (int)st, gisa_sim_compare(s, half, &diff), diff.text);
+        sb_printf(b, "checkpoint %d differs %d %s\n", (int)st, api_compare(s, half, &diff), diff.text);
         gisa_sim_free(half);
     }
     gisa_sim_free(s);
@@ -389,7 +390,7 @@ static void section_step(strbuf *b, const target *t)
 static void section_gen(strbuf *b, const target *t)
 {
     gisa_gen *g = NULL;
-    gisa_diags *d = gisa_diags_new();
+    gisa_diags *d = api_diags();
     if (gisa_gen_new(t->isa, &g) != GISA_OK) {
         sb_puts(b, "gisa_gen_new failed\n");
         gisa_diags_free(d);
@@ -397,8 +398,8 @@ static void section_gen(strbuf *b, const target *t)
     }
     gisa_status st = gisa_gen_generate(g, 0x7412, 300, d);
     size_t n = 0, len = 0;
-    const gisa_word *words = gisa_gen_words(g, &n);
-    const char *text = gisa_gen_text(g, &len), *state = gisa_gen_state(g, NULL);
+    const gisa_word *words = api_gen_words(g, &n);
+    const char *text = api_gen_text(g, &len), *state = api_gen_state(g, NULL);
     sb_printf(b, "generate %d %zu regs %u\n", (int)st, n, gisa_gen_regs(g));
     put_diags(b, d);
     sb_putn(b, text ? text : "", text ? len : 0);
@@ -408,14 +409,14 @@ static void section_gen(strbuf *b, const target *t)
         memset(&f, 0, sizeof f);
         gisa_diags_clear(d);
         gisa_sim_set_threads(s, SIM_WORKERS);
-        st = gisa_sim_state_read_json(s, "gen.json", state, strlen(state), d);
+        st = api_state_read(s, "gen.json", state, strlen(state), d);
         if (st == GISA_OK)
             st = gisa_sim_load(s, words, n);
         if (st == GISA_OK)
             st = gisa_sim_run(s, &f);
         sb_printf(b, "run %d %s\n", (int)st, f.message);
         put_diags(b, d);
-        char *json = gisa_sim_state_write_json(s);
+        char *json = api_state_json(s);
         sb_printf(b, "%s\n", str(json));
         gisa_free(json);
         gisa_sim_free(s);
@@ -516,7 +517,7 @@ static int build_corpus(target *t, tg_rng *r)
     sb_init(&prog);
     for (size_t i = 0; i < t->nwords; i++) {
         char text[512];
-        if (gisa_disassemble(isa, t->words[i], text, sizeof text) == GISA_OK)
+        if (gisa_disassemble(isa, t->words[i], text, sizeof text, NULL) == GISA_OK)
             sb_printf(&prog, "%s ;\n", text);
     }
     t->program = sb_take(&prog);
@@ -599,8 +600,8 @@ int main(void)
     }
     gisa_isa *shared[NTARGETS] = {NULL};
     for (int i = 0; i < NTARGETS; i++) {
-        gisa_diags *d = gisa_diags_new();
-        CHECKF(gisa_isa_load_embedded(targets[i].name, &shared[i], d) == GISA_OK, "cannot load %s", targets[i].name);
+        gisa_diags *d = api_diags();
+        CHECKF(api_load_embedded(targets[i].name, &shared[i], d) == GISA_OK, "cannot load %s", targets[i].name);
         gisa_diags_free(d);
         if (!shared[i])
             return test_summary();

@@ -34,8 +34,8 @@ gisa_isa *test_isa_target(const char *target)
         if (!strcmp(cache[k].name, target ? target : ""))
             return cache[k].isa;
     gisa_isa *isa;
-    gisa_diags *d = gisa_diags_new();
-    if (k == 8 || gisa_isa_load_embedded(target, &isa, d) != GISA_OK) {
+    gisa_diags *d = api_diags();
+    if (k == 8 || api_load_embedded(target, &isa, d) != GISA_OK) {
         test_dump_diags(d);
         fprintf(stderr, "cannot load the embedded ISA %s\n", target ? target : "(default)");
         exit(2);
@@ -70,7 +70,7 @@ const char *test_shared_dir(void)
 void test_dump_diags(const gisa_diags *d)
 {
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 1);
+        char *s = api_diag_text(gisa_diags_get(d, i), 1);
         fprintf(stderr, "%s\n", s ? s : "?");
         free(s);
     }
@@ -79,7 +79,7 @@ void test_dump_diags(const gisa_diags *d)
 int test_diags_contain(const gisa_diags *d, const char *needle)
 {
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
-        char *s = gisa_diag_format(gisa_diags_get(d, i), 0);
+        char *s = api_diag_text(gisa_diags_get(d, i), 0);
         int hit = s && strstr(s, needle);
         free(s);
         if (hit)

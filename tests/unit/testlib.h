@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "gisa.h"
+#include "apihelp.h"
 
 extern int test_passed, test_failed;
 
