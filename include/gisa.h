@@ -129,12 +129,13 @@ typedef enum gisa_status {
     GISA_ERR_LIMIT = 8      /* over a documented limit (not out of memory) */
 } gisa_status;
 
+/* A static string (valid for the program's life), also for unknown codes. */
 GISA_API const char *gisa_status_str(gisa_status s);
 
 /* The library's version, for bindings and programs that load it at run
  * time: gisa_version() is "MAJOR.MINOR.PATCH" (CMake's project VERSION),
  * gisa_version_number() is MAJOR*10000 + MINOR*100 + PATCH. The shared
- * library's soname changes with MAJOR. */
+ * library's soname changes with MAJOR. Static strings. */
 GISA_API const char *gisa_version(void);
 GISA_API unsigned gisa_version_number(void);
 
@@ -188,7 +189,8 @@ GISA_API gisa_status gisa_diag_format(const gisa_diag *g, bool with_source, char
 
 typedef struct gisa_isa gisa_isa;
 
-/* Names of the targets compiled into the library ("gisa128" is the default). */
+/* Names of the targets compiled into the library ("gisa128" is the default;
+ * static strings, NULL past the last). */
 GISA_API size_t gisa_target_count(void);
 GISA_API const char *gisa_target_name(size_t i);
 
@@ -260,7 +262,7 @@ GISA_API gisa_status gisa_isa_find_opcode(const gisa_isa *isa, const char *name,
  * the patch, its reason). Returns GISA_ERR_INPUT when at least one error was found. */
 GISA_API gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* The categories of lint warnings, i = 0, 1, ... until NULL. */
-GISA_API const char *gisa_isa_lint_category(size_t i);
+GISA_API const char *gisa_isa_lint_category(size_t i); /* static strings */
 
 /* Plain-text reference for an optype or opcode (name NULL: the list of
  * all) into *out, a string to release with gisa_free; GISA_ERR_NOTFOUND
@@ -333,7 +335,10 @@ GISA_API gisa_status gisa_encode(const gisa_isa *isa, gisa_inst *inst, gisa_word
  * values that do not fit their fields. */
 GISA_API gisa_status gisa_print(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
 
-/* Names of what an inst refers to; NULL for an out-of-range index. */
+/* Names of what an inst refers to; NULL for an out-of-range index. Like
+ * every name the model gives (gisa_isa_opcode_name, gisa_isa_optype_name,
+ * gisa_operand.name and .suffix, gisa_modifier.name and .value), they
+ * belong to the isa and stay valid until gisa_isa_free. */
 GISA_API const char *gisa_inst_opcode_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA_RRC" */
 GISA_API const char *gisa_inst_optype_name(const gisa_isa *isa, const gisa_inst *inst); /* "FFMA" */
 GISA_API const char *gisa_inst_mnemonic(const gisa_isa *isa, const gisa_inst *inst);    /* "IMAD.WIDE" */
