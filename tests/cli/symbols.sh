@@ -55,6 +55,10 @@ int main(void)
     if (gisa_sim_run(sim, NULL) || gisa_sim_get(sim, 0, GISA_RF_R, 0, 5, &r0))
         return 1;
     printf("0x%08x %d\n", (unsigned)r0, f32_add() + json_init());
+    gisa_free(w);
+    gisa_sim_free(sim);
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
     return 0;
 }
 C
