@@ -441,6 +441,13 @@ typedef struct gisa_asm_line {
 } gisa_asm_line;
 
 #define GISA_MAX_INCLUDE_DEPTH 32
+/* One assembly includes at most GISA_MAX_INCLUDES files (every inclusion
+ * counts, the same file again too) and GISA_MAX_INCLUDE_BYTES bytes of
+ * them in all: files that include the next one twice would otherwise
+ * make 2^depth inclusions. Beyond either, the .include is an error at the
+ * directive (GISA_ERR_INPUT), and the later ones are refused without one. */
+#define GISA_MAX_INCLUDES 10000
+#define GISA_MAX_INCLUDE_BYTES (64u << 20)
 
 /* Flags of gisa_asm_options. */
 #define GISA_ASM_ONE 1u /* the text is exactly one instruction (nothing else but ';' and a comment) */
@@ -475,7 +482,8 @@ typedef struct gisa_asm_options {
  * (raw words, several separated by commas), `.invalid 0x...` (a raw word,
  * as gisa_disassemble prints one that does not decode) and `.include
  * "FILE"` (with opt->include). Files nest at most GISA_MAX_INCLUDE_DEPTH
- * deep, and a file that includes itself (directly or not) is an error
+ * deep, at most GISA_MAX_INCLUDES inclusions of GISA_MAX_INCLUDE_BYTES in
+ * all, and a file that includes itself (directly or not) is an error
  * naming the chain. Diagnostics in an included file carry their context
  * (gisa_diag.context). With GISA_ASM_ONE, anything but one instruction is
  * an error. */

@@ -71,6 +71,8 @@ typedef struct asm_run {
     const gisa_asm_options *opt; /* NULL, or the caller's options as this library knows them */
     gisa_status stopped;         /* what the line callback returned, other than GISA_OK: stop */
     int depth;
+    size_t includes, include_bytes; /* so far, against GISA_MAX_INCLUDES and GISA_MAX_INCLUDE_BYTES */
+    bool include_limit;             /* one was passed: reported once, later includes are refused quietly */
     const char *id[GISA_MAX_INCLUDE_DEPTH + 1];
     const char *from_file[GISA_MAX_INCLUDE_DEPTH + 1];
     int from_line[GISA_MAX_INCLUDE_DEPTH + 1];
@@ -167,6 +169,13 @@ static int include_file(asm_run *r, statement *st, const asm_directive *d)
         return include_error(r, st, d, "cannot include '%s': no file reader was given (gisa_asm_options.include reads them)", d->name);
     if (r->depth == GISA_MAX_INCLUDE_DEPTH)
         return include_error(r, st, d, "cannot include '%s': includes nested more than %d deep", d->name, GISA_MAX_INCLUDE_DEPTH);
+    if (r->include_limit) /* already an error (so nothing is written): a fan-out would repeat it thousands of times */
+        return 0;
+    if (r->includes == GISA_MAX_INCLUDES) {
+        r->include_limit = true;
+        return include_error(r, st, d, "cannot include '%s': more than %d inclusions in one assembly (the limit)", d->name,
+                             GISA_MAX_INCLUDES);
+    }
     gisa_include inc = {NULL, NULL, NULL, 0, NULL};
     char why[256] = "";
     gisa_status s = o->include(o->user, r->k.file, d->name, &inc, why, sizeof why);
@@ -175,6 +184,15 @@ static int include_file(asm_run *r, statement *st, const asm_directive *d)
             o->release(o->user, &inc);
         return include_error(r, st, d, "cannot include '%s': %s", d->name, why[0] ? why : gisa_status_str(s));
     }
+    if (inc.len > GISA_MAX_INCLUDE_BYTES - r->include_bytes) {
+        r->include_limit = true;
+        if (o->release)
+            o->release(o->user, &inc);
+        return include_error(r, st, d, "cannot include '%s': more than %u MiB of included files in one assembly (the limit)",
+                             d->name, GISA_MAX_INCLUDE_BYTES >> 20);
+    }
+    r->includes++;
+    r->include_bytes += inc.len;
     const char *id = inc.id ? inc.id : inc.name;
     int nomem = 0;
     for (int k = 0; k <= r->depth; k++)

@@ -68,6 +68,23 @@ printf 'FADD R0, R1, R2\n' >deep/f41.s
 expect 1 "includes nested too deep" "$G" as deep/f0.s -o /dev/null
 check "... stop at the depth limit" has err 'includes nested more than 32 deep'
 expect 0 "an include from standard input: relative to the current directory" "$G" as - -o /dev/null <<<'.include "flat.s"'
+# a fan-out: each file includes the next twice, 2^31 inclusions (hours)
+mkdir -p fan
+for i in $(seq 0 30); do printf '.include "f%d.s"\n.include "f%d.s"\n' $((i + 1)) $((i + 1)) >fan/f$i.s; done
+printf 'FADD R0, R1, R2\n' >fan/f31.s
+expect 1 "includes that fan out to 2^31 inclusions" timeout 60 "$G" as fan/f0.s -o fan.bin
+check "... stop at the limit of inclusions, at the directive" \
+    has err "^fan/f[0-9]+\.s:[12]:10: error: cannot include 'f[0-9]+\.s': more than 10000 inclusions in one assembly \(the limit\)$"
+check "... said once" test "$(grep -c 'error:' err)" -eq 1
+check "... and nothing is written" test ! -e fan.bin
+printf '.include "f19.s"\n' >fan/top.s # 2^13 - 1 inclusions: under the limit
+expect 0 "a fan-out under the limit assembles" "$G" as fan/top.s --format hex -o fan.hex
+check "... every inclusion" test "$(wc -l <fan.hex)" -eq 4096
+awk 'BEGIN { l = sprintf("%4000s", ""); gsub(/ /, "x", l); for (i = 0; i < 4400; i++) print "// " l }' >fan/big.s # 17 MiB
+printf '.include "big.s"\n.include "big.s"\n.include "big.s"\nFADD R0, R1, R2\n.include "big.s"\n' >fan/bytes.s
+expect 1 "more than 64 MiB of included files" "$G" as fan/bytes.s -o /dev/null
+check "... stop at the limit of bytes, at the directive" \
+    has err "^fan/bytes\.s:5:10: error: cannot include 'big\.s': more than 64 MiB of included files in one assembly \(the limit\)$"
 
 # ---------------------------------------------------------------- listing
 printf 'FADD R0, R1, R2\nIADD R0, R1, R2\n' >inc/sub/c.s
