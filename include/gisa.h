@@ -544,6 +544,8 @@ GISA_API gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned w
 GISA_API void gisa_sim_free(gisa_sim *sim);
 GISA_API unsigned gisa_sim_regs(const gisa_sim *sim);
 GISA_API unsigned gisa_sim_warps(const gisa_sim *sim);
+/* The ISA the simulator was made of (gisa_sim_new's; NULL for NULL). */
+GISA_API const gisa_isa *gisa_sim_isa(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
 GISA_API gisa_status gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
 /* Which semantics run each instruction: the C functions (native), the ISA
@@ -800,7 +802,9 @@ GISA_API void gisa_cov_free(gisa_cov *cov);
 
 /* Records one commit record (gisa_sim_step, or a commit hook of your own):
  * call it before sim executes anything else, since sources that the commit
- * did not write are read from sim's state. */
+ * did not write are read from sim's state. A simulator of another gisa_isa
+ * than cov's, and a record with more than GISA_SIM_MAX_EFFECTS effects, are
+ * GISA_ERR_USAGE (as for gisa_cov_attach and gisa_cov_merge). */
 GISA_API gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
 /* Records every instruction of sim's later runs (gisa_sim_run,
  * gisa_sim_continue) through its commit hook, which this replaces;

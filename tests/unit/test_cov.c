@@ -252,6 +252,21 @@ static void test_step(const gisa_isa *isa)
     CHECK(run && stepped && !strcmp(run, stepped));
     CHECK(gisa_cov_record(cov, NULL, &c) == GISA_ERR_USAGE); /* executed: needs the simulator */
     CHECK(gisa_cov_record(NULL, sim, &c) == GISA_ERR_USAGE);
+    /* a record with more effects than its array holds */
+    gisa_sim_commit many = c;
+    many.neffects = GISA_SIM_MAX_EFFECTS + 1;
+    CHECK(gisa_cov_record(cov, sim, &many) == GISA_ERR_USAGE);
+    /* a simulator of another ISA: its opcodes are not this coverage's */
+    gisa_isa *fermi = test_isa_target("fermi");
+    gisa_sim *other = NULL;
+    CHECK(fermi && gisa_sim_new(fermi, 16, 1, &other) == GISA_OK);
+    CHECK(gisa_sim_isa(other) == fermi && gisa_sim_isa(sim) == isa && gisa_sim_isa(NULL) == NULL);
+    CHECK(gisa_cov_attach(cov, other) == GISA_ERR_USAGE);
+    CHECK(gisa_cov_record(cov, other, &c) == GISA_ERR_USAGE);
+    char *after = api_cov_json(cov);
+    CHECK(after && stepped && !strcmp(after, stepped)); /* nothing was counted */
+    gisa_free(after);
+    gisa_sim_free(other);
     gisa_free(run);
     gisa_free(stepped);
     gisa_sim_free(sim);
