@@ -818,7 +818,9 @@ GISA_API gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
 /* The coverage as JSON (every item of the universe with its count, and the
  * summary) into *out, to release with gisa_free. Reading adds a file's
  * counts: all or nothing, GISA_ERR_INPUT with diags naming the problem
- * (not a coverage file, another target, a name this model does not have). */
+ * (not a coverage file, another target, a name this model does not have);
+ * an empty text (or only white space, as a file that mktemp made) adds
+ * nothing and is GISA_OK. */
 GISA_API gisa_status gisa_cov_write_json(const gisa_cov *cov, char **out);
 GISA_API gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
 
