@@ -18,9 +18,10 @@
 #define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
 
 /* Copies a line with its comments turned into spaces (columns kept);
- * *in_comment carries an open block comment to the next line, and
- * *opened is the column of the last one the line opens. */
-static void blank_comments(const char *src, size_t ll, char *clean, int *in_comment, int *opened)
+ * *in_comment carries an open block comment to the next line, *opened is
+ * the column of the last one the line opens, and *nul the column of its
+ * first NUL byte outside comments (left as it was when there is none). */
+static void blank_comments(const char *src, size_t ll, char *clean, int *in_comment, int *opened, int *nul)
 {
     for (size_t k = 0; k < ll; k++) {
         char ch = src[k];
@@ -41,6 +42,8 @@ static void blank_comments(const char *src, size_t ll, char *clean, int *in_comm
             clean[k] = clean[k + 1] = ' ';
             k++;
         } else {
+            if (ch == '\0' && *nul < 0)
+                *nul = (int)k;
             clean[k] = ch == '\t' || ch == '\r' || ch == '\0' ? ' ' : ch;
         }
     }
@@ -344,6 +347,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
         const char *src = text + b, *line = src;
         ln = (listed_line){src, ll, k->n, lineno, 0};
         int in_place = !in_comment && slash >= e && nul >= e && e + ASM_PAD < len;
+        int nul_col = -1;
         if (!in_place) {
             if (ll + ASM_PAD + 1 > clean_cap) {
                 size_t nc = clean_cap ? clean_cap : 256;
@@ -361,7 +365,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
              * source; the copy ends in NULs */
             if (in_comment || slash < e || nul < e) {
                 int opened = -1;
-                blank_comments(src, ll, clean, &in_comment, &opened);
+                blank_comments(src, ll, clean, &in_comment, &opened, &nul_col);
                 if (in_comment && opened >= 0) {
                     open_line = lineno;
                     open_col = opened;
@@ -376,6 +380,15 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
         }
         int may_split = !in_place || semi < e; /* a blanked comment may have held the ';' */
         size_t s = 0;
+        if (nul_col >= 0) { /* a binary file, or a damaged one: say so, rather than what a NUL makes of the statement */
+            asm_error ne = {nul_col, 1, "NUL byte in the source line (assembly is text)"};
+            st.line = src;
+            st.line_len = ll;
+            st.lineno = lineno;
+            report(k, GISA_ERROR, &st, &ne);
+            k->errors++;
+            s = ll + 1;
+        }
         while (s <= ll && !nomem) {
             const char *sc = may_split ? memchr(line + s, ';', ll - s) : NULL;
             size_t t = sc ? (size_t)(sc - line) : ll;

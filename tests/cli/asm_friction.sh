@@ -19,6 +19,12 @@ expect 1 "a value wider than the word" "$G" as -o /dev/null - <<<'.inst 0x100000
 check "... says the width" has err 'wider than the 128-bit instruction word'
 expect 1 "a value wider than a Fermi word" "$G" as --target fermi -o /dev/null - <<<'.inst 0x10000000000000000'
 check "... says 64 bits" has err 'wider than the 64-bit instruction word'
+expect 1 "a value of separators only" "$G" as -o /dev/null - <<<'.inst 0x_'
+check "... is no word 0" has err "^<stdin>:1:7: error: expected a word written 0x and up to 32 hex digits \(this one has no digit\)$"
+printf 'FADD R0, R1, R2\nFADD R0\0R1, R2\n// a NUL \0 in a comment\n' >nul.s
+expect 1 "a NUL byte in a statement" "$G" as nul.s -o /dev/null
+check "... says so, at its column" has err '^nul\.s:2:8: error: NUL byte in the source line \(assembly is text\)$'
+check "... and only that (a NUL in a comment is blank)" test "$(grep -c 'error:' err)" -eq 1
 expect 1 "a misspelt directive" "$G" as -o /dev/null - <<<'.incldue "x.s"'
 check "... suggests the right one" grep -qF "unknown directive '.incldue' (did you mean '.include'?)" err
 expect 0 ".invalid of a valid word" "$G" as -o /dev/null - <<<".invalid 0x$(sed -n 3p raw.hex)"
