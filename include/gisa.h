@@ -441,6 +441,13 @@ typedef struct gisa_asm_line {
 } gisa_asm_line;
 
 #define GISA_MAX_INCLUDE_DEPTH 32
+/* One assembly includes at most GISA_MAX_INCLUDES files (every inclusion
+ * counts, the same file again too) and GISA_MAX_INCLUDE_BYTES bytes of
+ * them in all: files that include the next one twice would otherwise
+ * make 2^depth inclusions. Beyond either, the .include is an error at the
+ * directive (GISA_ERR_INPUT), and the later ones are refused without one. */
+#define GISA_MAX_INCLUDES 10000
+#define GISA_MAX_INCLUDE_BYTES (64u << 20)
 
 /* Flags of gisa_asm_options. */
 #define GISA_ASM_ONE 1u /* the text is exactly one instruction (nothing else but ';' and a comment) */
@@ -475,7 +482,8 @@ typedef struct gisa_asm_options {
  * (raw words, several separated by commas), `.invalid 0x...` (a raw word,
  * as gisa_disassemble prints one that does not decode) and `.include
  * "FILE"` (with opt->include). Files nest at most GISA_MAX_INCLUDE_DEPTH
- * deep, and a file that includes itself (directly or not) is an error
+ * deep, at most GISA_MAX_INCLUDES inclusions of GISA_MAX_INCLUDE_BYTES in
+ * all, and a file that includes itself (directly or not) is an error
  * naming the chain. Diagnostics in an included file carry their context
  * (gisa_diag.context). With GISA_ASM_ONE, anything but one instruction is
  * an error. */
@@ -536,6 +544,8 @@ GISA_API gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned w
 GISA_API void gisa_sim_free(gisa_sim *sim);
 GISA_API unsigned gisa_sim_regs(const gisa_sim *sim);
 GISA_API unsigned gisa_sim_warps(const gisa_sim *sim);
+/* The ISA the simulator was made of (gisa_sim_new's; NULL for NULL). */
+GISA_API const gisa_isa *gisa_sim_isa(const gisa_sim *sim);
 /* Worker threads for gisa_sim_run (0 = one per online core). */
 GISA_API gisa_status gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
 /* Which semantics run each instruction: the C functions (native), the ISA
@@ -792,7 +802,9 @@ GISA_API void gisa_cov_free(gisa_cov *cov);
 
 /* Records one commit record (gisa_sim_step, or a commit hook of your own):
  * call it before sim executes anything else, since sources that the commit
- * did not write are read from sim's state. */
+ * did not write are read from sim's state. A simulator of another gisa_isa
+ * than cov's, and a record with more than GISA_SIM_MAX_EFFECTS effects, are
+ * GISA_ERR_USAGE (as for gisa_cov_attach and gisa_cov_merge). */
 GISA_API gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
 /* Records every instruction of sim's later runs (gisa_sim_run,
  * gisa_sim_continue) through its commit hook, which this replaces;
@@ -806,7 +818,9 @@ GISA_API gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from);
 /* The coverage as JSON (every item of the universe with its count, and the
  * summary) into *out, to release with gisa_free. Reading adds a file's
  * counts: all or nothing, GISA_ERR_INPUT with diags naming the problem
- * (not a coverage file, another target, a name this model does not have). */
+ * (not a coverage file, another target, a name this model does not have);
+ * an empty text (or only white space, as a file that mktemp made) adds
+ * nothing and is GISA_OK. */
 GISA_API gisa_status gisa_cov_write_json(const gisa_cov *cov, char **out);
 GISA_API gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *diags);
 

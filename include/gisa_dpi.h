@@ -24,13 +24,15 @@ extern "C" {
 #endif
 
 /* target "" = the default; isa "" = the embedded descriptions, else a
- * path list as --isa takes; regs 0 = the target's most. NULL on failure
+ * path list as --isa takes; regs 0 = the target's most; warps 0 = 1
+ * (negative regs or warps are refused). NULL on failure
  * (gisa_dpi_last_error() says why). */
 GISA_API void *gisa_dpi_new(const char *target, const char *isa, int regs, int warps);
 GISA_API void gisa_dpi_free(void *h);
 GISA_API const char *gisa_dpi_last_error(void);
 
-/* Program: assembly source, or hex words (one per line, as gisa as
+/* Program: assembly source (its `.include "FILE"` relative to its own
+ * directory, as gisa as reads them), or hex words (one per line, as gisa as
  * --format hex writes). Returns the number of instructions, -1 on error. */
 GISA_API int gisa_dpi_load_asm(void *h, const char *path);
 GISA_API int gisa_dpi_load_hex(void *h, const char *path);

@@ -346,6 +346,7 @@ _PROTOS = {
     "gisa_sim_new": (c_int, [c_void_p, c_uint, c_uint, _P(c_void_p)]),
     "gisa_sim_free": (None, [c_void_p]),
     "gisa_sim_regs": (c_uint, [c_void_p]),
+    "gisa_sim_isa": (c_void_p, [c_void_p]),
     "gisa_sim_warps": (c_uint, [c_void_p]),
     "gisa_sim_set_threads": (c_int, [c_void_p, c_uint]),
     "gisa_sim_set_engine": (c_int, [c_void_p, c_int]),

@@ -18,9 +18,10 @@
 #define ASM_MAX_WORDS (64u << 20) /* 64 Mi instructions per file */
 
 /* Copies a line with its comments turned into spaces (columns kept);
- * *in_comment carries an open block comment to the next line, and
- * *opened is the column of the last one the line opens. */
-static void blank_comments(const char *src, size_t ll, char *clean, int *in_comment, int *opened)
+ * *in_comment carries an open block comment to the next line, *opened is
+ * the column of the last one the line opens, and *nul the column of its
+ * first NUL byte outside comments (left as it was when there is none). */
+static void blank_comments(const char *src, size_t ll, char *clean, int *in_comment, int *opened, int *nul)
 {
     for (size_t k = 0; k < ll; k++) {
         char ch = src[k];
@@ -41,6 +42,8 @@ static void blank_comments(const char *src, size_t ll, char *clean, int *in_comm
             clean[k] = clean[k + 1] = ' ';
             k++;
         } else {
+            if (ch == '\0' && *nul < 0)
+                *nul = (int)k;
             clean[k] = ch == '\t' || ch == '\r' || ch == '\0' ? ' ' : ch;
         }
     }
@@ -71,6 +74,8 @@ typedef struct asm_run {
     const gisa_asm_options *opt; /* NULL, or the caller's options as this library knows them */
     gisa_status stopped;         /* what the line callback returned, other than GISA_OK: stop */
     int depth;
+    size_t includes, include_bytes; /* so far, against GISA_MAX_INCLUDES and GISA_MAX_INCLUDE_BYTES */
+    bool include_limit;             /* one was passed: reported once, later includes are refused quietly */
     const char *id[GISA_MAX_INCLUDE_DEPTH + 1];
     const char *from_file[GISA_MAX_INCLUDE_DEPTH + 1];
     int from_line[GISA_MAX_INCLUDE_DEPTH + 1];
@@ -167,6 +172,13 @@ static int include_file(asm_run *r, statement *st, const asm_directive *d)
         return include_error(r, st, d, "cannot include '%s': no file reader was given (gisa_asm_options.include reads them)", d->name);
     if (r->depth == GISA_MAX_INCLUDE_DEPTH)
         return include_error(r, st, d, "cannot include '%s': includes nested more than %d deep", d->name, GISA_MAX_INCLUDE_DEPTH);
+    if (r->include_limit) /* already an error (so nothing is written): a fan-out would repeat it thousands of times */
+        return 0;
+    if (r->includes == GISA_MAX_INCLUDES) {
+        r->include_limit = true;
+        return include_error(r, st, d, "cannot include '%s': more than %d inclusions in one assembly (the limit)", d->name,
+                             GISA_MAX_INCLUDES);
+    }
     gisa_include inc = {NULL, NULL, NULL, 0, NULL};
     char why[256] = "";
     gisa_status s = o->include(o->user, r->k.file, d->name, &inc, why, sizeof why);
@@ -175,6 +187,15 @@ static int include_file(asm_run *r, statement *st, const asm_directive *d)
             o->release(o->user, &inc);
         return include_error(r, st, d, "cannot include '%s': %s", d->name, why[0] ? why : gisa_status_str(s));
     }
+    if (inc.len > GISA_MAX_INCLUDE_BYTES - r->include_bytes) {
+        r->include_limit = true;
+        if (o->release)
+            o->release(o->user, &inc);
+        return include_error(r, st, d, "cannot include '%s': more than %u MiB of included files in one assembly (the limit)",
+                             d->name, GISA_MAX_INCLUDE_BYTES >> 20);
+    }
+    r->includes++;
+    r->include_bytes += inc.len;
     const char *id = inc.id ? inc.id : inc.name;
     int nomem = 0;
     for (int k = 0; k <= r->depth; k++)
@@ -326,6 +347,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
         const char *src = text + b, *line = src;
         ln = (listed_line){src, ll, k->n, lineno, 0};
         int in_place = !in_comment && slash >= e && nul >= e && e + ASM_PAD < len;
+        int nul_col = -1;
         if (!in_place) {
             if (ll + ASM_PAD + 1 > clean_cap) {
                 size_t nc = clean_cap ? clean_cap : 256;
@@ -343,7 +365,7 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
              * source; the copy ends in NULs */
             if (in_comment || slash < e || nul < e) {
                 int opened = -1;
-                blank_comments(src, ll, clean, &in_comment, &opened);
+                blank_comments(src, ll, clean, &in_comment, &opened, &nul_col);
                 if (in_comment && opened >= 0) {
                     open_line = lineno;
                     open_col = opened;
@@ -358,6 +380,15 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
         }
         int may_split = !in_place || semi < e; /* a blanked comment may have held the ';' */
         size_t s = 0;
+        if (nul_col >= 0) { /* a binary file, or a damaged one: say so, rather than what a NUL makes of the statement */
+            asm_error ne = {nul_col, 1, "NUL byte in the source line (assembly is text)"};
+            st.line = src;
+            st.line_len = ll;
+            st.lineno = lineno;
+            report(k, GISA_ERROR, &st, &ne);
+            k->errors++;
+            s = ll + 1;
+        }
         while (s <= ll && !nomem) {
             const char *sc = may_split ? memchr(line + s, ';', ll - s) : NULL;
             size_t t = sc ? (size_t)(sc - line) : ll;

@@ -49,7 +49,7 @@ static size_t parse_value(const char *s, size_t i, size_t t, unsigned bits, gisa
         return 0;
     }
     *w = (gisa_word){{0, 0}};
-    size_t digits = 0;
+    size_t digits = 0, seen = 0;
     for (size_t k = b + 2; k < e; k++) {
         if (s[k] == '_') /* 0x1234_5678: groups for the eye */
             continue;
@@ -58,6 +58,7 @@ static size_t parse_value(const char *s, size_t i, size_t t, unsigned bits, gisa
             fail(err, k, 1, "bad hex digit '%c' in a word", s[k]);
             return 0;
         }
+        seen++;
         if (!digits && !h)
             continue; /* leading zeros count for nothing */
         if (++digits > bits / 4) {
@@ -66,6 +67,10 @@ static size_t parse_value(const char *s, size_t i, size_t t, unsigned bits, gisa
         }
         w->w[1] = w->w[1] << 4 | w->w[0] >> 60;
         w->w[0] = w->w[0] << 4 | (uint64_t)h;
+    }
+    if (!seen) { /* `0x_`: separators with no digit are no value, not 0 */
+        fail(err, b, e - b, "expected a word written 0x and up to %u hex digits (this one has no digit)", bits / 4);
+        return 0;
     }
     return e;
 }

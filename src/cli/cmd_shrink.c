@@ -1,8 +1,11 @@
 /* `gisa shrink PROG -- CMD ARGS...`: the smallest program on which a test
  * command still fails (gisa_shrink's delta debugging). Each candidate is
- * written to a file in a fresh temporary directory, named like PROG, and
- * the command runs with `{}` in its arguments replaced by that path (or
- * the path appended when no argument has `{}`).
+ * written next to PROG (standard input: in the current directory), to a
+ * hidden file of a unique name that ends like PROG's, so that its relative
+ * `.include`s resolve as they do for PROG itself; the command runs with
+ * every `{}` in its arguments replaced by that path (or the path appended
+ * when no argument has `{}`). Only where PROG's directory cannot be written
+ * do the candidates go to a fresh temporary directory, with a warning.
  *
  * Each run of the command is a process group of its own: on a timeout, on
  * SIGINT/SIGTERM/SIGHUP of shrink itself (Ctrl-C reaches only the
@@ -195,6 +198,30 @@ static gisa_status still_fails(void *user, const char *text, size_t len, bool *f
     return GISA_OK;
 }
 
+/* arg with every "{}" replaced by path (a malloc'ed string, or NULL) */
+static char *substitute(const char *arg, const char *path)
+{
+    size_t count = 0, pl = strlen(path);
+    for (const char *at = strstr(arg, "{}"); at; at = strstr(at + 2, "{}"))
+        count++;
+    char *out = malloc(strlen(arg) + count * pl + 1), *o = out;
+    if (!out)
+        return NULL;
+    for (const char *p = arg, *at; *p; p = at + 2) {
+        at = strstr(p, "{}");
+        if (!at) {
+            strcpy(o, p);
+            return out;
+        }
+        memcpy(o, p, (size_t)(at - p));
+        o += at - p;
+        memcpy(o, path, pl);
+        o += pl;
+    }
+    *o = 0;
+    return out;
+}
+
 /* argv with every "{}" of the command replaced by path, or path appended */
 static char **command_line(char **cmd, int n, const char *path)
 {
@@ -203,16 +230,8 @@ static char **command_line(char **cmd, int n, const char *path)
         return NULL;
     int placed = 0;
     for (int i = 0; i < n; i++) {
-        const char *at = strstr(cmd[i], "{}");
-        if (!at) {
-            out[i] = strdup(cmd[i]);
-        } else {
-            size_t pre = (size_t)(at - cmd[i]), pl = strlen(path);
-            out[i] = malloc(strlen(cmd[i]) + pl);
-            if (out[i])
-                sprintf(out[i], "%.*s%s%s", (int)pre, cmd[i], path, at + 2);
-            placed = 1;
-        }
+        placed |= strstr(cmd[i], "{}") != NULL;
+        out[i] = substitute(cmd[i], path);
         if (!out[i])
             return out; /* freed by the caller; NULL-terminated so far */
     }
@@ -228,20 +247,36 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     int r = cli_read_input(cmd, a->npos ? a->pos[0] : NULL, &text, &len);
     if (r != CLI_CONTINUE)
         return r;
-    const char *tmp = getenv("TMPDIR");
-    char dir[4096], path[4200];
-    snprintf(dir, sizeof dir, "%s/gisa-shrink.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(dir)) {
-        cli_error(cmd, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+    /* the candidate: `.gisa-shrink-XXXXXX.NAME` in PROG's directory */
+    const char *prog = a->npos && strcmp(a->pos[0], "-") ? a->pos[0] : NULL;
+    const char *slash = prog ? strrchr(prog, '/') : NULL;
+    const char *base = slash ? slash + 1 : prog ? prog : "prog.s";
+    char dir[4096] = "", path[8500];
+    if (strlen(base) >= 4096 || (slash && slash - prog >= 4096)) {
+        cli_error(cmd, "the program's path is too long");
         free(text);
         return EXIT_USAGE;
     }
-    const char *base = a->npos && strcmp(a->pos[0], "-") ? strrchr(a->pos[0], '/') : NULL;
-    base = base ? base + 1 : a->npos && strcmp(a->pos[0], "-") ? a->pos[0] : "prog.s";
-    snprintf(path, sizeof path, "%s/%s", dir, base);
+    snprintf(path, sizeof path, "%.*s%s.gisa-shrink-XXXXXX.%s", slash ? (int)(slash - prog) : 0, slash ? prog : "",
+             slash ? "/" : "", base);
+    int fd = mkstemps(path, (int)strlen(base) + 1);
+    if (fd >= 0) {
+        close(fd);
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        fprintf(stderr, "gisa shrink: warning: cannot write a candidate next to %s (%s): they go to a temporary directory, where its relative .include do not resolve\n",
+                cli_input_name(prog), strerror(errno));
+        snprintf(dir, sizeof dir, "%s/gisa-shrink.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir)) {
+            cli_error(cmd, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+            free(text);
+            return EXIT_USAGE;
+        }
+        snprintf(path, sizeof path, "%s/%s", dir, base);
+        candidate_dir = dir;
+    }
     t->path = path;
     candidate_path = path;
-    candidate_dir = dir;
     catch_interrupts();
     t->argv = command_line(command, ncommand, path);
     char *out = NULL;
@@ -251,7 +286,8 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     release_interrupts();
     candidate_path = candidate_dir = NULL;
     unlink(path);
-    rmdir(dir);
+    if (*dir)
+        rmdir(dir);
     size_t before = 0, after = 0;
     for (size_t i = 0; i < len; i++)
         before += text[i] == '\n' || (i + 1 == len && text[i] != '\n');
@@ -311,8 +347,9 @@ const cli_cmd cmd_shrink = {
     "shrink",
     "[OPTIONS] [PROG|-] -- COMMAND [ARGS...]",
     "remove instructions from a program while a test command still fails on it",
-    "Runs COMMAND on candidate programs, with '{}' in its arguments replaced by\n"
-    "the candidate's path (the path is appended when no argument has '{}').\n"
+    "Runs COMMAND on candidate programs, with each '{}' in its arguments replaced\n"
+    "by the candidate's path (the path is appended when no argument has '{}').\n"
+    "A candidate is a hidden file next to PROG, so that its .include resolve.\n"
     "The command fails when it exits non-zero (or with --status N), or is killed\n"
     "by a signal; the original program must make it fail. Lines are removed in\n"
     "chunks, then one at a time (delta debugging), and the smallest program on\n"

@@ -232,6 +232,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         return r;
     if (a.npos != 2)
         return cli_usage_error(cmd, "needs two trace files (gisa run --trace=FILE)");
+    if (!strcmp(cli_input_name(a.pos[0]), "<stdin>") && !strcmp(cli_input_name(a.pos[1]), "<stdin>"))
+        return cli_usage_error(cmd, "standard input ('-') can be one of the traces, not both");
     trace t[2] = {{cli_input_name(a.pos[0]), NULL, 0, 0, 1}, {cli_input_name(a.pos[1]), NULL, 0, 0, 1}};
     for (int i = 0; i < 2; i++)
         if ((r = cli_read_input(cmd, a.pos[i], &t[i].buf, &t[i].len)) != CLI_CONTINUE) {

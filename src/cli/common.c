@@ -1,6 +1,7 @@
 /* Option parsing, help text, ISA loading and diagnostics printing shared by
  * every subcommand. */
 #include "common.h"
+#include "common/readfile.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -551,8 +552,8 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
     gisa_status st;
     if (from == CLI_WORDS_ASM) {
         char *id = strcmp(name, "<stdin>") ? realpath(name, NULL) : NULL;
-        opt->include = cli_read_include;
-        opt->release = cli_release_include;
+        opt->include = file_include_read;
+        opt->release = file_include_release;
         opt->file_id = id;
         st = gisa_assemble(isa, name, data, len, opt, words, n, d);
         free(id);

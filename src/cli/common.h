@@ -1,6 +1,8 @@
 /* Shared plumbing of the gisa subcommands: option parsing, ISA loading,
  * diagnostics printing, reading inputs and writing outputs atomically.
- * The CLI is a thin layer over include/gisa.h and uses nothing else. */
+ * The CLI is a thin layer over include/gisa.h and uses nothing else, but
+ * for the reading of files it shares with the DPI wrapper (the library's
+ * src/common/readfile.h: whole inputs and the `.include` reader). */
 #ifndef GISA_CLI_COMMON_H
 #define GISA_CLI_COMMON_H
 #include <stddef.h>
@@ -104,11 +106,6 @@ gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, si
 /* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit
  * status after printing the reason. *buf is malloc'd and NUL-terminated. */
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len);
-/* The reader of `.include` files for gisa_assemble's options: NAME relative to
- * the including file's directory (from standard input: the current one). */
-gisa_status cli_read_include(void *user, const char *from, const char *name, gisa_include *inc, char *why,
-                             size_t why_cap);
-void cli_release_include(void *user, gisa_include *inc);
 /* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
  * over it, so that the path holds either its old contents or all the new
  * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */

@@ -462,7 +462,7 @@ static int read_header(reader *r, const json_val *root, srcloc *loc)
 {
     char key[256], value[256];
     json_val val;
-    int format = 0, version = 0;
+    int format = 0, version = 0, wrong_target = 0;
     value[0] = 0;
     for (int first = 1; root->type == JSON_OBJECT && member(r, root, &first, key, &val, "the file");) {
         uint64_t n;
@@ -473,11 +473,15 @@ static int read_header(reader *r, const json_val *root, srcloc *loc)
             version = !count_of(&val, &n) && n == COV_VERSION;
         else if (!strcmp(key, "target") && len != (size_t)-1 && r->c->isa->target_name &&
                  strcmp(value, r->c->isa->target_name)) {
+            /* the rest of the header is read on: leaving the object half
+             * read would make a second, bogus error of its remainder */
             diag_add(r->d, GISA_ERROR, loc, "coverage of target %s, not %s", value, r->c->isa->target_name);
-            return -1;
+            wrong_target = 1;
         }
         json_skip(&r->j, &val);
     }
+    if (wrong_target)
+        return -1;
     if (root->type != JSON_OBJECT || !format)
         diag_add(r->d, GISA_ERROR, loc, "not a coverage file (no \"format\": \"%s\")", COV_FORMAT);
     else if (!version)
@@ -517,6 +521,13 @@ gisa_status gisa_cov_read_json(gisa_cov *c, const char *name, const char *text, 
     size_t bom = text ? utf8_bom_len(text, len) : 0;
     text = text ? text + bom : "";
     len -= bom;
+    /* an empty file (as mktemp makes one to collect into) is no coverage
+     * yet: it adds nothing */
+    size_t blank = 0;
+    while (blank < len && (text[blank] == ' ' || text[blank] == '\t' || text[blank] == '\n' || text[blank] == '\r'))
+        blank++;
+    if (blank == len)
+        return GISA_OK;
     for (int pass = 0; pass < 3; pass++)
         if (walk(&r, text, len, pass))
             return GISA_ERR_INPUT;

@@ -134,7 +134,10 @@ static void record_classes(const cov_optype *t, const cov_opcode *oc, const gisa
 
 static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *c)
 {
-    if (!cov || !c)
+    /* the opcodes and fields of another ISA's instructions would be counted
+     * against this one's; a caller's record with more effects than the
+     * array holds would be read past its end */
+    if (!cov || !c || (sim && gisa_sim_isa(sim) != cov->isa) || c->neffects > GISA_SIM_MAX_EFFECTS)
         return GISA_ERR_USAGE;
     const gisa_isa *isa = cov->isa;
     const gisa_inst *inst = c->inst;
@@ -211,7 +214,7 @@ static gisa_status commit_hook(void *user, const gisa_sim_commit *c)
 
 gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim)
 {
-    if (!cov || !sim)
+    if (!cov || !sim || gisa_sim_isa(sim) != cov->isa) /* as gisa_cov_record: the coverage is of one ISA */
         return GISA_ERR_USAGE;
     cov->sim = sim;
     return gisa_sim_set_commit_hook(sim, commit_hook, cov);

@@ -1,6 +1,7 @@
 /* The DPI-C wrapper (include/gisa_dpi.h): a handle that holds an ISA, a
  * simulator and the lockstep comparison of one retired instruction. It
- * uses only the public API; its job is DPI's plain types and the
+ * uses only the public API (and the `.include` reader of the command
+ * line, src/common/readfile.h, for the programs it reads); its job is DPI's plain types and the
  * comparison of what the RTL says it wrote with the model's commit record. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "gisa.h"
 #include "gisa_dpi.h"
+#include "common/readfile.h"
 #include "sim/state_io.h"
 
 #define MAX_RTL_WRITES 1024
@@ -126,6 +128,11 @@ static void fail_diags(dpi *d, gisa_diags *g, const char *what)
 
 void *gisa_dpi_new(const char *target, const char *isa_paths, int regs, int warps)
 {
+    if (regs < 0 || warps < 0) { /* 0 is the default; a negative count is a mistake, not another default */
+        snprintf(last_error, sizeof last_error, "%s must not be negative (%d; 0 = the default)",
+                 regs < 0 ? "the number of registers" : "the number of warps", regs < 0 ? regs : warps);
+        return NULL;
+    }
     dpi *d = calloc(1, sizeof *d);
     if (!d) {
         snprintf(last_error, sizeof last_error, "out of memory");
@@ -197,8 +204,18 @@ static int load_words(dpi *d, const char *path, int hex)
     gisa_diags *g = dpi_diags();
     gisa_word *words = NULL;
     size_t n = 0;
-    gisa_status st = hex ? gisa_words_parse(d->isa, text, len, true, &words, &n, g)
-                         : gisa_assemble(d->isa, path, text, len, NULL, &words, &n, g);
+    gisa_status st;
+    if (hex) {
+        st = gisa_words_parse(d->isa, text, len, true, &words, &n, g);
+    } else { /* .include relative to the program's file, as `gisa as` reads them */
+        gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
+        opt.include = file_include_read;
+        opt.release = file_include_release;
+        char *id = realpath(path, NULL); /* the program by any path, for cycles */
+        opt.file_id = id;
+        st = gisa_assemble(d->isa, path, text, len, &opt, &words, &n, g);
+        free(id);
+    }
     free(text);
     if (st == GISA_OK)
         st = gisa_sim_load(d->sim, words, n);

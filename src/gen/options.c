@@ -265,6 +265,19 @@ static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags
         if (wl >= sizeof num || (memcpy(num, w, wl), num[wl] = 0, parse_count(num, MAX_WEIGHT, &v)))
             return fail(diags, "weights", "weight of %.*s: expected an integer from 0 to %d, not '%.*s'", (int)nl,
                         it.item, MAX_WEIGHT, (int)wl, w);
+        /* one name twice in a value is a slip (which weight was meant?),
+         * not "the last wins" */
+        int idx = find_name(g, it.item, nl, &lv);
+        list_iter before = {value, NULL, 0};
+        for (int k = 0; k < n && list_next(&before); k++) {
+            const char *beq = memchr(before.item, '=', before.len);
+            size_t bl = (size_t)(beq - before.item);
+            while (bl && before.item[bl - 1] == ' ')
+                bl--;
+            name_level blv;
+            if (find_name(g, before.item, bl, &blv) == idx && blv == lv)
+                return fail(diags, "weights", "%.*s is given two weights", (int)nl, it.item);
+        }
         n++;
     }
     if (!n)
@@ -319,14 +332,17 @@ static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags
 {
     gen_options *o = &g->o;
     uint8_t on[64] = {0};
+    int none = 0, some = 0;
     list_iter it = {value, NULL, 0};
     while (list_next(&it)) {
         int s = -1;
         for (int k = 0; k < gen_nstreams && s < 0; k++)
             if (strlen(gen_stream_defs[k].name) == it.len && !strncasecmp(gen_stream_defs[k].name, it.item, it.len))
                 s = k;
-        if (it.len == 4 && !strncasecmp(it.item, "none", 4))
+        if (it.len == 4 && !strncasecmp(it.item, "none", 4)) {
+            none = 1;
             continue;
+        }
         if (s < 0) {
             char names[256] = "";
             for (int k = 0; k < gen_nstreams; k++)
@@ -339,7 +355,10 @@ static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags
             return fail(diags, "streams", "stream %s uses instructions target %s does not have", gen_stream_defs[s].name,
                         g->isa->target_name ? g->isa->target_name : "(this ISA)");
         on[s] = 1;
+        some = 1;
     }
+    if (none && some)
+        return fail(diags, "streams", "'none' and streams together: give the streams, or none alone");
     memcpy(o->stream_on, on, (size_t)gen_nstreams);
     o->streams_given = 1;
     free(o->streams_text);
@@ -375,6 +394,9 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
         uint32_t hi = d->hi;
         if (!strcmp(d->name, "regs") && hi > g->max_regs)
             hi = g->max_regs;
+        if (!strcmp(d->name, "uregs") && !g->has_uniform) /* the value would go into the state and the header for nothing */
+            return fail(diags, d->name, "target %s has no uniform registers",
+                        g->isa->target_name ? g->isa->target_name : "(this ISA)");
         if (parse_count(value, hi, &v) || v < d->lo)
             return fail(diags, d->name, "expected an integer from %u to %u, not '%s'", d->lo, hi, value);
         *opt_u32(&g->o, d) = v;

@@ -114,8 +114,16 @@ static int compare_warp(const gisa_sim *sa, const sim_warp *a, const sim_warp *b
 
 static int compare(const gisa_sim *a, const gisa_sim *b, gisa_sim_diff *d)
 {
-    if (a->isa != b->isa)
-        return differ(d, GISA_DIFF_SHAPE, 0, GISA_RF_R, 0, 0, (uintptr_t)a->isa, (uintptr_t)b->isa);
+    if (a->isa != b->isa) {
+        differ(d, GISA_DIFF_SHAPE, 0, GISA_RF_R, 0, 0, (uintptr_t)a->isa, (uintptr_t)b->isa);
+        /* the handles' addresses mean nothing to a reader: their targets do */
+        const char *ta = a->isa->target_name, *tb = b->isa->target_name;
+        if (d && ta && tb && strcmp(ta, tb))
+            snprintf(d->text, sizeof d->text, "different ISAs: %s != %s", ta, tb);
+        else if (d)
+            snprintf(d->text, sizeof d->text, "different ISAs: two gisa_isa handles (of %s)", ta ? ta : tb ? tb : "an unnamed target");
+        return 1;
+    }
     if (a->regs != b->regs)
         return differ(d, GISA_DIFF_SHAPE, 0, GISA_RF_R, 0, 0, a->regs, b->regs);
     if (a->nwarps != b->nwarps)

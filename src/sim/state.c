@@ -89,6 +89,7 @@ void gisa_sim_free(gisa_sim *s)
 }
 
 unsigned gisa_sim_regs(const gisa_sim *s) { return s ? s->regs : 0; }
+const gisa_isa *gisa_sim_isa(const gisa_sim *s) { return s ? s->isa : NULL; }
 unsigned gisa_sim_warps(const gisa_sim *s) { return s ? s->nwarps : 0; }
 gisa_status gisa_sim_set_engine(gisa_sim *s, gisa_sim_engine engine)
 {

@@ -77,7 +77,11 @@ static int literal(const char *s, size_t n, fp_format f, uint64_t *bits, char *w
         n--;
     int neg = n && *s == '-';
     int ovf = 0;
-    if (!n || n - (size_t)neg > FP_MAX_LITERAL || fp_parse(s + neg, n - (size_t)neg, f, bits, &ovf)) {
+    if (n - (size_t)neg > FP_MAX_LITERAL) { /* the limit, not the literal, is what refuses it */
+        snprintf(why, cap, "'%.40s...' is too long for a number: more than %d characters", s, FP_MAX_LITERAL);
+        return -1;
+    }
+    if (!n || fp_parse(s + neg, n - (size_t)neg, f, bits, &ovf)) {
         snprintf(why, cap, "'%.*s' is not a number (expected an integer, or a float such as 1.5, -0.0, 0x1p-3, inf, nan)",
                  (int)(n < 40 ? n : 40), s);
         return -1;

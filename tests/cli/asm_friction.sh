@@ -19,6 +19,12 @@ expect 1 "a value wider than the word" "$G" as -o /dev/null - <<<'.inst 0x100000
 check "... says the width" has err 'wider than the 128-bit instruction word'
 expect 1 "a value wider than a Fermi word" "$G" as --target fermi -o /dev/null - <<<'.inst 0x10000000000000000'
 check "... says 64 bits" has err 'wider than the 64-bit instruction word'
+expect 1 "a value of separators only" "$G" as -o /dev/null - <<<'.inst 0x_'
+check "... is no word 0" has err "^<stdin>:1:7: error: expected a word written 0x and up to 32 hex digits \(this one has no digit\)$"
+printf 'FADD R0, R1, R2\nFADD R0\0R1, R2\n// a NUL \0 in a comment\n' >nul.s
+expect 1 "a NUL byte in a statement" "$G" as nul.s -o /dev/null
+check "... says so, at its column" has err '^nul\.s:2:8: error: NUL byte in the source line \(assembly is text\)$'
+check "... and only that (a NUL in a comment is blank)" test "$(grep -c 'error:' err)" -eq 1
 expect 1 "a misspelt directive" "$G" as -o /dev/null - <<<'.incldue "x.s"'
 check "... suggests the right one" grep -qF "unknown directive '.incldue' (did you mean '.include'?)" err
 expect 0 ".invalid of a valid word" "$G" as -o /dev/null - <<<".invalid 0x$(sed -n 3p raw.hex)"
@@ -68,6 +74,23 @@ printf 'FADD R0, R1, R2\n' >deep/f41.s
 expect 1 "includes nested too deep" "$G" as deep/f0.s -o /dev/null
 check "... stop at the depth limit" has err 'includes nested more than 32 deep'
 expect 0 "an include from standard input: relative to the current directory" "$G" as - -o /dev/null <<<'.include "flat.s"'
+# a fan-out: each file includes the next twice, 2^31 inclusions (hours)
+mkdir -p fan
+for i in $(seq 0 30); do printf '.include "f%d.s"\n.include "f%d.s"\n' $((i + 1)) $((i + 1)) >fan/f$i.s; done
+printf 'FADD R0, R1, R2\n' >fan/f31.s
+expect 1 "includes that fan out to 2^31 inclusions" timeout 60 "$G" as fan/f0.s -o fan.bin
+check "... stop at the limit of inclusions, at the directive" \
+    has err "^fan/f[0-9]+\.s:[12]:10: error: cannot include 'f[0-9]+\.s': more than 10000 inclusions in one assembly \(the limit\)$"
+check "... said once" test "$(grep -c 'error:' err)" -eq 1
+check "... and nothing is written" test ! -e fan.bin
+printf '.include "f19.s"\n' >fan/top.s # 2^13 - 1 inclusions: under the limit
+expect 0 "a fan-out under the limit assembles" "$G" as fan/top.s --format hex -o fan.hex
+check "... every inclusion" test "$(wc -l <fan.hex)" -eq 4096
+awk 'BEGIN { l = sprintf("%4000s", ""); gsub(/ /, "x", l); for (i = 0; i < 4400; i++) print "// " l }' >fan/big.s # 17 MiB
+printf '.include "big.s"\n.include "big.s"\n.include "big.s"\nFADD R0, R1, R2\n.include "big.s"\n' >fan/bytes.s
+expect 1 "more than 64 MiB of included files" "$G" as fan/bytes.s -o /dev/null
+check "... stop at the limit of bytes, at the directive" \
+    has err "^fan/bytes\.s:5:10: error: cannot include 'big\.s': more than 64 MiB of included files in one assembly \(the limit\)$"
 
 # ---------------------------------------------------------------- listing
 printf 'FADD R0, R1, R2\nIADD R0, R1, R2\n' >inc/sub/c.s

@@ -51,9 +51,13 @@ check "6 + 3 executed" has out '^ "executed": 9,'
 printf 'FADD R1, R2, R3;\n' >f.s
 expect 2 "a file of another target is refused" "$G" run --target fermi f.s --coverage c.json
 check "... saying which" has err 'coverage of target gisa128, not fermi'
+check "... once: no second error about the rest of the file" test "$(grep -c 'error' err)" -eq 1
 check "... and nothing ran" hasnt out '.'
 check "... the file is unchanged" has c.json '^ "executed": 6,'
 expect 0 "fermi coverage" "$G" run --target fermi f.s --coverage cf.json
+empty=$(mktemp "$T/cov.XXXXXX")
+expect 0 "an empty coverage file (as mktemp makes it) is an empty coverage" "$G" run --target fermi f.s --coverage "$empty"
+check "... then holds the run" cmp -s "$empty" cf.json
 expect 0 "fermi report" "$G" cov --target fermi --merge cf.json
 check "fermi header" has out '^coverage of fermi: 1 instructions executed'
 

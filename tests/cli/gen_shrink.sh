@@ -130,6 +130,44 @@ check "a few lines left" test "$(wc -l <small_sim.s)" -le 12
 expect 1 "the test still fails on the result" ./same_reg.sh small_sim.s
 check "no temporary files left" no_tmp
 
+# a program with a relative .include: the candidates are written next to
+# it, where the include still resolves
+mkdir -p incdir
+printf '.include "lib.s"\nMOV R1, 0x1\nMOV R3, 0x3\nMOV R2, 0x2\n' >incdir/prog.s
+printf 'MOV R9, 0x9\n' >incdir/lib.s
+cat >inc_test.sh <<EOF
+#!/bin/sh
+# fails (exit 1) when the candidate assembles with lib.s's R9 and an R3
+out=\$("$G" as -a "\$1" -o /dev/null) || exit 0
+case \$out in *R9*R3*) exit 1 ;; esac
+EOF
+chmod +x inc_test.sh
+expect 0 "shrink a program with a relative .include" "$G" shrink incdir/prog.s -o inc_small.s -- ./inc_test.sh {}
+check "... to the include and the line that matters" test "$(tr '\n' ' ' <inc_small.s)" = '.include "lib.s" MOV R3, 0x3 '
+check "... leaving no candidate next to the program" test "$(ls -A incdir | tr '\n' ' ')" = "lib.s prog.s "
+(cd incdir && "$G" shrink -o ../inc_stdin.s - -- ../inc_test.sh <prog.s) 2>err && rc=0 || rc=$?
+check "from standard input: relative to the current directory ($rc)" test "$rc" -eq 0 -a "$(wc -l <inc_stdin.s)" -eq 2
+check "... leaving no candidate there" test "$(ls -A incdir | tr '\n' ' ')" = "lib.s prog.s "
+# where no candidate can be written next to the program (here: its name is
+# too long for the candidate's), a temporary directory, with a warning
+long=$(printf 'p%.0s' $(seq 240)).s
+cp incdir/prog.s "incdir/$long"
+expect 1 "a candidate that cannot go next to the program" "$G" shrink "incdir/$long" -- ./inc_test.sh {}
+check "... warns that relative includes do not resolve" has err "warning: cannot write a candidate next to incdir/p+\.s \(File name too long\): they go to a temporary directory, where its relative \.include do not resolve"
+rm "incdir/$long"
+
+# every {} of an argument is replaced
+printf 'MOV R1, 0x1\nMOV R2, 0x2\nMOV R3, 0x3\n' >three.s
+cat >twice.sh <<'EOF'
+#!/bin/sh
+# fails (exit 1) when $2 is "a{}b{}" with both {} replaced by $1, and $1 has R2
+[ "$2" = "a$1b$1" ] && grep -q R2 "$1" && exit 1
+exit 0
+EOF
+chmod +x twice.sh
+expect 0 "{} twice in one argument" "$G" shrink three.s -o twice.s -- ./twice.sh {} 'a{}b{}'
+check "... both replaced" test "$(cat twice.s)" = "MOV R2, 0x2"
+
 # No process outlives shrink: each run of the command is a process group
 # that is killed on timeout, when the command ends, and when shrink is
 # interrupted. The command starts a grandchild (a `sleep` its shell does not
@@ -185,4 +223,5 @@ for sig in TERM INT; do
     check "SIG$sig: no grandchild left: $(alive sig.pids)" gone sig.pids
 done
 check "no temporary directory left by the interrupted runs" test -z "$(ls -A "$TMPDIR")"
+check "no candidate left by them" test -z "$(ls -A | grep gisa-shrink)"
 finish

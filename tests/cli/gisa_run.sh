@@ -283,5 +283,8 @@ expect 0 "json traces" "$G" run td.s --trace=ta.jsonl --trace-format=json -o /de
 expect 0 "trace-diff of a json trace with itself" "$G" trace-diff ta.jsonl ta.jsonl
 expect 2 "trace-diff needs two files" "$G" trace-diff ta.txt
 expect 2 "trace-diff of a missing file" "$G" trace-diff ta.txt nosuch.txt
+expect 2 "trace-diff - - (standard input twice)" "$G" trace-diff - - <ta.txt
+check "... is refused, saying why" has err "standard input \('-'\) can be one of the traces, not both"
+expect 0 "trace-diff with one trace from standard input" "$G" trace-diff - ta.txt <ta.txt
 
 finish

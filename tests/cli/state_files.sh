@@ -32,6 +32,10 @@ for bad in '{"R1": "1.5.2"}' '{"R1": 1e39}' '{"R1": "f64:1"}' '{"R[2:3]": "f16:1
     expect 2 "bad float $bad" "$G" run --state <(echo "$bad") empty.s
     check "the key is named for $bad" has err 'state key "'
 done
+# a float literal over the 127-character limit: said so (not "not a number")
+long=$(printf '1%.0s' $(seq 130))
+expect 2 "a float literal of 130 characters" "$G" run --state <(echo "{\"R1\": \"f32:$long\"}") empty.s
+check "... is too long, not 'not a number'" has err "is too long for a number: more than 127 characters"
 
 # ------------------------------------------------------------ --values: registers as floats
 printf 'MOV R1, 0x3fc00000\nMOV R2, 0x7fc00001\nMOV R3, 0x7f800000\nMOV R4, 0x40000000\nMOV R7, 0x3ff80000\n' >fl.s

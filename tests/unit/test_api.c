@@ -55,6 +55,19 @@ static void out_parameters(const gisa_isa *isa)
     CHECK(gisa_sim_compare(sim, copy, &equal, &diff) == GISA_OK && !equal && diff.kind == GISA_DIFF_REG &&
           diff.index == 5 && diff.lane == 3);
     CHECK(gisa_sim_compare(sim, NULL, &equal, NULL) == GISA_ERR_USAGE);
+    /* simulators of two ISAs: their targets, not the handles' addresses */
+    gisa_sim *fs = NULL;
+    CHECK(gisa_sim_new(test_isa_target("fermi"), 8, 2, &fs) == GISA_OK);
+    CHECK(gisa_sim_compare(sim, fs, &equal, &diff) == GISA_OK && !equal && diff.kind == GISA_DIFF_SHAPE);
+    CHECKF(!strcmp(diff.text, "different ISAs: gisa128 != fermi"), "%s", diff.text);
+    gisa_sim_free(fs);
+    gisa_isa *again = NULL;
+    gisa_load_options lo = GISA_LOAD_OPTIONS_INIT;
+    CHECK(gisa_isa_load(&lo, &again, NULL) == GISA_OK && gisa_sim_new(again, 8, 2, &fs) == GISA_OK);
+    CHECK(gisa_sim_compare(sim, fs, &equal, &diff) == GISA_OK && !equal && diff.kind == GISA_DIFF_SHAPE);
+    CHECKF(!strcmp(diff.text, "different ISAs: two gisa_isa handles (of gisa128)"), "%s", diff.text);
+    gisa_sim_free(fs);
+    gisa_isa_free(again);
     gisa_sim_free(copy);
     gisa_sim_free(sim);
 

@@ -252,6 +252,21 @@ static void test_step(const gisa_isa *isa)
     CHECK(run && stepped && !strcmp(run, stepped));
     CHECK(gisa_cov_record(cov, NULL, &c) == GISA_ERR_USAGE); /* executed: needs the simulator */
     CHECK(gisa_cov_record(NULL, sim, &c) == GISA_ERR_USAGE);
+    /* a record with more effects than its array holds */
+    gisa_sim_commit many = c;
+    many.neffects = GISA_SIM_MAX_EFFECTS + 1;
+    CHECK(gisa_cov_record(cov, sim, &many) == GISA_ERR_USAGE);
+    /* a simulator of another ISA: its opcodes are not this coverage's */
+    gisa_isa *fermi = test_isa_target("fermi");
+    gisa_sim *other = NULL;
+    CHECK(fermi && gisa_sim_new(fermi, 16, 1, &other) == GISA_OK);
+    CHECK(gisa_sim_isa(other) == fermi && gisa_sim_isa(sim) == isa && gisa_sim_isa(NULL) == NULL);
+    CHECK(gisa_cov_attach(cov, other) == GISA_ERR_USAGE);
+    CHECK(gisa_cov_record(cov, other, &c) == GISA_ERR_USAGE);
+    char *after = api_cov_json(cov);
+    CHECK(after && stepped && !strcmp(after, stepped)); /* nothing was counted */
+    gisa_free(after);
+    gisa_sim_free(other);
     gisa_free(run);
     gisa_free(stepped);
     gisa_sim_free(sim);
@@ -312,6 +327,19 @@ static void test_merge_and_json(const gisa_isa *isa)
         CHECKF(now && !strcmp(now, twice), "bad file %zu changed the coverage", i);
         gisa_free(now);
     }
+    /* another target: one error, not a second one about the rest of the file */
+    static const char other_target[] = "{\"format\": \"gisa-coverage\", \"version\": 1, \"target\": \"fermi\", \"executed\": 3}";
+    gisa_diags_clear(d);
+    CHECK(gisa_cov_read_json(fresh, "t.json", other_target, strlen(other_target), d) == GISA_ERR_INPUT);
+    CHECKF(gisa_diags_count(d) == 1, "%zu diagnostics", gisa_diags_count(d));
+    /* an empty file, as mktemp makes one, is an empty coverage */
+    gisa_diags_clear(d);
+    CHECK(gisa_cov_read_json(fresh, "empty.json", "", 0, d) == GISA_OK && gisa_diags_count(d) == 0);
+    CHECK(gisa_cov_read_json(fresh, "blank.json", " \n", 2, d) == GISA_OK && gisa_diags_count(d) == 0);
+    CHECK(gisa_cov_read_json(fresh, "null.json", NULL, 0, d) == GISA_OK && gisa_diags_count(d) == 0);
+    char *still = api_cov_json(fresh);
+    CHECK(still && !strcmp(still, twice));
+    gisa_free(still);
     /* an item the model no longer has is ignored when its count is 0 */
     static const char old[] = "{\"format\": \"gisa-coverage\", \"version\": 1, \"optypes\": {\"FADD\": "
                               "{\"modifiers\": {\"rnd\": {\"RQ\": 0, \"RN\": 0}}}}}";

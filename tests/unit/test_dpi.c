@@ -155,6 +155,8 @@ static void errors(void)
 {
     CHECK(gisa_dpi_new("nosuch", "", 0, 1) == NULL && strstr(gisa_dpi_last_error(), "cannot load"));
     CHECK(gisa_dpi_new("", "", 100000, 1) == NULL && strstr(gisa_dpi_last_error(), "registers"));
+    CHECK(gisa_dpi_new("", "", 0, -5) == NULL && strstr(gisa_dpi_last_error(), "warps must not be negative (-5"));
+    CHECK(gisa_dpi_new("", "", -1, 1) == NULL && strstr(gisa_dpi_last_error(), "registers must not be negative (-1"));
     void *h = gisa_dpi_new("fermi", "", 0, 2);
     CHECK(h != NULL);
     CHECK(gisa_dpi_load_asm(h, "/nonexistent/p.s") == -1 && strstr(gisa_dpi_message(h), "cannot open"));
@@ -169,6 +171,27 @@ static void errors(void)
     CHECK(gisa_dpi_errors(NULL) == 1);
 }
 
+/* A program's .include is read relative to its own file, as gisa as reads
+ * it, and its errors are located in the included file. */
+static void includes(void)
+{
+    void *h = gisa_dpi_new("", "", 8, 1);
+    CHECK(h != NULL);
+    write_file("lib.s", "MOV R2, 0x5\nMOV R3, 0x6\n");
+    char prog[128];
+    snprintf(prog, sizeof prog, "%s", write_file("inc.s", ".include \"lib.s\"\nMOV R1, 0x7\n"));
+    CHECKF(gisa_dpi_load_asm(h, prog) == 3, "%s", gisa_dpi_message(h));
+    for (int i = 0; i < 3; i++)
+        CHECK(gisa_dpi_step(h, 0) == 0);
+    CHECK(gisa_dpi_get(h, 0, GISA_RF_R, 3, 0) == 6 && gisa_dpi_get(h, 0, GISA_RF_R, 1, 0) == 7);
+    write_file("lib.s", "MOV R2\n");
+    CHECK(gisa_dpi_load_asm(h, prog) == -1);
+    CHECKF(strstr(gisa_dpi_message(h), "lib.s:1:"), "%s", gisa_dpi_message(h));
+    write_file("lib.s", ".include \"inc.s\"\n");
+    CHECK(gisa_dpi_load_asm(h, prog) == -1 && strstr(gisa_dpi_message(h), "includes itself"));
+    gisa_dpi_free(h);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gisa_dpi_XXXXXX");
@@ -177,6 +200,7 @@ int main(void)
     lockstep_random();
     mismatches();
     errors();
+    includes();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)

@@ -129,7 +129,8 @@ static void test_legal(const char *target, long seeds)
             gisa_gen_free(g);
             g = fresh(isa);
             set(g, "regs", s % 20 ? "4" : "9");
-            set(g, "uregs", "2");
+            if (!target || strcmp(target, "fermi")) /* fermi has no uniform registers */
+                set(g, "uregs", "2");
             set(g, "cwords", "2");
             set(g, "guard-rate", "1");
             set(g, "dep-rate", "1");
@@ -228,6 +229,9 @@ static void test_bad_options(void)
     expect_bad(g, "include", "FFMA,,IADD", "empty item");
     expect_bad(g, "exclude", "NOPE", "unknown name 'NOPE'");
     expect_bad(g, "streams", "add65", "unknown stream 'add65'");
+    expect_bad(g, "streams", "none,add64", "'none' and streams together");
+    expect_bad(g, "streams", "add64, None", "'none' and streams together");
+    expect_bad(g, "weights", "FFMA=1,IALU=2,ffma=3", "ffma is given two weights");
     set(g, "regs", "8");
     expect_bad(g, "regs", "x", "not 'x'");
     CHECK(gisa_gen_regs(g) == 8);
@@ -242,6 +246,7 @@ static void test_bad_options(void)
     gisa_gen *f = fresh(test_isa_target("fermi"));
     expect_bad(f, "streams", "add64", "does not have");
     expect_bad(f, "regs", "64", "from 4 to 63");
+    expect_bad(f, "uregs", "4", "target fermi has no uniform registers");
     gisa_gen_free(f);
 }
 

@@ -1,0 +1,115 @@
+/* Reading whole files, and the reader of `.include` files that the
+ * command line and the DPI wrapper give gisa_assemble (the library itself
+ * never reads a source file: gisa_assemble reads includes only through
+ * the reader its caller passes). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/readfile.h"
+
+/* Reads all of f into a malloc'd, NUL-terminated buffer. Returns 0, an
+ * errno value, or -1 over the size limit (-2 out of memory). */
+int file_read_all(FILE *f, char **buf, size_t *len)
+{
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    /* a file's size is known: one buffer, one read (and the end seen by
+     * the next, empty one) */
+    struct stat st;
+    if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) && st.st_size > 0 && (size_t)st.st_size <= FILE_MAX_INPUT)
+        cap = (size_t)st.st_size + 65536 + 1;
+    if (cap && !(b = malloc(cap)))
+        return -2;
+    for (;;) {
+        if (cap - n < 65536 + 1) {
+            size_t nc = cap ? cap * 2 : 131072;
+            int over = nc > FILE_MAX_INPUT + 131072;
+            char *p = over ? NULL : realloc(b, nc);
+            if (!p) {
+                free(b);
+                return over ? -1 : -2;
+            }
+            b = p;
+            cap = nc;
+        }
+        size_t want = cap - n - 1, r = fread(b + n, 1, want, f);
+        n += r;
+        if (r < want) {
+            if (ferror(f)) {
+                int e = errno ? errno : EIO;
+                free(b);
+                return e;
+            }
+            break;
+        }
+    }
+    b[n] = 0;
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+/* What the reader allocates for one included file. */
+typedef struct included {
+    char *path, *id, *text;
+} included;
+
+gisa_status file_include_read(void *user, const char *from, const char *name, gisa_include *inc, char *why, size_t why_cap)
+{
+    (void)user;
+    /* relative to the including file's directory (standard input: the
+     * current one), as C's #include "..." */
+    const char *slash = strrchr(from, '/');
+    size_t dir = name[0] == '/' || !slash || !strcmp(from, "<stdin>") ? 0 : (size_t)(slash - from) + 1;
+    included *h = calloc(1, sizeof *h);
+    char *path = h ? malloc(dir + strlen(name) + 1) : NULL;
+    if (!path) {
+        free(h);
+        snprintf(why, why_cap, "out of memory");
+        return GISA_ERR_NOMEM;
+    }
+    memcpy(path, from, dir);
+    strcpy(path + dir, name);
+    h->path = path;
+    struct stat st;
+    FILE *f = NULL;
+    int e;
+    if (!stat(path, &st) && S_ISDIR(st.st_mode))
+        e = EISDIR;
+    else if (!(f = fopen(path, "rb")))
+        e = errno;
+    else {
+        e = file_read_all(f, &h->text, &inc->len);
+        fclose(f);
+    }
+    if (e) {
+        if (e == -1 || e == -2)
+            snprintf(why, why_cap, "'%s' %s", path, e == -1 ? "is too large (the limit is 1 GiB)" : "does not fit in memory");
+        else
+            snprintf(why, why_cap, "'%s': %s", path, strerror(e));
+        free(h->text);
+        free(path);
+        free(h);
+        return e == -2 ? GISA_ERR_NOMEM : GISA_ERR_IO;
+    }
+    h->id = realpath(path, NULL); /* the same file by any path, for cycles */
+    inc->name = path;
+    inc->id = h->id;
+    inc->text = h->text;
+    inc->handle = h;
+    return GISA_OK;
+}
+
+void file_include_release(void *user, gisa_include *inc)
+{
+    (void)user;
+    included *h = inc->handle;
+    free(h->path);
+    free(h->id);
+    free(h->text);
+    free(h);
+}
+
