@@ -52,7 +52,8 @@ while IFS=: read -r file line text; do
         if [[ -z "$pkg" ]]; then
             echo "$file:$line: -l$name: no installed package provides lib$name (scripts/deps.sh does not install it)" >&2
             bad=1
-        elif ! printf '%s\n' "${packages[@]}" | grep -qxF "${pkg%%:*}"; then
+        elif [[ " ${packages[*]} " != *" ${pkg%%:*} "* ]]; then
+            # (no `printf | grep -q` under pipefail: grep may leave before printf has written, a failure)
             echo "$file:$line: -l$name: lib$name comes from $pkg, which scripts/deps.sh ${deps_args[*]} does not install" >&2
             bad=1
         fi
