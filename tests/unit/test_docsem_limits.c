@@ -114,6 +114,69 @@ static void check_diag_case(const diag_case *c)
     gisa_diags_free(d);
 }
 
+/* Generated pseudo-code: `t = EXPR;` in IADD's block, EXPR made of n
+ * repetitions. Before the depth bound, a chain of 5,000 `+` (a left-deep
+ * tree) overflowed the compiler's stack (cc_expr) when a word ran, and one
+ * of 1,000,000 lint's (collect); the parser itself recursed once per
+ * parenthesis, call, index or `?:`. */
+typedef enum shape { SUM, PARENS, TERNARY, CALLS, INDEXES, NEGS } shape;
+
+static char *deep_ruling(shape sh, size_t n)
+{
+    static const char head[] = "__DefRuling IADD\n  __Semantics\n```asm\nIADD Rd, Ra, SrcB:\n    t = ";
+    static const char tail[] = ";\n    Rd = t;\n```\n";
+    char *r = malloc(sizeof head + sizeof tail + n * 10 + 16);
+    if (!r)
+        return NULL;
+    char *q = r + sprintf(r, "%s", head);
+    for (size_t i = 0; i < n; i++)
+        q += sprintf(q, "%s", sh == SUM ? (i ? " + Ra" : "Ra") : sh == PARENS ? "(" : sh == TERNARY ? "Ra ? 1 : "
+                                                                  : sh == CALLS ? "min(1, " : sh == INDEXES ? "Ra["
+                                                                                                             : "- ");
+    if (sh != SUM)
+        q += sprintf(q, "Ra");
+    for (size_t i = 0; i < n && (sh == PARENS || sh == CALLS || sh == INDEXES); i++)
+        *q++ = sh == INDEXES ? ']' : ')';
+    sprintf(q, "%s", tail);
+    return r;
+}
+
+/* Deeper than the bound: a located error from the load (a warning there),
+ * from lint, and the fault of a word that reaches it; never a crash. */
+static void check_deep(shape sh, size_t n, const char *what)
+{
+    char *ruling = deep_ruling(sh, n);
+    if (!ruling) {
+        CHECKF(0, "%s: out of memory", what);
+        return;
+    }
+    alarm(60);
+    gisa_diags *d = api_diags();
+    gisa_isa *isa = load_with(ruling, d);
+    CHECKF(isa != NULL, "%s x %zu: the load failed", what, n);
+    if (isa) {
+        const char *msg = "expression nested too deeply (more than 1000 levels)";
+        int placed = 0;
+        for (size_t i = 0; i < gisa_diags_count(d); i++) {
+            const gisa_diag *g = gisa_diags_get(d, i);
+            placed |= strstr(g->message, msg) && !strcmp(g->file, "user.isa") && g->line == 5 && g->col > 1;
+        }
+        CHECKF(placed, "%s x %zu: no located \"%s\"", what, n, msg);
+        gisa_diags *ld = api_diags();
+        CHECKF(gisa_isa_lint(isa, ld) == GISA_ERR_INPUT && test_diags_contain(ld, "user.isa:5:") &&
+                   test_diags_contain(ld, msg),
+               "%s x %zu: lint does not report it", what, n);
+        gisa_diags_free(ld);
+        char buf[300];
+        const char *got = run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf);
+        CHECKF(strstr(got, "does not parse"), "%s x %zu: fault \"%s\"", what, n, got);
+    }
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    alarm(0);
+    free(ruling);
+}
+
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -147,5 +210,31 @@ int main(void)
     }
     for (size_t i = 0; i < sizeof diag_cases / sizeof diag_cases[0]; i++)
         check_diag_case(&diag_cases[i]);
+    static const char *const shapes[] = {"a + a + ...", "((...))", "a ? 1 : a ? 1 : ...", "min(1, min(1, ...))",
+                                         "Ra[Ra[...]]", "- - ... a"};
+    for (int sh = SUM; sh <= NEGS; sh++) {
+        check_deep((shape)sh, 5000, shapes[sh]);
+        check_deep((shape)sh, 1000000, shapes[sh]);
+    }
+    /* within the bound the tree compiles, and a long sum meets the compiler's
+     * own limit of values, located, instead */
+    char *ok = deep_ruling(SUM, 900), buf[300];
+    gisa_diags *d = api_diags();
+    gisa_isa *isa = ok ? load_with(ok, d) : NULL;
+    CHECKF(isa && gisa_diags_errors(d) == 0 &&
+               strstr(run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf), "user.isa:5:") &&
+               strstr(buf, "needs more than 256 values"),
+           "900 terms: \"%s\"", isa ? buf : "no load");
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    free(ok);
+    ok = deep_ruling(PARENS, 990);
+    d = api_diags();
+    isa = ok ? load_with(ok, d) : NULL;
+    CHECKF(isa && !strstr(run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf), "parse"), "990 parentheses: \"%s\"",
+           isa ? buf : "no load");
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    free(ok);
     return test_summary();
 }
