@@ -119,7 +119,9 @@ valgrind: build
 
 # Each fuzz/<h>.c becomes build-fuzz/fuzz/<h>.  It runs on a scratch copy of
 # fuzz/corpus/<h>/ (so the repo corpus is not polluted; new inputs are thrown
-# away) with fuzz/<h>.dict if present; crashes go to build-fuzz/artifacts/<h>/.
+# away) with fuzz/<h>.dict if present and the libFuzzer options of
+# fuzz/<h>.options (fuzz_docsem: a -max_len for long pseudo-code, above the
+# default that the seeds' sizes give); crashes go to build-fuzz/artifacts/<h>/.
 fuzz:
 	$(call configure,build-fuzz,-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGISA_FUZZ=ON,CC=$(CLANG))
 	$(call build,build-fuzz)
@@ -130,10 +132,11 @@ fuzz:
 	  work=$$(mktemp -d "$${TMPDIR:-/tmp}/gisa-fuzz-$$h.XXXXXX"); \
 	  cp -R "fuzz/corpus/$$h/." "$$work/"; \
 	  dict=""; [ -f "fuzz/$$h.dict" ] && dict="-dict=fuzz/$$h.dict"; \
+	  opts=""; [ -f "fuzz/$$h.options" ] && opts=$$(cat "fuzz/$$h.options"); \
 	  echo "== fuzz $$h for $(FUZZ_SECONDS)s (corpus copy in $$work)"; \
 	  rc=0; \
 	  ./build-fuzz/fuzz/$$h -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-	    -artifact_prefix="build-fuzz/artifacts/$$h/" $$dict "$$work" || rc=$$?; \
+	    -artifact_prefix="build-fuzz/artifacts/$$h/" $$dict $$opts "$$work" || rc=$$?; \
 	  rm -rf "$$work"; \
 	  if [ $$rc -ne 0 ]; then echo "fuzz $$h failed (rc=$$rc), see build-fuzz/artifacts/$$h/" >&2; exit $$rc; fi; \
 	done

@@ -75,6 +75,16 @@ typedef struct ds_line {
     srcloc loc;
 } ds_line;
 
+/* The deepest statement or expression tree the parser hands on, counted
+ * from the variant's body: one level per statement, operator, call,
+ * parenthesis or index, so that a chain of 5,000 `+` is 5,000 levels deep.
+ * The compiler, lint and every other walk of the tree recurse, and this
+ * bound (the documents need a few tens) keeps them inside small thread and
+ * sanitizer stacks: the compiler's cc_expr takes about 2 KB a level, 4 KB
+ * under ASan, so 1 MiB at most. A deeper tree is an error of the variant at
+ * the place where it crosses the bound. */
+#define DS_MAX_NESTING 256
+
 /* Parses lines[0..n-1] into variants. Returns the number of errors added to
  * diags (file:line:col of the offending token); *out / *nout are the
  * variants parsed so far. */

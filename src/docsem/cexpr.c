@@ -77,14 +77,9 @@ static ds_int fold(int code, ds_int a, ds_int b)
     case DO_ADD: return (ds_int)((u)a + (u)b);
     case DO_SUB: return (ds_int)((u)a - (u)b);
     case DO_MUL: return (ds_int)((u)a * (u)b);
-    case DO_DIV: return b ? a / b : 0;
-    case DO_CDIV: return b ? (a / b + ((a % b != 0) && ((a < 0) == (b < 0)))) : 0;
-    case DO_MOD: {
-        if (!b)
-            return 0;
-        ds_int r = a % b;
-        return r < 0 ? r + (b < 0 ? -b : b) : r;
-    }
+    case DO_DIV: return ds_div(a, b);
+    case DO_CDIV: return ds_cdiv(a, b);
+    case DO_MOD: return ds_mod(a, b);
     case DO_AND: return a & b;
     case DO_OR: return a | b;
     case DO_XOR: return a ^ b;
@@ -106,10 +101,31 @@ static ds_int fold(int code, ds_int a, ds_int b)
 
 static int is_compare(int code) { return code >= DO_LT && code <= DO_NE; }
 
+/* A divisor of 0 and a negative shift count have no value the documents
+ * could mean: the word faults, at the operator, on the first lane of the
+ * mask that meets one (a constant one faults on any lane that gets there,
+ * so that a branch no lane takes stays harmless). Shifts of 128 or more
+ * are defined (0, or the sign for >>: the 128-bit integer shifted). */
+static void guard(cc *c, int code, cval b, const ds_node *at)
+{
+    const int div = code == DO_DIV || code == DO_CDIV || code == DO_MOD;
+    if (!div && code != DO_SHL && code != DO_SHR)
+        return;
+    if (b.konst && (div ? b.k != 0 : b.k >= 0))
+        return;
+    cval bad = b.konst ? cc_const(V_BOOL, 1) : cc_bin_int(c, div ? DO_EQ : DO_LT, b, cc_const(V_INT, 0), at);
+    const int a = cc_in_slot(c, &bad, at);
+    const int k = cc_fault_message(c, at, div ? "division by zero" : "negative shift count");
+    ds_op *o = cc_emit(c, DO_FAULT, 0);
+    o->a = (uint16_t)a;
+    o->k = k;
+}
+
 cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at)
 {
     a = cc_as_int(c, a, at);
     b = cc_as_int(c, b, at);
+    guard(c, code, b, at);
     vty rt = is_compare(code) || code == DO_LAND || code == DO_LOR ? V_BOOL : V_INT;
     if (a.konst && b.konst)
         return cc_const(rt, fold(code, a.k, b.k));
@@ -135,7 +151,7 @@ static cval unary_int(cc *c, int code, cval a, const ds_node *at)
     a = cc_as_int(c, a, at);
     if (a.konst) {
         ds_int k = code == DO_NOT ? ~a.k : code == DO_NEG ? (ds_int)(0 - (unsigned __int128)a.k)
-                   : code == DO_LNOT ? !a.k : a.k < 0 ? -a.k : a.k;
+                   : code == DO_LNOT ? !a.k : a.k < 0 ? (ds_int)(0 - (unsigned __int128)a.k) : a.k;
         return cc_const(code == DO_LNOT ? V_BOOL : V_INT, k);
     }
     int d = cc_slot(c, at);

@@ -67,6 +67,28 @@ ds_op *cc_emit(cc *c, int code, int d)
     return o;
 }
 
+int cc_fault_message(cc *c, const ds_node *at, const char *msg)
+{
+    if (c->dead)
+        return 0; /* the fault operation is dropped too */
+    char buf[300];
+    if (at && at->loc.file)
+        snprintf(buf, sizeof buf, "%s:%d:%d: %s", at->loc.file, at->loc.line, at->loc.col, msg);
+    else
+        snprintf(buf, sizeof buf, "%s", msg);
+    ds_prog *p = c->p;
+    const char **v = realloc(p->strings, (size_t)(p->nstrings + 1) * sizeof *v);
+    if (!v)
+        cc_fail(c, at, "out of memory");
+    p->strings = v;
+    char *m = malloc(strlen(buf) + 1);
+    if (!m)
+        cc_fail(c, at, "out of memory");
+    memcpy(m, buf, strlen(buf) + 1);
+    p->strings[p->nstrings] = m;
+    return p->nstrings++;
+}
+
 cval cc_const(vty ty, ds_int k)
 {
     cval v;
@@ -985,6 +1007,9 @@ void ds_prog_free(ds_prog *p)
     if (!p)
         return;
     free(p->ops);
+    for (int i = 0; i < p->nstrings; i++)
+        free((void *)p->strings[i]);
+    free(p->strings);
     free(p);
 }
 

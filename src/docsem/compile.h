@@ -94,6 +94,9 @@ typedef struct cc {
 __attribute__((noreturn, format(printf, 3, 4))) void cc_fail(cc *c, const ds_node *at, const char *fmt, ...);
 int cc_slot(cc *c, const ds_node *at);
 ds_op *cc_emit(cc *c, int code, int d);
+/* The index in the program's strings of "file:line:col: msg" (at's
+ * location), the message of a DO_FAULT. */
+int cc_fault_message(cc *c, const ds_node *at, const char *msg);
 cval cc_const(vty ty, ds_int k);
 cval cc_expr(cc *c, const ds_node *e);
 /* the value in a slot (materialises a constant) */

@@ -1,8 +1,10 @@
 /* What `gisa lint` says about the pseudo-code (docs/semantics-language.md):
  * the model's semantics rebuilt in a scratch arena so that parse and patch
  * problems are errors here (the loader only warns), a note per semantic
- * patch with its reason, and a warning per name the code reads that nothing
- * defines (such an optype faults under the doc engine). */
+ * patch with its reason, a warning per name the code reads that nothing
+ * defines (such an optype faults under the doc engine), and one per
+ * constant divisor of 0 or constant negative shift count (a word that
+ * reaches one faults). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,10 +62,54 @@ static void collect(arena *a, names *k, const ds_node *s)
             collect(a, k, s->list[i]);
 }
 
+/* The value of an integer literal, written with signs and + - * of
+ * literals (`0`, `-1`, `1 - 1`); 0 when e is anything else. 128-bit
+ * arithmetic wraps, as the compiler's does. */
+static int literal(const ds_node *e, ds_int *v)
+{
+    typedef unsigned __int128 u;
+    ds_int x, y;
+    if (e->kind == N_NUM) {
+        *v = e->num;
+        return 1;
+    }
+    if (e->kind == N_UN && (e->op == '-' || e->op == '+') && literal(e->a, &x)) {
+        *v = e->op == '-' ? (ds_int)(0 - (u)x) : x;
+        return 1;
+    }
+    if (e->kind == N_BIN && (e->op == '+' || e->op == '-' || e->op == '*') && literal(e->a, &x) &&
+        literal(e->b, &y)) {
+        *v = (ds_int)(e->op == '+' ? (u)x + (u)y : e->op == '-' ? (u)x - (u)y : (u)x * (u)y);
+        return 1;
+    }
+    return 0;
+}
+
+/* What the compiler makes a fault of a word that reaches it, seen in the
+ * text: a constant divisor of 0, a constant negative shift count (e the
+ * operator or the compound assignment, d its right operand). */
+static void check_operand(const ds_node *e, int op, const ds_node *d, const char *optype, gisa_diags *diags)
+{
+    ds_int v;
+    if (!d || !literal(d, &v))
+        return;
+    if ((op == '/' || op == '%') && v == 0)
+        diag_add(diags, GISA_WARNING, &e->loc,
+                 "division by zero in the pseudo-code of %s (a word that reaches it faults)", optype);
+    else if ((op == DT_SHL || op == DT_SHR || op == DT_SHLEQ || op == DT_SHREQ) && v < 0)
+        diag_add(diags, GISA_WARNING, &e->loc,
+                 "negative shift count in the pseudo-code of %s (a word that reaches it faults)", optype);
+    else
+        return;
+    diag_set_category(diags, "pseudo-code");
+}
+
 static void check(const names *k, const ds_node *e, const char *optype, gisa_diags *diags)
 {
     if (!e)
         return;
+    if (e->kind == N_BIN || e->kind == S_ASSIGN)
+        check_operand(e, e->op, e->kind == N_BIN ? e->b : e->a, optype, diags);
     if (e->kind == N_NAME && !known(k, e->name)) {
         diag_add(diags, GISA_WARNING, &e->loc,
                  "unknown name '%s' in the pseudo-code of %s (it does not run under the doc engine)", e->name,

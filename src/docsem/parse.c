@@ -36,15 +36,20 @@ typedef struct parser {
     gisa_severity sev;
     int errors;
     int depth;
+    int len_line, len_len; /* the length of line len_line (-1: none yet), for loc_of */
 } parser;
 
-static srcloc loc_of(const parser *p, int line, int col, int len)
+static srcloc loc_of(parser *p, int line, int col, int len)
 {
     srcloc l = p->lines[line].loc;
     l.col = col;
     l.len = len > 0 ? len : 1;
     l.line_text = p->lines[line].text;
-    l.line_len = (int)strlen(p->lines[line].text);
+    if (line != p->len_line) { /* once per line: a node per token of a 5 MB line was quadratic */
+        p->len_line = line;
+        p->len_len = (int)strlen(p->lines[line].text);
+    }
+    l.line_len = p->len_len;
     return l;
 }
 
@@ -57,6 +62,17 @@ __attribute__((format(printf, 3, 4))) static void perr(parser *p, const tok *t, 
     va_start(ap, fmt);
     diag_vadd(p->diags, p->sev, &l, fmt, ap);
     va_end(ap);
+}
+
+/* The parser's own recursion (expr, primary and stmt each count one) stops
+ * here: a parenthesis costs two of them and adds no node, so the tree bound
+ * (too_deep) alone would not hold the parser itself. */
+#define PARSE_DEPTH (2 * DS_MAX_NESTING)
+
+static void too_deep_at(parser *p, const tok *t)
+{
+    perr(p, t, "expression nested too deeply (more than %d levels)", DS_MAX_NESTING);
+    p->i = p->nt - 1; /* nothing after it can parse sensibly */
 }
 
 /* ------------------------------------------------------------------ lexer */
@@ -370,9 +386,8 @@ static ds_node *primary(parser *p)
 {
     tok *t = peek(p);
     char buf[32];
-    if (++p->depth > 200) {
-        perr(p, t, "expression nested too deeply%s", "");
-        p->i = p->nt - 1;
+    if (++p->depth > PARSE_DEPTH) {
+        too_deep_at(p, t);
         p->depth--;
         return mk(p, N_NUM, t);
     }
@@ -447,6 +462,11 @@ static ds_node *primary(parser *p)
 
 static ds_node *expr(parser *p, int minprec)
 {
+    if (++p->depth > PARSE_DEPTH) { /* a ? b : c ? ..., f(f(...)), x[x[...]] recurse here, not in primary */
+        too_deep_at(p, peek(p));
+        p->depth--;
+        return mk(p, N_NUM, peek(p));
+    }
     ds_node *l = primary(p);
     for (;;) {
         tok *t = peek(p);
@@ -483,6 +503,7 @@ static ds_node *expr(parser *p, int minprec)
         if (p->errors)
             break;
     }
+    p->depth--;
     return l;
 }
 
@@ -699,6 +720,54 @@ static void parse_header(parser *p, ds_variant *v, const ds_line *l)
     }
 }
 
+/* Child i of n: a, b, c, d, then the list; NULL for an absent one. */
+static const ds_node *child(const ds_node *n, int i)
+{
+    switch (i) {
+    case 0: return n->a;
+    case 1: return n->b;
+    case 2: return n->c;
+    case 3: return n->d;
+    default: return i - 4 < n->n ? n->list[i - 4] : NULL;
+    }
+}
+
+/* The first node of the tree under root (at depth 1) that lies deeper than
+ * DS_MAX_NESTING, or NULL. The parser builds a chain of left-associative
+ * operators (a + b + c ...) in a loop, so only the finished tree shows its
+ * depth; this walk keeps its path on the heap, as it runs before the bound
+ * holds. *oom is set when the path cannot be allocated. */
+static const ds_node *too_deep(const ds_node *root, int *oom)
+{
+    struct frame {
+        const ds_node *n;
+        int next;
+    } *path = malloc(DS_MAX_NESTING * sizeof *path);
+    if (!path) {
+        *oom = 1;
+        return NULL;
+    }
+    const ds_node *deep = NULL;
+    int top = 0;
+    path[0] = (struct frame){root, 0};
+    while (top >= 0 && !deep) {
+        struct frame *f = &path[top];
+        if (f->next >= 4 + f->n->n) {
+            top--;
+            continue;
+        }
+        const ds_node *c = child(f->n, f->next++);
+        if (!c)
+            continue;
+        if (top + 1 == DS_MAX_NESTING)
+            deep = c;
+        else
+            path[++top] = (struct frame){c, 0};
+    }
+    free(path);
+    return deep;
+}
+
 int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int *nout, gisa_severity sev,
                    gisa_diags *diags)
 {
@@ -730,7 +799,7 @@ int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int 
         *out = vs;
         ds_variant *v = &vs[(*nout)++];
         memset(v, 0, sizeof *v);
-        parser p = {.a = a, .lines = lines, .diags = diags, .sev = sev};
+        parser p = {.a = a, .lines = lines, .diags = diags, .sev = sev, .len_line = -1};
         parse_header(&p, v, &lines[i]);
         for (int k = i + 1; k < end; k++)
             lex_line(&p, k);
@@ -748,6 +817,17 @@ int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int 
         b->loc = v->loc;
         while (peek(&p)->kind != T_EOF && !p.errors)
             add_child(&p, b, stmt(&p));
+        int oom = 0;
+        const ds_node *deep = p.errors ? NULL : too_deep(b, &oom);
+        if (deep || oom) {
+            if (oom)
+                diag_add(diags, sev, &v->loc, "out of memory while checking the pseudo-code's depth");
+            else
+                diag_add(diags, sev, &deep->loc, "expression nested too deeply (more than %d levels)",
+                         DS_MAX_NESTING);
+            p.errors++;
+            b->n = 0; /* no later walk (the compiler, lint) ever sees the deep tree */
+        }
         v->body = b;
         errors += p.errors;
         i = end;

@@ -82,6 +82,34 @@ typedef struct ds_prog {
     uint8_t rset;                /* writes a general register by index (DO_RSET) */
 } ds_prog;
 
+/* The integer division family, defined for every pair of 128-bit values
+ * (docs/semantics-language.md): a divisor of 0 faults before the operation
+ * where a lane of the mask meets it (DO_FAULT), so the 0 here is only what
+ * lanes nobody reads compute; a divisor of -1 negates, wrapping like + - *
+ * (-2^127 / -1 is -2^127, where C's quotient overflows). The constant folder
+ * and the executor share them, so folding never differs from running. */
+static inline ds_int ds_div(ds_int x, ds_int y)
+{
+    return !y ? 0 : y == -1 ? (ds_int)(0 - (unsigned __int128)x) : x / y;
+}
+
+/* ceil(x / y) */
+static inline ds_int ds_cdiv(ds_int x, ds_int y)
+{
+    if (!y || y == -1)
+        return ds_div(x, y);
+    return x / y + ((x % y != 0) && ((x < 0) == (y < 0)));
+}
+
+/* x mod y in [0, |y|) (|y| computed without negating -2^127) */
+static inline ds_int ds_mod(ds_int x, ds_int y)
+{
+    if (!y || y == -1)
+        return 0;
+    const ds_int r = x % y;
+    return r >= 0 ? r : y < 0 ? r - y : r + y;
+}
+
 /* The runtime side of the ports: lane arrays the caller fills. */
 typedef struct ds_io {
     const uint32_t *lo[DS_NPORTS], *hi[DS_NPORTS];

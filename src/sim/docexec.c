@@ -4,6 +4,7 @@
  * operations, which cost a call each, run on the lanes of the current mask
  * only; stores to variables respect the mask. The arithmetic is softfp.c's,
  * the native engine's own. */
+#include <stdio.h>
 #include <string.h>
 
 #include "docsem/prog.h"
@@ -200,9 +201,9 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
         case DO_ADD: BIN((ds_int)((u128)x + (u128)y)); break;
         case DO_SUB: BIN((ds_int)((u128)x - (u128)y)); break;
         case DO_MUL: BIN((ds_int)((u128)x * (u128)y)); break;
-        case DO_DIV: BIN(y ? x / y : 0); break;
-        case DO_CDIV: BIN(y ? x / y + ((x % y != 0) && ((x < 0) == (y < 0))) : 0); break;
-        case DO_MOD: BIN(y ? ((x % y) < 0 ? (x % y) + (y < 0 ? -y : y) : x % y) : 0); break;
+        case DO_DIV: BIN(ds_div(x, y)); break;
+        case DO_CDIV: BIN(ds_cdiv(x, y)); break;
+        case DO_MOD: BIN(ds_mod(x, y)); break;
         case DO_AND: BIN(x & y); break;
         case DO_OR: BIN(x | y); break;
         case DO_XOR: BIN(x ^ y); break;
@@ -317,8 +318,10 @@ void sim_doc_run(const ds_prog *p, ds_io *io)
             uint32_t t = 0;
             MASKED t |= (uint32_t)(s[o->a][l] != 0) << l;
             if (t) {
-                io->fault = o->k >= 0 && o->k < p->nstrings ? p->strings[o->k] : "fault";
                 io->fault_lane = __builtin_ctz(t);
+                snprintf(io->fault_buf, sizeof io->fault_buf, "%s in lane %d",
+                         o->k >= 0 && o->k < p->nstrings ? p->strings[o->k] : "fault", io->fault_lane);
+                io->fault = io->fault_buf;
                 return;
             }
             break;

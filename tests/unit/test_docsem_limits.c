@@ -34,7 +34,7 @@ static gisa_isa *load_with(const char *ruling, gisa_diags *d)
 
 /* Assembles `text` and runs it under the doc engine from a zero state;
  * returns the fault message ("" when it ran), in buf. */
-static const char *run_doc(const gisa_isa *isa, const char *text, char *buf, size_t cap)
+static const char *run_doc_r0(const gisa_isa *isa, const char *text, char *buf, size_t cap, uint32_t *r0)
 {
     gisa_word *w = NULL;
     size_t n = 0;
@@ -52,9 +52,16 @@ static const char *run_doc(const gisa_isa *isa, const char *text, char *buf, siz
     buf[0] = 0;
     if (gisa_sim_run(sim, &f) != GISA_OK)
         snprintf(buf, cap, "%s", f.message);
+    if (r0 && gisa_sim_get(sim, 0, GISA_RF_R, 0, 0, r0) != GISA_OK)
+        *r0 = 0xdeadbeefu;
     gisa_sim_free(sim);
     free(w);
     return buf;
+}
+
+static const char *run_doc(const gisa_isa *isa, const char *text, char *buf, size_t cap)
+{
+    return run_doc_r0(isa, text, buf, cap, NULL);
 }
 
 typedef struct run_case {
@@ -114,6 +121,175 @@ static void check_diag_case(const diag_case *c)
     gisa_diags_free(d);
 }
 
+/* Division and shifts at their edges (docs/semantics-language.md): `code`
+ * is IADD's body (from a zero state: Ra = SrcB = 0, so that `Ra + 7` is a
+ * lane value and `7` a constant the compiler folds). A divisor of 0 or a
+ * negative shift count faults, located at the operator, on a lane that
+ * meets it; -2^127 / -1 wraps. Before, each of these gave 0 silently or
+ * was undefined behaviour (UBSan: the folder and the executor). */
+typedef struct arith_case {
+    const char *code;
+    const char *fault; /* a part of the fault message, or NULL: R0 must be r0 */
+    uint32_t r0;
+} arith_case;
+
+#define MIN128 "t = (0 - (1 << 126)) - (1 << 126);\n    "
+static const arith_case arith_cases[] = {
+    /* per lane */
+    {"Rd = (Ra + 7) / Ra;", "user.isa:5:19: division by zero in lane 0", 0},
+    {"Rd = (Ra + 7) % Ra;", "user.isa:5:19: division by zero in lane 0", 0},
+    {"Rd = ceil((Ra + 7) / Ra);", "user.isa:5:10: division by zero in lane 0", 0},
+    {"Rd = (Ra + 7) << (Ra - 1);", "user.isa:5:19: negative shift count in lane 0", 0},
+    {"Rd = (Ra + 7) >> (Ra - 1);", "user.isa:5:19: negative shift count in lane 0", 0},
+    {MIN128 "Rd = ((t + Ra) / (Ra - 1)) >> 96;", NULL, 0x80000000u},
+    {MIN128 "Rd = ((t + Ra) % (Ra - 1)) + 5;", NULL, 5},
+    {MIN128 "Rd = ceil((t + Ra) / (Ra - 1)) >> 96;", NULL, 0x80000000u},
+    {"Rd = (Ra - 7) % (Ra - 3);", NULL, 2},
+    {"Rd = (Ra - 7) % (Ra + 3);", NULL, 2},
+    {"Rd = (Ra + 7) << (Ra + 200);", NULL, 0},
+    {MIN128 "Rd = (t + Ra) >> (Ra + 200);", NULL, 0xffffffffu},
+    {"if (Ra != 0)\n        Rd = 7 / Ra;\n    else\n        Rd = 4;", NULL, 4}, /* lanes outside the mask */
+    /* folded */
+    {MIN128 "Rd = (t / -1) >> 96;", NULL, 0x80000000u},
+    {MIN128 "Rd = (t % -1) + 5;", NULL, 5},
+    {MIN128 "Rd = ceil(t / -1) >> 96;", NULL, 0x80000000u},
+    {"Rd = 7 / 0;", "user.isa:5:12: division by zero in lane 0", 0},
+    {"Rd = 7 % 0;", "user.isa:5:12: division by zero in lane 0", 0},
+    {"Rd = ceil(7 / 0);", "user.isa:5:10: division by zero in lane 0", 0},
+    {"Rd = 7 << -1;", "user.isa:5:12: negative shift count in lane 0", 0},
+    {"Rd = 7 >> -1;", "user.isa:5:12: negative shift count in lane 0", 0},
+    {"t = 7;\n    t <<= -1;\n    Rd = t;", "user.isa:6:7: negative shift count in lane 0", 0},
+    {"if (Ra != 0)\n        Rd = 7 / 0;\n    else\n        Rd = 3;", NULL, 3}, /* no lane gets there */
+};
+
+static char *ruling_with(const char *code)
+{
+    static const char head[] = "__DefRuling IADD\n  __Semantics\n```asm\nIADD Rd, Ra, SrcB:\n    ";
+    char *r = malloc(sizeof head + strlen(code) + 16);
+    if (r)
+        sprintf(r, "%s%s\n```\n", head, code);
+    return r;
+}
+
+static void check_arith(const arith_case *c)
+{
+    char *ruling = ruling_with(c->code), buf[300];
+    gisa_diags *d = api_diags();
+    gisa_isa *isa = ruling ? load_with(ruling, d) : NULL;
+    CHECKF(isa && gisa_diags_errors(d) == 0, "%s: the load failed", c->code);
+    if (isa) {
+        uint32_t r0 = 0;
+        const char *got = run_doc_r0(isa, "IADD R0, R1, R2 ;", buf, sizeof buf, &r0);
+        if (c->fault)
+            CHECKF(strstr(got, c->fault), "%s: fault \"%s\", expected \"%s\"", c->code, got, c->fault);
+        else
+            CHECKF(!got[0] && r0 == c->r0, "%s: fault \"%s\", R0 0x%x, expected 0x%x", c->code, got, r0, c->r0);
+    }
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    free(ruling);
+}
+
+/* What lint sees without running: a constant divisor of 0 and a constant
+ * negative shift count, at the operator; a lane value is not reported. */
+typedef struct lint_case {
+    const char *code;
+    const char *warning; /* NULL: nothing about division or shifts */
+} lint_case;
+
+static const lint_case lint_cases[] = {
+    {"Rd = Ra / 0;", "user.isa:5:13: warning: division by zero in the pseudo-code of IADD"},
+    {"Rd = Ra % (1 - 1);", "user.isa:5:13: warning: division by zero in the pseudo-code of IADD"},
+    {"Rd = ceil(Ra / 0);", "user.isa:5:18: warning: division by zero in the pseudo-code of IADD"},
+    {"Rd = Ra << -1;", "user.isa:5:13: warning: negative shift count in the pseudo-code of IADD"},
+    {"Rd = Ra >> (2 - 3);", "user.isa:5:13: warning: negative shift count in the pseudo-code of IADD"},
+    {"t = Ra;\n    t >>= -2;\n    Rd = t;", "user.isa:6:7: warning: negative shift count in the pseudo-code of IADD"},
+    {"Rd = Ra / SrcB + (Ra << SrcB) + (Ra << 200) + Ra % 3;", NULL},
+};
+
+static void check_lint(const lint_case *c)
+{
+    char *ruling = ruling_with(c->code);
+    gisa_diags *d = api_diags(), *ld = api_diags();
+    gisa_isa *isa = ruling ? load_with(ruling, d) : NULL;
+    CHECKF(isa != NULL, "%s: the load failed", c->code);
+    if (isa) {
+        gisa_isa_lint(isa, ld);
+        if (c->warning)
+            CHECKF(test_diags_contain(ld, c->warning), "%s: no \"%s\"", c->code, c->warning);
+        else
+            CHECKF(!test_diags_contain(ld, "division by zero") && !test_diags_contain(ld, "negative shift"),
+                   "%s: a warning about a lane value", c->code);
+    }
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    gisa_diags_free(ld);
+    free(ruling);
+}
+
+/* Generated pseudo-code: `t = EXPR;` in IADD's block, EXPR made of n
+ * repetitions. Before the depth bound, a chain of 5,000 `+` (a left-deep
+ * tree) overflowed the compiler's stack (cc_expr) when a word ran, and one
+ * of 1,000,000 lint's (collect); the parser itself recursed once per
+ * parenthesis, call, index or `?:`. */
+typedef enum shape { SUM, PARENS, TERNARY, CALLS, INDEXES, NEGS } shape;
+
+static char *deep_ruling(shape sh, size_t n)
+{
+    static const char head[] = "__DefRuling IADD\n  __Semantics\n```asm\nIADD Rd, Ra, SrcB:\n    t = ";
+    static const char tail[] = ";\n    Rd = t;\n```\n";
+    char *r = malloc(sizeof head + sizeof tail + n * 10 + 16);
+    if (!r)
+        return NULL;
+    char *q = r + sprintf(r, "%s", head);
+    for (size_t i = 0; i < n; i++)
+        q += sprintf(q, "%s", sh == SUM ? (i ? " + Ra" : "Ra") : sh == PARENS ? "(" : sh == TERNARY ? "Ra ? 1 : "
+                                                                  : sh == CALLS ? "min(1, " : sh == INDEXES ? "Ra["
+                                                                                                             : "- ");
+    if (sh != SUM)
+        q += sprintf(q, "Ra");
+    for (size_t i = 0; i < n && (sh == PARENS || sh == CALLS || sh == INDEXES); i++)
+        *q++ = sh == INDEXES ? ']' : ')';
+    sprintf(q, "%s", tail);
+    return r;
+}
+
+/* Deeper than the bound: a located error from the load (a warning there),
+ * from lint, and the fault of a word that reaches it; never a crash. */
+static void check_deep(shape sh, size_t n, const char *what)
+{
+    char *ruling = deep_ruling(sh, n);
+    if (!ruling) {
+        CHECKF(0, "%s: out of memory", what);
+        return;
+    }
+    alarm(60);
+    gisa_diags *d = api_diags();
+    gisa_isa *isa = load_with(ruling, d);
+    CHECKF(isa != NULL, "%s x %zu: the load failed", what, n);
+    if (isa) {
+        const char *msg = "expression nested too deeply (more than 256 levels)";
+        int placed = 0;
+        for (size_t i = 0; i < gisa_diags_count(d); i++) {
+            const gisa_diag *g = gisa_diags_get(d, i);
+            placed |= strstr(g->message, msg) && !strcmp(g->file, "user.isa") && g->line == 5 && g->col > 1;
+        }
+        CHECKF(placed, "%s x %zu: no located \"%s\"", what, n, msg);
+        gisa_diags *ld = api_diags();
+        CHECKF(gisa_isa_lint(isa, ld) == GISA_ERR_INPUT && test_diags_contain(ld, "user.isa:5:") &&
+                   test_diags_contain(ld, msg),
+               "%s x %zu: lint does not report it", what, n);
+        gisa_diags_free(ld);
+        char buf[300];
+        const char *got = run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf);
+        CHECKF(strstr(got, "does not parse"), "%s x %zu: fault \"%s\"", what, n, got);
+    }
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    alarm(0);
+    free(ruling);
+}
+
 static void on_alarm(int sig)
 {
     (void)sig;
@@ -147,5 +323,32 @@ int main(void)
     }
     for (size_t i = 0; i < sizeof diag_cases / sizeof diag_cases[0]; i++)
         check_diag_case(&diag_cases[i]);
+    for (size_t i = 0; i < sizeof arith_cases / sizeof arith_cases[0]; i++)
+        check_arith(&arith_cases[i]);
+    for (size_t i = 0; i < sizeof lint_cases / sizeof lint_cases[0]; i++)
+        check_lint(&lint_cases[i]);
+    static const char *const shapes[] = {"a + a + ...", "((...))", "a ? 1 : a ? 1 : ...", "min(1, min(1, ...))",
+                                         "Ra[Ra[...]]", "- - ... a"};
+    for (int sh = SUM; sh <= NEGS; sh++) {
+        check_deep((shape)sh, 5000, shapes[sh]);
+        check_deep((shape)sh, 1000000, shapes[sh]);
+    }
+    /* within the bound the tree compiles and runs */
+    char *ok = deep_ruling(SUM, 250), buf[300];
+    gisa_diags *d = api_diags();
+    gisa_isa *isa = ok ? load_with(ok, d) : NULL;
+    CHECKF(isa && gisa_diags_errors(d) == 0 && !run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf)[0],
+           "250 terms: \"%s\"", isa ? buf : "no load");
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    free(ok);
+    ok = deep_ruling(PARENS, 250);
+    d = api_diags();
+    isa = ok ? load_with(ok, d) : NULL;
+    CHECKF(isa && !strstr(run_doc(isa, "IADD R0, R1, R2 ;", buf, sizeof buf), "parse"), "250 parentheses: \"%s\"",
+           isa ? buf : "no load");
+    gisa_isa_free(isa);
+    gisa_diags_free(d);
+    free(ok);
     return test_summary();
 }
