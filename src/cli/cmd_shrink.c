@@ -147,10 +147,17 @@ static gisa_status still_fails(void *user, const char *text, size_t len, bool *f
         return GISA_ERR_IO;
     }
     fflush(NULL);
-    sigset_t chld, old;
+    /* SIGCHLD stays blocked for wait_command; the interrupts only until
+     * running_group names the new group: on a loaded machine the command
+     * may run (and be interrupted) before fork returns here */
+    sigset_t chld, ints, old;
     sigemptyset(&chld);
     sigaddset(&chld, SIGCHLD);
+    sigemptyset(&ints);
+    for (size_t i = 0; i < NINTERRUPTS; i++)
+        sigaddset(&ints, interrupts[i]);
     sigprocmask(SIG_BLOCK, &chld, &old);
+    sigprocmask(SIG_BLOCK, &ints, NULL);
     pid_t pid = fork();
     if (pid < 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -173,6 +180,7 @@ static gisa_status still_fails(void *user, const char *text, size_t len, bool *f
     }
     setpgid(pid, pid); /* also here: the group exists before anything is sent to it */
     running_group = pid;
+    sigprocmask(SIG_UNBLOCK, &ints, NULL);
     int ws, timed_out;
     int waited = wait_command(t, pid, &ws, &timed_out);
     kill(-pid, SIGKILL); /* whatever the command left running in its group */
