@@ -112,4 +112,12 @@ extern const char *const cov_figure_names[COV_NFIGURES];
 void cov_figures(const gisa_cov_summary *s, gisa_cov_figure *out);
 /* Adds every count of `from` to `into` (same layout). */
 void cov_add(gisa_cov *into, const gisa_cov *from);
+/* The largest count a coverage file holds (what the reader accepts, so
+ * that whatever is written reads back): sums saturate there instead of
+ * wrapping when many files are merged. */
+#define COV_COUNT_MAX UINT64_C(0x7fffffffffffffff)
+static inline uint64_t cov_sat_add(uint64_t a, uint64_t b)
+{
+    return a > COV_COUNT_MAX - (b > COV_COUNT_MAX ? COV_COUNT_MAX : b) ? COV_COUNT_MAX : a + b;
+}
 #endif

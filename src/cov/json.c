@@ -250,7 +250,7 @@ static void add_count(reader *r, const json_val *v, uint64_t *into, const char *
         return;
     }
     if (r->apply)
-        *into += n;
+        *into = cov_sat_add(*into, n);
 }
 
 /* Iterates the members of an object whose start is v: 1 with the key

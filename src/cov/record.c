@@ -222,32 +222,32 @@ gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim)
 
 void cov_add(gisa_cov *into, const gisa_cov *from)
 {
-    into->executed += from->executed;
-    into->skipped += from->skipped;
+    into->executed = cov_sat_add(into->executed, from->executed);
+    into->skipped = cov_sat_add(into->skipped, from->skipped);
     for (int i = 0; i < into->nopcodes; i++) {
-        into->opcodes[i].executed += from->opcodes[i].executed;
-        into->opcodes[i].skipped += from->opcodes[i].skipped;
+        into->opcodes[i].executed = cov_sat_add(into->opcodes[i].executed, from->opcodes[i].executed);
+        into->opcodes[i].skipped = cov_sat_add(into->opcodes[i].skipped, from->opcodes[i].skipped);
     }
     for (int i = 0; i < into->noptypes; i++) {
         cov_optype *t = &into->optypes[i];
         const cov_optype *u = &from->optypes[i];
-        t->executed += u->executed;
-        t->skipped += u->skipped;
+        t->executed = cov_sat_add(t->executed, u->executed);
+        t->skipped = cov_sat_add(t->skipped, u->skipped);
         for (int g = 0; g < t->ngroups; g++)
             for (int v = 0; v < t->groups[g].nvalues; v++)
-                t->groups[g].hits[v] += u->groups[g].hits[v];
+                t->groups[g].hits[v] = cov_sat_add(t->groups[g].hits[v], u->groups[g].hits[v]);
         for (int k = 0; k < t->ncombos; k++)
-            t->combo_hits[k] += u->combo_hits[k];
+            t->combo_hits[k] = cov_sat_add(t->combo_hits[k], u->combo_hits[k]);
         for (int o = 0; o < t->nops; o++) {
             cov_operand *a = &t->ops[o];
             const cov_operand *b = &u->ops[o];
             for (int k = 0; k < K_COUNT; k++)
-                a->kind_hits[k] += b->kind_hits[k];
+                a->kind_hits[k] = cov_sat_add(a->kind_hits[k], b->kind_hits[k]);
             for (int d = 0; d < D_COUNT; d++)
-                a->deco_hits[d] += b->deco_hits[d];
+                a->deco_hits[d] = cov_sat_add(a->deco_hits[d], b->deco_hits[d]);
             for (int f = 0; f < F_COUNT; f++)
                 for (int k = 0; k < C_COUNT; k++)
-                    a->class_hits[f][k] += b->class_hits[f][k];
+                    a->class_hits[f][k] = cov_sat_add(a->class_hits[f][k], b->class_hits[f][k]);
         }
     }
 }

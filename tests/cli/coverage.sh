@@ -86,4 +86,14 @@ expect 0 "gisa cov --help" "$G" cov --help
 check "help names --merge" has out '--merge COVFILE'
 expect 0 "gisa --help lists cov" "$G" --help
 check "... with its summary" has out '^  cov +functional coverage'
+# counts saturate at 2^63-1 (the largest a coverage file holds) when
+# merged, instead of wrapping or writing what cannot be read back
+printf 'FADD R0, R1, R2\n' >sat.s
+expect 0 "a run's coverage" "$G" run sat.s --coverage sat.json -o /dev/null
+sed 's/^ "executed": 1,/ "executed": 9223372036854775807,/' sat.json >satmax.json
+check "a file with the largest count" grep -q '"executed": 9223372036854775807,' satmax.json
+expect 0 "three of them merge" "$G" cov --merge satmax.json satmax.json satmax.json --json -o sat3.json
+check "the sum saturates at 2^63-1" grep -q '^ "executed": 9223372036854775807,' sat3.json
+expect 0 "and reads back" "$G" cov --merge sat3.json sat.json --json -o sat4.json
+check "still 2^63-1" grep -q '^ "executed": 9223372036854775807,' sat4.json
 finish
