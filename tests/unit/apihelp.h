@@ -224,9 +224,4 @@ __attribute__((noinline, unused)) static const char *api_gen_state(const gisa_ge
     return s;
 }
 
-static inline char *api_gen_names(const gisa_gen *g)
-{
-    char *s = NULL;
-    return gisa_gen_names(g, &s) == GISA_OK ? s : NULL;
-}
 #endif
