@@ -554,6 +554,12 @@ GISA_API gisa_status gisa_sim_set_threads(gisa_sim *sim, unsigned threads);
  * instruction the chosen engine cannot run faults when reached, saying why. */
 typedef enum gisa_sim_engine { GISA_ENGINE_AUTO = 0, GISA_ENGINE_NATIVE = 1, GISA_ENGINE_DOC = 2 } gisa_sim_engine;
 GISA_API gisa_status gisa_sim_set_engine(gisa_sim *sim, gisa_sim_engine engine);
+/* The engine of one optype (by its name, as gisa_isa_optype_name gives
+ * it), over gisa_sim_set_engine's for the others: GISA_ENGINE_AUTO there
+ * means auto for that optype whatever the simulator's engine is. optype
+ * NULL forgets every such choice. GISA_ERR_NOTFOUND: the ISA has no such
+ * optype. */
+GISA_API gisa_status gisa_sim_set_engine_for(gisa_sim *sim, const char *optype, gisa_sim_engine engine);
 
 /* lane < 0 writes every lane. Indices are as in assembly (R5 is 5); the
  * zero registers and PT/UPT cannot be set. */

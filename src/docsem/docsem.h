@@ -131,4 +131,8 @@ extern const char *const ds_pfile_names[8]; /* P0..P7 */
 
 /* The semantics of an optype, or NULL when the model has none. */
 const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot);
+/* Whether some variant of the code assigns to the name (as a whole, a slice
+ * or a member): what the pseudo-code writes, for an opcode whose operand
+ * info does not say (no OutList). */
+int ds_assigns(const ds_optype *s, const char *name);
 #endif

@@ -445,3 +445,40 @@ void ds_optype_swap(const gisa_isa *isa, int t, ds_optype *s)
     m->ot[t] = *s;
     *s = keep;
 }
+
+/* The operand a target names: Rd in `Rd = ...`, `Rd[31:0] = ...`,
+ * `Rd.H0 = ...` */
+static const ds_node *target_base(const ds_node *t)
+{
+    while (t && (t->kind == N_SLICE || t->kind == N_INDEX || t->kind == N_MEMBER))
+        t = t->a;
+    return t;
+}
+
+static int assigns(const ds_node *s, const char *name)
+{
+    if (!s)
+        return 0;
+    if (s->kind == S_ASSIGN || s->kind == S_MULTI)
+        for (int i = 0; i < s->n; i++) {
+            const ds_node *t = target_base(s->list[i]);
+            if (t && t->kind == N_NAME && !strcmp(t->name, name))
+                return 1;
+        }
+    if (s->kind < S_ASSIGN) /* an expression holds no statement */
+        return 0;
+    if (assigns(s->a, name) || assigns(s->b, name) || assigns(s->c, name) || assigns(s->d, name))
+        return 1;
+    for (int i = 0; i < s->n; i++)
+        if (assigns(s->list[i], name))
+            return 1;
+    return 0;
+}
+
+int ds_assigns(const ds_optype *s, const char *name)
+{
+    for (int v = 0; s && v < s->nvariants; v++)
+        if (assigns(s->variants[v].body, name))
+            return 1;
+    return 0;
+}

@@ -1,6 +1,6 @@
-/* Binding the semantic tables to the model's names (see bind.h): the only
- * code that reads the names of operands, modifier fields and values the
- * tables use. The pre-decoder calls it once per word; sim_check_semantics
+/* Binding instructions to the engines (see bind.h): operand roles from the
+ * model, and the only code that reads the names of modifier fields and
+ * values the C tables use. The pre-decoder calls it once per word; sim_check_semantics
  * checks every name once per model. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,43 +8,132 @@
 #include <string.h>
 
 #include "common/diag.h"
+#include "docsem/docsem.h"
 #include "sim/bind.h"
 
-/* Operand names of the syntax lines -> the roles the semantic functions read */
-static const struct {
-    const char *name;
-    sim_role role;
-} role_names[] = {
-    {"Rd", RO_D},   {"URd", RO_D},   {"Ra", RO_A},         {"SrcA", RO_A},       {"SrcB", RO_B},
-    {"Rb", RO_B},   {"SbMsk", RO_B}, {"SrcC", RO_C},       {"Rc", RO_C},         {"pu", RO_PU},
-    {"pv", RO_PV},  {"pp", RO_PP},   {"pq", RO_PQ},        {"pa", RO_PA},        {"pb", RO_PB},
-    {"pc", RO_PC},  {"UImm5Sca", RO_IMM}, {"UImm8Lut", RO_IMM},
-};
-#define NROLES (sizeof role_names / sizeof role_names[0])
+/* What an operand is, from the model alone: the opcode's OutList says
+ * whether it is written, its type whether it is a predicate, the optype
+ * whether it is an immediate in every opcode (a constant: LOP3's LUT, LEA's
+ * shift count; a C function that does not read constants apart takes them
+ * as value sources). Each class takes its roles in syntax order. */
+typedef enum operand_class {
+    CL_RESULT, CL_PRED_RESULT, CL_SOURCE, CL_CONSTANT, CL_PRED_SOURCE, CL_INDEXED, CL_COUNT
+} operand_class;
+
+static const char *const class_name[CL_COUNT] = {"register result", "predicate result", "source",
+                                                 "constant",        "predicate source", "indexed register"};
+
+static const sim_role results[] = {RO_D, RO_COUNT}, pred_results[] = {RO_PU, RO_PV, RO_COUNT},
+                      sources[] = {RO_A, RO_B, RO_C, RO_COUNT}, constants[] = {RO_IMM, RO_COUNT},
+                      pred_sources[] = {RO_PP, RO_PQ, RO_PC, RO_COUNT}, indexed[] = {RO_IDX, RO_COUNT};
+
+/* Where the doc engine puts what its class has no room for: a constant in a
+ * free value source (the run loop fetches those), a predicate source in a
+ * free predicate source. Its ports are roles, whatever they are called; a C
+ * function reads exactly the roles it declares. */
+static const sim_role spill_constants[] = {RO_A, RO_B, RO_C, RO_COUNT}, spill_preds[] = {RO_PA, RO_PB, RO_COUNT};
+
+/* def: the C entry (NULL: the doc engine, which keeps constants apart) */
+static int slot_class(const opnd_slot *s, int written, const sim_opdef *def)
+{
+    if (s->kind == OK_PR)
+        return -1;
+    if (s->kind == OK_INDEXED)
+        return CL_INDEXED;
+    int pred = s->kind == OK_REG && s->type && (s->type->rclass == RC_PRED || s->type->rclass == RC_UPRED);
+    if (written)
+        return pred ? CL_PRED_RESULT : CL_RESULT;
+    if (pred)
+        return CL_PRED_SOURCE;
+    return s->constant && (!def || def->constants) ? CL_CONSTANT : CL_SOURCE;
+}
+
+static int count_roles(const sim_role *seq)
+{
+    int n = 0;
+    while (seq[n] != RO_COUNT)
+        n++;
+    return n;
+}
+
+/* The first role of seq not in used, or RO_COUNT */
+static sim_role first_free(const sim_role *seq, unsigned used)
+{
+    while (*seq != RO_COUNT && used >> *seq & 1)
+        seq++;
+    return *seq;
+}
+
+/* Written: named by the OutList; without one, assigned by the pseudo-code */
+static int is_written(const gisa_isa *isa, const isa_opcode *op, const opnd_slot *s)
+{
+    return s->written || (!op->outlist && s->kind == OK_REG && ds_assigns(ds_optype_of(isa, op->optype), s->name));
+}
+
+const char *sim_bind_roles(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const sim_opdef *def,
+                           signed char *roles, char *why, size_t cap)
+{
+    if (F->nops > SIM_MAX_SLOTS) {
+        snprintf(why, cap, "%s: %d operands, more than the %d the simulator binds", op->name, F->nops, SIM_MAX_SLOTS);
+        return why;
+    }
+    const sim_role *seq[CL_COUNT] = {results,
+                                     pred_results,
+                                     def && def->sources ? def->sources : sources,
+                                     def && def->constants ? def->constants : constants,
+                                     def && def->pred_sources ? def->pred_sources : pred_sources,
+                                     indexed};
+    int next[CL_COUNT] = {0}, over = -1;
+    unsigned used = 0;
+    unsigned char written[SIM_MAX_SLOTS];
+    for (int k = 0; k < F->nops; k++)
+        written[k] = (unsigned char)is_written(isa, op, &F->ops[k]);
+    for (int k = 0; k < F->nops; k++) /* the doc engine's port of SImm9 in R[URb+SImm9] */
+        if (F->ops[k].kind == OK_INDEXED && F->ops[k].index_field >= 0)
+            used |= 1u << RO_IMM;
+    for (int k = 0; k < F->nops; k++) {
+        const opnd_slot *sl = &F->ops[k];
+        int c = slot_class(sl, written[k], def);
+        roles[k] = -1;
+        if (c < 0)
+            continue;
+        if (written[k] && sl->kind != OK_REG) {
+            snprintf(why, cap, "%s: operand %s is written (the OutList names it) but is not a register or predicate",
+                     op->name, sl->name);
+            return why;
+        }
+        sim_role r = seq[c][next[c]];
+        if (r == RO_COUNT || used >> r & 1) {
+            if (over < 0)
+                over = k;
+            continue;
+        }
+        next[c]++;
+        roles[k] = (signed char)r;
+        used |= 1u << r;
+    }
+    for (int k = over < 0 ? F->nops : over; k < F->nops; k++) {
+        int c = slot_class(&F->ops[k], written[k], def);
+        if (c < 0 || roles[k] >= 0)
+            continue;
+        const sim_role *spill = def ? NULL : c == CL_CONSTANT ? spill_constants : c == CL_PRED_SOURCE ? spill_preds : NULL;
+        sim_role r = spill ? first_free(spill, used) : RO_COUNT;
+        if (r == RO_COUNT) {
+            int n = count_roles(seq[c]) + (spill ? count_roles(spill) : 0);
+            snprintf(why, cap, "%s: operand %s is one %s too many: %s holds %d", op->name, F->ops[k].name, class_name[c],
+                     def ? "its C function" : "the simulator", n);
+            return why;
+        }
+        roles[k] = (signed char)r;
+        used |= 1u << r;
+    }
+    return NULL;
+}
 
 /* Optypes (by semantics name) a model may have without a table entry: their
  * words fault when reached. None today; a name here is a decision, not an
  * oversight. */
 static const char *const unsimulated[] = {NULL};
-
-static int role_index(const char *name)
-{
-    for (size_t i = 0; i < NROLES; i++)
-        if (!strcmp(role_names[i].name, name))
-            return (int)i;
-    return -1;
-}
-
-int sim_role_of(const char *operand_name)
-{
-    int i = role_index(operand_name);
-    return i < 0 ? -1 : (int)role_names[i].role;
-}
-
-int sim_operand_role(const opnd_slot *s)
-{
-    return s->kind == OK_INDEXED ? (int)RO_IDX : sim_role_of(s->name);
-}
 
 static int name_index(const char *const *names, int n, const char *name)
 {
@@ -108,8 +197,8 @@ typedef struct checker {
     int uses_only;          /* sim_check_model: not the names no model uses */
     const sim_opdef *def;   /* the entry being checked */
     const isa_opcode **ops; /* the opcodes it simulates, over all models */
+    const gisa_isa **isa_of; /* [k]: the model of ops[k] */
     size_t nops;
-    unsigned char used[NROLES]; /* role names some simulated operand has */
 } checker;
 
 __attribute__((format(printf, 3, 4))) static void fail(checker *c, const srcloc *at, const char *fmt, ...)
@@ -162,8 +251,10 @@ static void bind_opcodes(checker *c)
             const isa_optype *ot = &isa->optypes[t];
             if (strcmp(ot->semantics, c->def->optype))
                 continue;
-            for (int k = 0; k < ot->nopcodes; k++)
+            for (int k = 0; k < ot->nopcodes; k++) {
+                c->isa_of[c->nops] = isa;
                 c->ops[c->nops++] = &isa->opcodes[ot->opcodes[k]];
+            }
         }
     }
 }
@@ -279,36 +370,19 @@ static void check_sels(checker *c)
         check_sel_everywhere(c, c->def->sels[j]);
 }
 
-/* Whether an operand named `name` was met before (op, F, j) among the
- * entry's opcodes: a syntax line repeats in every opcode of its optype. */
-static int met_before(const checker *c, size_t op_k, int form, int slot, const char *name)
-{
-    for (size_t k = 0; k <= op_k; k++)
-        for (int f = 0; f < c->ops[k]->nforms && (k < op_k || f <= form); f++) {
-            const syntax_form *F = &c->ops[k]->forms[f];
-            int end = k == op_k && f == form ? slot : F->nops;
-            for (int j = 0; j < end; j++)
-                if (!strcmp(F->ops[j].name, name))
-                    return 1;
-        }
-    return 0;
-}
-
+/* Every syntax line of the entry's opcodes binds to the roles the C
+ * function reads (its declared source lists): reported once per entry, at
+ * the first line that does not. */
 static void check_roles(checker *c)
 {
     for (size_t k = 0; k < c->nops; k++)
         for (int f = 0; f < c->ops[k]->nforms; f++) {
             const syntax_form *F = &c->ops[k]->forms[f];
-            for (int j = 0; j < F->nops; j++) {
-                const opnd_slot *sl = &F->ops[j];
-                if (sl->kind == OK_PR || sl->kind == OK_INDEXED)
-                    continue;
-                int r = role_index(sl->name);
-                if (r >= 0)
-                    c->used[r] = 1;
-                else if (!met_before(c, k, f, j, sl->name))
-                    fail(c, &F->loc, "semantics of %s: operand \"%s\" of %s has no role in the simulator",
-                         c->def->optype, sl->name, c->ops[k]->name);
+            signed char roles[SIM_MAX_SLOTS];
+            char why[200];
+            if (sim_bind_roles(c->isa_of[k], c->ops[k], F, c->def, roles, why, sizeof why)) {
+                fail(c, &F->loc, "semantics of %s: %s", c->def->optype, why);
+                return;
             }
         }
 }
@@ -340,7 +414,10 @@ static int check(const gisa_isa *const *isas, size_t nisas, const sim_opdef *con
     for (size_t i = 0; i < nisas; i++)
         total += (size_t)isas[i]->nopcodes;
     c.ops = malloc((total ? total : 1) * sizeof *c.ops);
-    if (!c.ops) {
+    c.isa_of = malloc((total ? total : 1) * sizeof *c.isa_of);
+    if (!c.ops || !c.isa_of) {
+        free(c.ops);
+        free(c.isa_of);
         diag_add(diags, GISA_ERROR, NULL, "semantics check: out of memory");
         return 1;
     }
@@ -349,10 +426,8 @@ static int check(const gisa_isa *const *isas, size_t nisas, const sim_opdef *con
     for (size_t f = 0; f < nfamilies; f++)
         for (c.def = families[f]; c.def->optype; c.def++)
             check_entry(&c, families, nfamilies);
-    for (size_t r = 0; r < NROLES && !uses_only; r++)
-        if (!c.used[r])
-            fail(&c, NULL, "role table: no simulated operand of %s is named \"%s\"", models(&c), role_names[r].name);
     free(c.ops);
+    free(c.isa_of);
     return c.errors;
 }
 

@@ -1,9 +1,10 @@
-/* Binding the semantic tables (ops_*.c) to a model's names: operand names to
- * roles, modifier fields and their value names to the indices the semantic
+/* Binding instructions to the engines: operands to roles by what the model
+ * says they are (never by their names), and for the C semantic tables
+ * (ops_*.c) modifier fields and their value names to the indices the
  * functions compare with, operand suffix names to sim_opnd.sel.
  *
- * The pre-decoder resolves every name once per program word
- * (sim_operand_role, sim_read_mods, sim_read_sel), so the run loop reads
+ * The pre-decoder resolves everything once per program word
+ * (sim_bind_roles, sim_read_mods, sim_read_sel), so the run loop reads
  * only numbers. sim_check_semantics (and sim_check_model for one model)
  * checks every name of the tables against the models up front, so that a
  * misspelt name is an error that names it instead of a silent 0 or a fault
@@ -20,13 +21,19 @@
 extern const sim_opdef *const sim_families[];
 extern const size_t sim_nfamilies;
 
-/* The role of an operand name of a syntax line ("Rd", "SrcB", "pu"), or -1
- * when the simulator has none. */
-int sim_role_of(const char *operand_name);
-
-/* The role of an operand slot of a syntax form: RO_IDX for R[URb+SImm9],
- * else sim_role_of(its name); -1 when it has none. */
-int sim_operand_role(const opnd_slot *s);
+/* The role of each operand slot of form F of op (roles[k] for F->ops[k],
+ * -1 for PR; F has at most SIM_MAX_SLOTS operands), from the model: the
+ * written operands (OutList) are the register result RO_D and the predicate
+ * results RO_PU, RO_PV; sources are value sources, constants of the optype
+ * (RO_IMM), predicate sources and R[URb+SImm9] (RO_IDX), each class in
+ * syntax order, taking def's declared source roles (sim_opdef.sources,
+ * pred_sources, constants) or the defaults. An opcode without an OutList
+ * writes the operands its pseudo-code assigns. Without def (the doc engine) a constant
+ * or predicate source with no room goes to a free role of its kind. NULL,
+ * or why the form cannot be bound (written to why[cap]). Names play no
+ * part: an author may call operands anything. */
+const char *sim_bind_roles(const gisa_isa *isa, const isa_opcode *op, const syntax_form *F, const sim_opdef *def,
+                           signed char *roles, char *why, size_t cap);
 
 /* Fills m[0 .. def->nmods - 1] for one word: each modifier's index of the
  * name of its field's value in vals (indexed by the opcode's field index);
@@ -56,8 +63,8 @@ const char *sim_read_sel(const isa_opcode *op, const syntax_form *F, const opnd_
  *  - a suffix name that is not a value of the suffix of an operand of the
  *    entry's optypes, suffix names where no operand has a suffix, and an
  *    operand with a suffix where the entry names none;
- *  - an operand name (not PR, not R[..]) of a simulated optype with no
- *    role, and a role table name that no model uses.
+ *  - a syntax line of a simulated optype whose operands do not bind to
+ *    the roles its C function reads (sim_bind_roles).
  * The entry's optype is matched against each optype's `__Simulation
  * semantics` name (isa_optype.semantics), as the pre-decoder does. Returns
  * the number of errors added to diags. */
@@ -67,7 +74,7 @@ int sim_check_semantics(const gisa_isa *const *isas, size_t nisas, const sim_opd
 /* The part of that check one model can answer alone, for a model loaded on
  * its own (a description of the user's): everything the model uses is
  * bound (its optypes, the value and suffix names of the fields it has, its
- * operand names). What the tables name but no model uses (another target's
+ * operands). What the tables name but no model uses (another target's
  * optypes, fields and operand names) is not looked at. Returns the number
  * of errors added to diags. */
 int sim_check_model(const gisa_isa *isa, const sim_opdef *const *families, size_t nfamilies, gisa_diags *diags);

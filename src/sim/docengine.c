@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "docsem/docsem.h"
-#include "sim/bind.h"
 #include "sim/docexec.h"
+#include "sim/engine.h"
 
 static int is_result(int role) { return role == RO_D || role == RO_PU || role == RO_PV; }
 
@@ -149,14 +149,18 @@ static void op_doc(sim_exec *x)
     write_extra(x, p, &io);
 }
 
-const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0};
+const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0, NULL, NULL, NULL};
 
-const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const uint64_t *fields,
-                            sim_insn *in, char *why, size_t cap)
+/* The engine's prepare: the compiled program of the word, whose ports are
+ * the operands' roles */
+static const char *doc_prepare(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const gisa_inst *inst,
+                               const signed char *roles, const sim_opdef *def, sim_insn *in, char *why, size_t cap)
 {
-    ds_operand ops[RO_COUNT + 8];
+    (void)def;
+    in->def = &sim_doc_opdef;
+    ds_operand ops[2 * SIM_MAX_SLOTS]; /* R[URb+SImm9] is two */
     int n = 0;
-    for (int k = 0; k < F->nops && n + 2 <= (int)(sizeof ops / sizeof ops[0]); k++) {
+    for (int k = 0; k < F->nops; k++) {
         const opnd_slot *sl = &F->ops[k];
         if (sl->kind == OK_PR) {
             ds_operand *d = &ops[n++];
@@ -174,7 +178,7 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
             d->is_signed = 1;
             d->value = (uint64_t)(int64_t)in->op[RO_IDX].disp;
         }
-        int r = sim_operand_role(sl);
+        int r = roles[k];
         if (r < 0)
             continue;
         const sim_opnd *o = &in->op[r];
@@ -208,21 +212,15 @@ const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const synta
             return why;
         }
     }
-    ds_insn di = {s->isa, op, F, fields, ops, n};
+    ds_insn di = {s->isa, op, F, inst->field, ops, n};
     in->doc = ds_compile(&di, why, cap);
     return in->doc ? NULL : why;
 }
 
-const char *sim_doc_why_not(gisa_sim *s, size_t pc)
+static void doc_release(sim_insn *in)
 {
-    if (s->engine == GISA_ENGINE_NATIVE)
-        return "the simulator runs the native engine";
-    if (sim_prepare(s, 0) != GISA_OK)
-        return "out of memory";
-    if (pc >= s->nprog)
-        return "no instruction at that index";
-    const sim_insn *in = &s->prog[pc];
-    if (in->doc)
-        return NULL;
-    return in->fault ? in->fault : "the word runs under the native engine";
+    ds_prog_free(in->doc);
+    in->doc = NULL;
 }
+
+const sim_engine sim_engine_doc = {"doc", GISA_ENGINE_DOC, doc_prepare, doc_release};

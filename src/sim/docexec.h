@@ -1,6 +1,7 @@
 /* The simulator's doc engine (issue 20): instructions run through the ISA
  * documents' pseudo-code, compiled per word by src/docsem. docexec.c runs a
- * program; docengine.c compiles a pre-decoded word and is its sim_fn. */
+ * program; docengine.c is the engine (engine.h: sim_engine_doc) that
+ * compiles a pre-decoded word, and its sim_fn. */
 #ifndef GISA_SIM_DOCEXEC_H
 #define GISA_SIM_DOCEXEC_H
 #include <stddef.h>
@@ -14,14 +15,8 @@ void sim_doc_run(const ds_prog *p, ds_io *io);
 /* The opdef of doc-engine instructions (its fn reads insn->doc). */
 extern const sim_opdef sim_doc_opdef;
 
-/* Compiles the pre-decoded word `in` (its operands placed, constants read)
- * of opcode op, form F, field values fields. Returns NULL, or why (written
- * into why[cap]) when the pseudo-code cannot run it. */
-const char *sim_doc_compile(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const uint64_t *fields,
-                            sim_insn *in, char *why, size_t cap);
-
 /* Whether the doc engine runs word pc of the simulator's program: NULL when
  * it compiled, else why not (the fault it gives when reached). Pre-decodes
- * the program under the simulator's engine if needed. */
+ * the program under the simulator's engine if needed (predecode.c). */
 const char *sim_doc_why_not(gisa_sim *s, size_t pc);
 #endif

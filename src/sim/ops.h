@@ -38,11 +38,19 @@ extern const sim_opdef sim_ops_f16[];
     _Static_assert(P##_NMODS <= SIM_MAXMODS, "insn->m[] holds SIM_MAXMODS modifiers");                         \
     static const sim_mod P##_mods[] = {LIST(SIM_MOD_SPEC_, P)}
 
-/* The middle of a table entry: {"OPTYPE", fn, SIM_MODS_OF(P), SIM_SELS_OF(L), custom_write} */
+/* The middle of a table entry: {"OPTYPE", fn, SIM_MODS_OF(P), SIM_SELS_OF(L), custom_write[, SIM_READS(...)]} */
 #define SIM_MODS_OF(P) P##_mods, P##_NMODS
 #define SIM_NO_MODS NULL, 0
 #define SIM_SELS_OF(L) L##_names, L##_COUNT
 #define SIM_NO_SELS NULL, 0
+
+/* The end of a table entry whose function reads its sources under other
+ * roles than RO_A, RO_B, RO_C / RO_PP, RO_PQ, RO_PC, or reads the optype's
+ * constants apart (in syntax order; NULL keeps the default):
+ * {..., custom_write, SIM_READS(SIM_ROLES(RO_B), NULL, NULL)} */
+#define SIM_ROLES(...) ((const sim_role[]){__VA_ARGS__, RO_COUNT})
+#define SIM_READS(SOURCES, PRED_SOURCES, CONSTANTS) SOURCES, PRED_SOURCES, CONSTANTS
+#define SIM_DEFAULT_READS NULL, NULL, NULL
 
 /* Whether enumerators of two enums are equal (in _Static_assert, without
  * -Wenum-compare) */

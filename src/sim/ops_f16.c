@@ -155,11 +155,11 @@ static void op_hset2(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f16[] = {
-    {"HADD2", op_hadd2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0},
-    {"HMUL2", op_hmul2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0},
-    {"HFMA2", op_hfma2, SIM_MODS_OF(HFMA2), SIM_SELS_OF(HSEL), 0},
-    {"HMNMX2", op_hmnmx2, SIM_MODS_OF(HMNMX2), SIM_SELS_OF(HSEL), 0},
-    {"HSETP2", op_hsetp2, SIM_MODS_OF(HSETP2), SIM_SELS_OF(HSEL), 0},
-    {"HSET2", op_hset2, SIM_MODS_OF(HSET2), SIM_SELS_OF(HSEL), 0},
+    {"HADD2", op_hadd2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
+    {"HMUL2", op_hmul2, SIM_MODS_OF(HARITH), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
+    {"HFMA2", op_hfma2, SIM_MODS_OF(HFMA2), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
+    {"HMNMX2", op_hmnmx2, SIM_MODS_OF(HMNMX2), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
+    {"HSETP2", op_hsetp2, SIM_MODS_OF(HSETP2), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
+    {"HSET2", op_hset2, SIM_MODS_OF(HSET2), SIM_SELS_OF(HSEL), 0, SIM_DEFAULT_READS},
     {0},
 };

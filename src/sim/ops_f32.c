@@ -217,15 +217,15 @@ SIM_OP void op_fchk(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f32[] = {
-    {"FADD", op_fadd, SIM_MODS_OF(FADD), SIM_NO_SELS, 0},
-    {"FMUL", op_fmul, SIM_MODS_OF(FMUL), SIM_NO_SELS, 0},
-    {"FFMA", op_ffma, SIM_MODS_OF(FFMA), SIM_NO_SELS, 0},
-    {"FMNMX", op_fmnmx, SIM_MODS_OF(FMNMX), SIM_NO_SELS, 0},
-    {"FSETP", op_fsetp, SIM_MODS_OF(FSETP), SIM_NO_SELS, 0},
-    {"FSET", op_fset, SIM_MODS_OF(FSET), SIM_NO_SELS, 0},
-    {"FSEL", op_fsel, SIM_MODS_OF(FSEL), SIM_NO_SELS, 0},
-    {"FCHK", op_fchk, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"FCMP", op_fcmp, SIM_MODS_OF(FCMP), SIM_NO_SELS, 0},
-    {"MUFU", op_mufu, SIM_MODS_OF(MUFU), SIM_NO_SELS, 0},
+    {"FADD", op_fadd, SIM_MODS_OF(FADD), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FMUL", op_fmul, SIM_MODS_OF(FMUL), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FFMA", op_ffma, SIM_MODS_OF(FFMA), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FMNMX", op_fmnmx, SIM_MODS_OF(FMNMX), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FSETP", op_fsetp, SIM_MODS_OF(FSETP), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FSET", op_fset, SIM_MODS_OF(FSET), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FSEL", op_fsel, SIM_MODS_OF(FSEL), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FCHK", op_fchk, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"FCMP", op_fcmp, SIM_MODS_OF(FCMP), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"MUFU", op_mufu, SIM_MODS_OF(MUFU), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
     {0},
 };

@@ -108,10 +108,10 @@ static void op_dsetp(sim_exec *x)
 }
 
 const sim_opdef sim_ops_f64[] = {
-    {"DADD", op_dadd, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
-    {"DMUL", op_dmul, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
-    {"DFMA", op_dfma, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0},
-    {"DMNMX", op_dmnmx, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"DSETP", op_dsetp, SIM_MODS_OF(DSETP), SIM_NO_SELS, 0},
+    {"DADD", op_dadd, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"DMUL", op_dmul, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"DFMA", op_dfma, SIM_MODS_OF(DARITH), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"DMNMX", op_dmnmx, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"DSETP", op_dsetp, SIM_MODS_OF(DSETP), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
     {0},
 };

@@ -179,14 +179,14 @@ SIM_OP void op_imnmx(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_arith[] = {
-    {"IADD", op_iadd, SIM_MODS_OF(IADD), SIM_NO_SELS, 0},
-    {"IMAD", op_imad, SIM_MODS_OF(IMAD), SIM_NO_SELS, 0},
-    {"IMAD_WIDE", op_imad_wide, SIM_MODS_OF(WIDE), SIM_NO_SELS, 0},
-    {"IDP2A", op_idp2a, SIM_MODS_OF(IDP2), SIM_NO_SELS, 0},
-    {"IDP4A", op_idp4a, SIM_MODS_OF(IDP4), SIM_NO_SELS, 0},
-    {"IMUL", op_imul, SIM_MODS_OF(IMUL), SIM_NO_SELS, 0},
-    {"LEA", op_lea, SIM_MODS_OF(LEA), SIM_NO_SELS, 0},
-    {"IABS", op_iabs, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"IMNMX", op_imnmx, SIM_MODS_OF(IMNMX), SIM_NO_SELS, 0},
+    {"IADD", op_iadd, SIM_MODS_OF(IADD), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"IMAD", op_imad, SIM_MODS_OF(IMAD), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"IMAD_WIDE", op_imad_wide, SIM_MODS_OF(WIDE), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"IDP2A", op_idp2a, SIM_MODS_OF(IDP2), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"IDP4A", op_idp4a, SIM_MODS_OF(IDP4), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"IMUL", op_imul, SIM_MODS_OF(IMUL), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"LEA", op_lea, SIM_MODS_OF(LEA), SIM_NO_SELS, 0, SIM_READS(NULL, NULL, SIM_ROLES(RO_IMM))},
+    {"IABS", op_iabs, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_READS(SIM_ROLES(RO_B), NULL, NULL)},
+    {"IMNMX", op_imnmx, SIM_MODS_OF(IMNMX), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
     {0},
 };

@@ -179,12 +179,12 @@ SIM_OP void op_prmt(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_logic[] = {
-    {"ISETP", op_isetp, SIM_MODS_OF(ISETP), SIM_NO_SELS, 0},
-    {"ISET", op_iset, SIM_MODS_OF(ISET), SIM_NO_SELS, 0},
-    {"SEL", op_sel, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"LOP3", op_lop3, SIM_MODS_OF(LOP3), SIM_NO_SELS, 0},
-    {"PLOP3", op_plop3, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"SHF", op_shf, SIM_MODS_OF(SHF), SIM_NO_SELS, 0},
-    {"PRMT", op_prmt, SIM_MODS_OF(PRMT), SIM_NO_SELS, 0},
+    {"ISETP", op_isetp, SIM_MODS_OF(ISETP), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"ISET", op_iset, SIM_MODS_OF(ISET), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"SEL", op_sel, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"LOP3", op_lop3, SIM_MODS_OF(LOP3), SIM_NO_SELS, 0, SIM_READS(NULL, NULL, SIM_ROLES(RO_IMM))},
+    {"PLOP3", op_plop3, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_READS(NULL, SIM_ROLES(RO_PA, RO_PB, RO_PC), SIM_ROLES(RO_IMM))},
+    {"SHF", op_shf, SIM_MODS_OF(SHF), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"PRMT", op_prmt, SIM_MODS_OF(PRMT), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
     {0},
 };

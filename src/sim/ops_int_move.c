@@ -112,11 +112,6 @@ static void op_r2ur(sim_exec *x)
     sim_write_ur(x, x->in->op[RO_D].wr_lo, x->b[__builtin_ctz(x->mask)]);
 }
 
-void sim_index_fault(char *buf, size_t cap, int64_t idx, unsigned regs, int lane)
-{
-    snprintf(buf, cap, "register index %lld is outside R0..R%u (and RZ) in lane %d", (long long)idx, regs - 1, lane);
-}
-
 /* R[URb + SImm9]: the row of the indexed register, or -1 (fault) */
 static long indexed_row(sim_exec *x, int write)
 {
@@ -149,13 +144,13 @@ static void op_getgpr(sim_exec *x)
 }
 
 const sim_opdef sim_ops_int_move[] = {
-    {"MOV", op_mov, SIM_NO_MODS, SIM_NO_SELS, 0},
-    {"I2I", op_i2i, SIM_MODS_OF(I2I), SIM_NO_SELS, 0},
-    {"I2IP", op_i2ip, SIM_MODS_OF(I2IP), SIM_NO_SELS, 0},
-    {"P2R", op_p2r, SIM_MODS_OF(P2R), SIM_NO_SELS, 0},
-    {"R2P", op_r2p, SIM_NO_MODS, SIM_SELS_OF(BSEL), 1},
-    {"R2UR", op_r2ur, SIM_NO_MODS, SIM_NO_SELS, 1},
-    {"SETGPR", op_setgpr, SIM_NO_MODS, SIM_NO_SELS, 1},
-    {"GETGPR", op_getgpr, SIM_NO_MODS, SIM_NO_SELS, 0},
+    {"MOV", op_mov, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"I2I", op_i2i, SIM_MODS_OF(I2I), SIM_NO_SELS, 0, SIM_READS(SIM_ROLES(RO_B), NULL, NULL)},
+    {"I2IP", op_i2ip, SIM_MODS_OF(I2IP), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"P2R", op_p2r, SIM_MODS_OF(P2R), SIM_NO_SELS, 0, SIM_DEFAULT_READS},
+    {"R2P", op_r2p, SIM_NO_MODS, SIM_SELS_OF(BSEL), 1, SIM_DEFAULT_READS},
+    {"R2UR", op_r2ur, SIM_NO_MODS, SIM_NO_SELS, 1, SIM_READS(SIM_ROLES(RO_B), NULL, NULL)},
+    {"SETGPR", op_setgpr, SIM_NO_MODS, SIM_NO_SELS, 1, SIM_DEFAULT_READS},
+    {"GETGPR", op_getgpr, SIM_NO_MODS, SIM_NO_SELS, 0, SIM_DEFAULT_READS},
     {0},
 };

@@ -1,16 +1,18 @@
 /* Pre-decoding: each program word becomes a sim_insn once, before the run.
  * Everything here is generic over the model: the decoder (gisa_decode)
  * gives the instruction and its form, the form's operands come from the
- * gisa_inst accessors (kind, register, value, decorations); the opdef of
- * the optype says which modifier fields the semantics read (bind.c). A word that does not decode, or an operand the
- * simulator cannot place, becomes an instruction that faults when reached. */
+ * gisa_inst accessors (kind, register, value, decorations) and take their
+ * roles from the model (bind.c); the engine chosen for the optype
+ * (engine.c) prepares the rest. A word that does not decode, or an operand
+ * the simulator cannot place, becomes an instruction that faults when
+ * reached. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "docsem/docsem.h"
 #include "sim/bind.h"
 #include "sim/docexec.h"
+#include "sim/engine.h"
 #include "sim/sim.h"
 
 #define TEXT_CAP 160
@@ -35,9 +37,8 @@ static void place_rows(sim_opnd *o, uint64_t idx, uint64_t zero_value, unsigned 
 
 /* One operand of the decoded instruction (its accessor's view) in the
  * simulator's terms: rows to read and write, or a value. */
-static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const opnd_slot *sl,
-                                 const gisa_inst *inst, const gisa_operand *go, sim_opnd *o, const sim_opdef *def,
-                                 char *why, size_t cap)
+static const char *place_operand(const gisa_sim *s, const opnd_slot *sl, const gisa_operand *go, sim_opnd *o, char *why,
+                                 size_t cap)
 {
     const isa_type *t = sl->type;
     o->pair = (uint8_t)go->pair;
@@ -45,8 +46,6 @@ static const char *place_operand(const gisa_sim *s, const isa_opcode *op, const 
     o->inv = (go->deco & GISA_DECO_INV) != 0;
     o->abs = (go->deco & GISA_DECO_ABS) != 0;
     o->pnot = (go->deco & GISA_DECO_NOT) != 0;
-    if (sl->sfx_slot >= 0 && def != &sim_doc_opdef && sim_read_sel(op, F, sl, inst->field, def, &o->sel, why, cap))
-        return why;
     switch (go->kind) {
     case GISA_OPND_PR: o->kind = SK_NONE; return NULL;
     case GISA_OPND_REG:
@@ -110,6 +109,19 @@ static void read_constants(const gisa_sim *s, sim_insn *in)
     }
 }
 
+/* The text of word pc for the trace and fault messages (an `.invalid` line
+ * when it does not decode) */
+static void word_text(const gisa_sim *s, size_t pc, const gisa_inst *inst, gisa_status decoded, char *text)
+{
+    if (decoded == GISA_OK)
+        gisa_print(s->isa, inst, text, TEXT_CAP);
+    else
+        gisa_disassemble(s->isa, s->words[pc], text, TEXT_CAP, NULL);
+}
+
+/* Pre-decodes word pc into *in: decode, choose the engine, place the
+ * operands by role, let the engine prepare it. A word that cannot run gets
+ * in->fault. */
 static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, char *text, char *why)
 {
     const gisa_isa *isa = s->isa;
@@ -120,58 +132,40 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     gisa_status st = gisa_decode(isa, s->words[pc], &inst);
     if (kept)
         *kept = inst;
+    word_text(s, pc, &inst, st, text);
     if (st != GISA_OK) {
-        gisa_disassemble(isa, s->words[pc], text, TEXT_CAP, NULL); /* the `.invalid` line, for messages */
         size_t n = strnlen(inst.why, TEXT_CAP - 1); /* cut as the reason always was */
         memcpy(why, inst.why, n);
         why[n] = 0;
         in->fault = why;
         return;
     }
-    gisa_print(isa, &inst, text, TEXT_CAP); /* for the trace and fault messages only */
-    int opc = inst.opcode, form = inst.form;
-    const isa_opcode *op = &isa->opcodes[opc];
-    const syntax_form *F = &op->forms[form];
-    const sim_opdef *def = sim_find_opdef(op->optype->semantics);
-    const int doc = s->engine == GISA_ENGINE_DOC || (s->engine == GISA_ENGINE_AUTO && !def);
-    if (doc)
-        def = &sim_doc_opdef;
-    if (!def) {
-        /* only --engine native gets here: auto runs the pseudo-code */
-        snprintf(why, TEXT_CAP, "%s has no C semantics (--engine native runs only those; --engine auto or doc runs its pseudo-code)",
-                 op->optype->name);
+    const isa_opcode *op = &isa->opcodes[inst.opcode];
+    const syntax_form *F = &op->forms[inst.form];
+    const sim_opdef *def;
+    const sim_engine *e = sim_engine_choose(s, op, &def, why, TEXT_CAP);
+    signed char roles[SIM_MAX_SLOTS];
+    if (!e || (in->fault = sim_bind_roles(isa, op, F, def, roles, why, TEXT_CAP)) != NULL) {
         in->fault = why;
         return;
     }
-    in->def = def;
     unsigned guard;
     bool guard_not;
     if (gisa_inst_guard(isa, &inst, &guard, &guard_not) == GISA_OK) {
         in->guard = (uint8_t)guard;
         in->guard_not = (uint8_t)guard_not;
     }
-    if (!doc && (in->fault = sim_read_mods(op, def, inst.field, in->m, why, TEXT_CAP)) != NULL)
-        return;
     for (int k = 0; k < F->nops; k++) {
-        const opnd_slot *sl = &F->ops[k];
-        if (sl->kind == OK_PR)
+        if (roles[k] < 0)
             continue;
-        int r = sim_operand_role(sl);
-        if (r < 0) {
-            snprintf(why, TEXT_CAP, "operand %s has no role in the simulator", sl->name);
-            in->fault = why;
-            return;
-        }
         gisa_operand go;
         gisa_inst_operand(isa, &inst, (size_t)k, &go);
-        in->fault = place_operand(s, op, F, sl, &inst, &go, &in->op[r], def, why, TEXT_CAP);
-        if (in->fault)
+        if ((in->fault = place_operand(s, &F->ops[k], &go, &in->op[roles[k]], why, TEXT_CAP)) != NULL)
             return;
     }
-    if (doc) {
-        read_constants(s, in); /* the compiler folds them */
-        in->fault = sim_doc_compile(s, op, F, inst.field, in, why, TEXT_CAP);
-    }
+    read_constants(s, in);
+    in->engine = e;
+    in->fault = e->prepare(s, op, F, &inst, roles, def, in, why, TEXT_CAP);
 }
 
 /* The pre-decoded program only: the decoded words and their texts, which
@@ -180,7 +174,8 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
 static void prog_free(gisa_sim *s)
 {
     for (size_t pc = 0; s->prog && pc < s->nprog; pc++)
-        ds_prog_free(s->prog[pc].doc);
+        if (s->prog[pc].engine && s->prog[pc].engine->release)
+            s->prog[pc].engine->release(&s->prog[pc]);
     s->nprog = 0;
     free(s->prog);
     s->prog = NULL;
@@ -222,8 +217,21 @@ gisa_status sim_predecode(gisa_sim *s, int keep_insts)
         sim_insn *in = &s->prog[pc];
         char *text = s->strings + pc * 2 * TEXT_CAP;
         decode_one(s, pc, in, s->insts ? &s->insts[pc] : NULL, text, text + TEXT_CAP);
-        read_constants(s, in);
     }
     s->prog_valid = 1;
     return GISA_OK;
+}
+
+const char *sim_doc_why_not(gisa_sim *s, size_t pc)
+{
+    if (s->engine == GISA_ENGINE_NATIVE)
+        return "the simulator runs the native engine";
+    if (sim_prepare(s, 0) != GISA_OK)
+        return "out of memory";
+    if (pc >= s->nprog)
+        return "no instruction at that index";
+    const sim_insn *in = &s->prog[pc];
+    if (in->doc)
+        return NULL;
+    return in->fault ? in->fault : "the word runs under the native engine";
 }

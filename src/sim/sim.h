@@ -24,18 +24,22 @@
 #define SIM_PSINK 8  /* where writes to PT go */
 #define SIM_MAXMODS 8
 
-/* Operand roles: what the semantic functions call the operands. */
+/* Operand roles: what the semantic functions call the operands. bind.c
+ * gives each operand of a syntax line its role from the model, never from
+ * its name: results (the opcode's OutList) and sources, registers and
+ * predicates, constants of the optype, each class in syntax order. */
 typedef enum sim_role {
-    RO_D,   /* Rd, URd */
-    RO_A,   /* Ra, SrcA */
-    RO_B,   /* SrcB, Rb, SbMsk */
-    RO_C,   /* SrcC, Rc */
+    RO_D,   /* the register result (Rd, URd; a pair when 64-bit) */
+    RO_A,   /* value sources: registers, immediates, constants */
+    RO_B,
+    RO_C,
     RO_PU, RO_PV,  /* predicate results */
     RO_PP, RO_PQ, RO_PA, RO_PB, RO_PC, /* predicate sources */
-    RO_IMM, /* UImm5Sca, UImm8Lut: instruction constants */
+    RO_IMM, /* an immediate in every opcode of the optype (a LUT, a shift count) */
     RO_IDX, /* R[URb+SImm9] */
     RO_COUNT
 } sim_role;
+#define SIM_MAX_SLOTS 32 /* operands of a syntax line the simulator binds */
 
 typedef enum sim_kind {
     SK_NONE, SK_GPR, SK_UR, SK_CONST, SK_CMEM, SK_PRED, SK_UPRED, SK_INDEXED
@@ -76,10 +80,18 @@ typedef struct sim_opdef {
     const char *const *sels; /* operand suffix names by index (sim_opnd.sel) */
     int nsels;
     int custom_write;        /* writes its own results (R2P, SETGPR, R2UR, P2R) */
+    /* The roles the function reads its value sources, predicate sources
+     * and constants of the optype (operands that are immediates in every
+     * opcode) as, in syntax order, each list ended by RO_COUNT; NULL: RO_A,
+     * RO_B, RO_C; RO_PP, RO_PQ, RO_PC; constants are value sources. Written
+     * with SIM_READS (ops.h). */
+    const sim_role *sources, *pred_sources, *constants;
 } sim_opdef;
 
+struct sim_engine;
 typedef struct sim_insn {
     const sim_opdef *def;
+    const struct sim_engine *engine; /* which engine prepared it (NULL: faults before either) */
     struct ds_prog *doc; /* the doc engine's program (def is sim_doc_opdef) */
     uint32_t m[SIM_MAXMODS];
     sim_opnd op[RO_COUNT];
@@ -138,7 +150,9 @@ struct gisa_sim {
     void *commit_user;
     sim_exec *step_x;    /* gisa_sim_step's execution context, made on first use */
     gisa_sim_engine engine;
+    uint8_t *optype_engine; /* [noptypes]: gisa_sim_set_engine_for's choice, SIM_ENGINE_UNSET: engine */
 };
+#define SIM_ENGINE_UNSET 0xffu
 
 /* Pre-decodes the loaded program (predecode.c); keep_insts also keeps the
  * decoded words for commit records. sim_prepare does it only when the
@@ -150,14 +164,23 @@ static inline void sim_invalidate(gisa_sim *s) { s->prog_valid = 0; }
  * words change). */
 void sim_program_free(gisa_sim *s);
 const sim_opdef *sim_find_opdef(const char *optype);
-uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset);
 
-/* Writes of results (exec.c); they feed the trace when it is on. */
+#define SIM_CBANK_BYTES 65536u /* each of the 64 constant banks */
+static inline uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset)
+{
+    if (bank >= 64 || offset >= SIM_CBANK_BYTES || !s->cbank[bank])
+        return 0;
+    return s->cbank[bank][offset / 4];
+}
+
+/* Writes of results (writes.c); they feed the commit record when someone
+ * listens. */
 void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask);
 void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask);
 void sim_write_ur(sim_exec *x, unsigned slot, uint32_t value);
 void sim_write_upred(sim_exec *x, unsigned slot, int value);
 uint32_t sim_pack_pred(const uint8_t *lanes);
+void sim_unpack_pred(uint32_t m, uint8_t *lanes);
 
 /* Small helpers the semantic functions share. */
 static inline uint64_t sim_lane64(const uint32_t *lo, const uint32_t *hi, int l)

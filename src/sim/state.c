@@ -5,7 +5,6 @@
 
 #include "sim/sim.h"
 
-#define CBANK_BYTES 65536u
 
 /* A fresh warp: its rows are in the zeroed slab already. */
 static void warp_init(sim_warp *w, unsigned id)
@@ -85,6 +84,7 @@ void gisa_sim_free(gisa_sim *s)
     free(s->words);
     sim_program_free(s);
     free(s->step_x);
+    free(s->optype_engine);
     free(s);
 }
 
@@ -195,12 +195,12 @@ gisa_status gisa_sim_get_active(const gisa_sim *s, unsigned warp, uint32_t *mask
 
 gisa_status gisa_sim_set_const(gisa_sim *s, unsigned bank, unsigned offset, uint32_t value)
 {
-    if (!s || bank >= 64 || offset >= CBANK_BYTES || offset % 4)
+    if (!s || bank >= 64 || offset >= SIM_CBANK_BYTES || offset % 4)
         return GISA_ERR_USAGE;
     if (!s->cbank[bank]) {
         if (!value)
             return GISA_OK;
-        s->cbank[bank] = calloc(CBANK_BYTES / 4, sizeof(uint32_t));
+        s->cbank[bank] = calloc(SIM_CBANK_BYTES / 4, sizeof(uint32_t));
         if (!s->cbank[bank])
             return GISA_ERR_NOMEM;
     }
@@ -209,16 +209,9 @@ gisa_status gisa_sim_set_const(gisa_sim *s, unsigned bank, unsigned offset, uint
     return GISA_OK;
 }
 
-uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset)
-{
-    if (bank >= 64 || offset >= CBANK_BYTES || !s->cbank[bank])
-        return 0;
-    return s->cbank[bank][offset / 4];
-}
-
 gisa_status gisa_sim_get_const(const gisa_sim *s, unsigned bank, unsigned offset, uint32_t *value)
 {
-    if (!s || !value || bank >= 64 || offset >= CBANK_BYTES || offset % 4)
+    if (!s || !value || bank >= 64 || offset >= SIM_CBANK_BYTES || offset % 4)
         return GISA_ERR_USAGE;
     *value = sim_const_read(s, bank, offset);
     return GISA_OK;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "spec/cursor.h"
+#include "spec/doc.h"
 #include "spec/model.h"
 
 static int build_mnemonics(gisa_isa *isa)
@@ -103,8 +104,36 @@ static uint64_t name_key(const char *s)
     return n <= NAME_KEY_MAX ? key : 0;
 }
 
+/* An operand named N is a constant of its optype when every slot named N,
+ * in every form of every opcode of the optype, is an immediate. */
+static int constant_everywhere(const gisa_isa *isa, const isa_optype *ot, const char *name)
+{
+    for (int i = 0; i < ot->nopcodes; i++) {
+        const isa_opcode *op = &isa->opcodes[ot->opcodes[i]];
+        for (int k = 0; k < op->nforms; k++)
+            for (int j = 0; j < op->forms[k].nops; j++)
+                if (op->forms[k].ops[j].kind != OK_IMM && !strcmp(op->forms[k].ops[j].name, name))
+                    return 0;
+    }
+    return 1;
+}
+
+static void mark_operands(gisa_isa *isa)
+{
+    for (int i = 0; i < isa->nopcodes; i++) {
+        isa_opcode *op = &isa->opcodes[i];
+        for (int k = 0; k < op->nforms; k++)
+            for (int j = 0; j < op->forms[k].nops; j++) {
+                opnd_slot *s = &op->forms[k].ops[j];
+                s->written = (uint8_t)doc_list_names(op->outlist, op, s->field);
+                s->constant = (uint8_t)(s->kind == OK_IMM && constant_everywhere(isa, op->optype, s->name));
+            }
+    }
+}
+
 int decode_build(gisa_isa *isa)
 {
+    mark_operands(isa);
     for (int i = 0; i < isa->ntypes; i++) {
         isa_type *ty = &isa->types[i];
         if (ty->kind == TY_REG && (ty->prefix_key = name_key(ty->prefix)) != 0)

@@ -185,7 +185,7 @@ gisa_status gisa_inst_operand(const gisa_isa *isa, const gisa_inst *inst, size_t
     const isa_opcode *op = &isa->opcodes[inst->opcode];
     const opnd_slot *s = &F->ops[i];
     gisa_operand o = {.name = s->name, .present = !s->group || group_shown(op, F, s->group, inst),
-                      .written = doc_list_names(op->outlist, op, s->field)};
+                      .written = s->written};
     deco_fields deco = deco_fields_of(s);
     o.deco = deco_of(&deco, inst->field);
     if (s->sfx_slot >= 0) { /* a suffix no field encodes is always its default */

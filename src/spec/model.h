@@ -94,6 +94,10 @@ typedef struct opnd_slot {
     int fmt_field;    /* CvtFImm: F16ImmX2 holds BF16 halves when fields[fmt_field] == fmt_value */
     uint64_t fmt_value;
     int index_field;  /* OK_INDEXED: R[URb+SImm9] immediate field */
+    /* Set once the model is built (decode.c), for whoever binds operands by
+     * what they are rather than by their names (the simulator): */
+    uint8_t written;  /* the opcode's OutList names the operand's field */
+    uint8_t constant; /* an immediate in every opcode of the optype (a LUT, a shift count) */
     srcloc loc;
 } opnd_slot;
 
