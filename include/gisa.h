@@ -619,6 +619,9 @@ typedef struct gisa_sim_effect {
 
 typedef struct gisa_sim_commit {
     unsigned warp;
+    unsigned engine;        /* the gisa_sim_engine that ran it: GISA_ENGINE_NATIVE or
+                             * GISA_ENGINE_DOC (0 when none could: the word faulted
+                             * before either was given it) */
     size_t pc;              /* instruction index */
     gisa_word word;
     const gisa_inst *inst;  /* the word decoded; owned by the simulator, valid until the
@@ -664,6 +667,9 @@ GISA_API gisa_status gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, 
 #define GISA_TRACE_F64 4u
 #define GISA_TRACE_F16 8u
 #define GISA_TRACE_BF16 16u
+/* GISA_TRACE_ENGINE: which engine ran each instruction ("[doc]" before the
+ * text; "engine" in JSON) */
+#define GISA_TRACE_ENGINE 32u
 GISA_API gisa_status gisa_sim_commit_format(const gisa_sim *sim, const gisa_sim_commit *commit, unsigned flags,
                                    gisa_trace_fn fn, void *user);
 /* The format of the trace of gisa_sim_set_trace (default 0: text, bits only). */

@@ -61,6 +61,7 @@ TRACE_F32 = 2
 TRACE_F64 = 4
 TRACE_F16 = 8
 TRACE_BF16 = 16
+TRACE_ENGINE = 32
 
 STATE_HEX, STATE_F32, STATE_F64, STATE_F16X2, STATE_BF16X2 = 0, 1, 2, 3, 4
 
@@ -195,6 +196,7 @@ class gisa_sim_effect(ctypes.Structure):
 class gisa_sim_commit(ctypes.Structure):
     _fields_ = [
         ("warp", ctypes.c_uint),
+        ("engine", ctypes.c_uint),
         ("pc", ctypes.c_size_t),
         ("word", gisa_word),
         ("inst", ctypes.POINTER(gisa_inst)),
@@ -350,6 +352,7 @@ _PROTOS = {
     "gisa_sim_warps": (c_uint, [c_void_p]),
     "gisa_sim_set_threads": (c_int, [c_void_p, c_uint]),
     "gisa_sim_set_engine": (c_int, [c_void_p, c_int]),
+    "gisa_sim_set_engine_for": (c_int, [c_void_p, c_char_p, c_int]),
     "gisa_sim_footprint": (c_size, [c_uint, c_uint, c_size]),
     "gisa_sim_set": (c_int, [c_void_p, c_uint, c_int, c_uint, c_int, c_u32]),
     "gisa_sim_get": (c_int, [c_void_p, c_uint, c_int, c_uint, c_uint, _P(c_u32)]),

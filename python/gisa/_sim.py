@@ -67,6 +67,7 @@ class Commit:
         self.text: str = _s(c.text)
         self.active: int = c.active
         self.exec: int = c.exec
+        self.engine: Optional[str] = {v: k for k, v in ENGINES.items()}.get(c.engine) if c.engine else None
         self.effects: List[Effect] = [Effect(c.effect[i]) for i in range(c.neffects)]
         self.instruction: Optional[Instruction] = (
             Instruction(sim.isa, _c.gisa_inst.from_buffer_copy(c.inst.contents)) if c.inst else None)
@@ -125,14 +126,24 @@ class Simulator:
         program of `nwords` words needs (a resource check before making it)."""
         return int(_c.lib().gisa_sim_footprint(regs, warps, nwords))
 
-    def set_engine(self, engine: str) -> None:
+    def set_engine(self, engine: str, optypes: Optional[Iterable[str]] = None) -> None:
         """Which semantics run the instructions: "native" (the C functions),
         "doc" (the ISA documents' pseudo-code with the rulings' patches) or
-        "auto" (native where the optype has a C function, doc otherwise)."""
+        "auto" (native where the optype has a C function, doc otherwise).
+        With `optypes` (names such as "FFMA"), only those run under `engine`,
+        the others as before (gisa_sim_set_engine_for); an unknown name
+        raises KeyError."""
         if engine not in ENGINES:
             raise ValueError("unknown engine %r (auto, native or doc)" % engine)
-        _check(self._lib.gisa_sim_set_engine(self._h, ENGINES[engine]), "set_engine")
-        self.engine = engine
+        if optypes is None:
+            _check(self._lib.gisa_sim_set_engine(self._h, ENGINES[engine]), "set_engine")
+            self.engine = engine
+            return
+        for name in optypes:
+            st = self._lib.gisa_sim_set_engine_for(self._h, str(name).encode(), ENGINES[engine])
+            if st == _c.ERR_NOTFOUND:
+                raise KeyError("no optype %r" % name)
+            _check(st, "set_engine")
 
     def set_threads(self, threads: int) -> None:
         """Worker threads of run() (0: one per online core)."""

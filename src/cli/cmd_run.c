@@ -6,7 +6,7 @@
 #include "common.h"
 
 enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE,
-       O_COVERAGE };
+       O_COVERAGE, O_TRACE_ENGINE };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"output", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -19,8 +19,10 @@ static const cli_opt opts[] = {
     {"trace-values", 0, "LIST", "also show written values as numbers: f32, f64 (pairs), f16, bf16 (comma-separated)"},
     {"values", 0, "FMT", "write R and UR values as hex (default), f32, f64 (pairs R[0:1], ...), f16x2 or bf16x2"},
     {"max-memory", 0, "SIZE", "refuse a run estimated to need more memory (default 4G; K, M, G, T suffixes)"},
-    {"engine", 0, "E", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists)"},
+    {"engine", 0, "E[:LIST]", "semantics: native (C), doc (the documents' pseudo-code) or auto (native where it exists); "
+                             "with :OPTYPE,... only those optypes, the others auto"},
     {"coverage", 0, "FILE", "add what the run executed to coverage FILE (JSON; made when missing; see 'gisa cov')"},
+    {"trace-engine", 0, NULL, "show in the trace which engine ran each instruction ([native] or [doc])"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -44,6 +46,68 @@ static int trace_flags(const cli_cmd *cmd, const cli_args *a, unsigned *flags)
         if (k == sizeof kinds / sizeof kinds[0])
             return cli_usage_error(cmd, "--trace-values takes f32, f64, f16 and bf16, not '%.*s'", (int)n, p);
         *flags |= kinds[k].flag;
+        p += n + (p[n] == ',');
+    }
+    return CLI_CONTINUE;
+}
+
+/* --engine E or E:OPTYPE,...: the engine, and the list (NULL: none) that
+ * gets it while the other optypes run under auto */
+static int parse_engine(const cli_cmd *cmd, const char *spec, gisa_sim_engine *engine, const char **list)
+{
+    static const char *const en[] = {"auto", "native", "doc"};
+    if (!spec)
+        return CLI_CONTINUE;
+    size_t n = strcspn(spec, ":");
+    int k = 0;
+    while (k < 3 && (strlen(en[k]) != n || strncmp(spec, en[k], n)))
+        k++;
+    if (k == 3)
+        return cli_usage_error(cmd, "unknown engine '%.*s' (expected native, doc or auto, optionally followed by :OPTYPE,...)",
+                               (int)n, spec);
+    *engine = (gisa_sim_engine)k;
+    if (spec[n] == ':') {
+        if (!spec[n + 1])
+            return cli_usage_error(cmd, "--engine %s: needs optype names after ':' (e.g. %s:FFMA,IMAD)", en[k], en[k]);
+        *list = spec + n + 1;
+    }
+    return CLI_CONTINUE;
+}
+
+/* The nearest optype name to `name`, for "did you mean" (NULL: none near) */
+static const char *nearest_optype(const gisa_isa *isa, const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < gisa_isa_optype_count(isa); i++) {
+        size_t d = cli_edit_distance(name, gisa_isa_optype_name(isa, i));
+        if (d < best_d) {
+            best_d = d;
+            best = gisa_isa_optype_name(isa, i);
+        }
+    }
+    return best;
+}
+
+/* The simulator's engines: all one, or the listed optypes one and the rest auto */
+static int set_engine(const cli_cmd *cmd, gisa_sim *sim, gisa_sim_engine engine, const char *list)
+{
+    if (!list) {
+        gisa_sim_set_engine(sim, engine);
+        return CLI_CONTINUE;
+    }
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        char name[128];
+        if (!n || n >= sizeof name)
+            return cli_usage_error(cmd, "--engine: '%.*s' is not an optype name", (int)n, p);
+        memcpy(name, p, n);
+        name[n] = 0;
+        if (gisa_sim_set_engine_for(sim, name, engine) != GISA_OK) {
+            const char *near = nearest_optype(gisa_sim_isa(sim), name);
+            return near ? cli_usage_error(cmd, "--engine: no optype '%s' (did you mean %s?)", name, near)
+                        : cli_usage_error(cmd, "--engine: no optype '%s' ('gisa doc' lists them)", name);
+        }
         p += n + (p[n] == ',');
     }
     return CLI_CONTINUE;
@@ -200,15 +264,11 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         (r = trace_flags(cmd, &a, &flags)) != CLI_CONTINUE)
         return r;
     gisa_sim_engine engine = GISA_ENGINE_AUTO;
-    if (a.val[O_ENGINE]) {
-        static const char *const en[] = {"auto", "native", "doc"};
-        int k = 0;
-        while (k < 3 && strcmp(a.val[O_ENGINE], en[k]))
-            k++;
-        if (k == 3)
-            return cli_usage_error(cmd, "unknown engine '%s' (expected native, doc or auto)", a.val[O_ENGINE]);
-        engine = (gisa_sim_engine)k;
-    }
+    const char *engine_list = NULL;
+    if ((r = parse_engine(cmd, a.val[O_ENGINE], &engine, &engine_list)) != CLI_CONTINUE)
+        return r;
+    if (a.val[O_TRACE_ENGINE])
+        flags |= GISA_TRACE_ENGINE;
     int fmt = program_format(a.npos ? a.pos[0] : NULL, a.val[O_FORMAT]);
     if (fmt < 0)
         return cli_usage_error(cmd, "unknown format '%s' (expected asm, bin or hex)", a.val[O_FORMAT]);
@@ -249,7 +309,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         goto done;
     }
     gisa_sim_set_threads(sim, (unsigned)threads);
-    gisa_sim_set_engine(sim, engine);
+    if ((r = set_engine(cmd, sim, engine, engine_list)) != CLI_CONTINUE)
+        goto done;
     if (gisa_sim_load(sim, words, n) != GISA_OK) {
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;

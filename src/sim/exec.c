@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/fpenv.h"
+#include "sim/engine.h"
 #include "sim/sim.h"
 #include "sim/softfp.h"
 
@@ -90,6 +91,7 @@ static void write_back(sim_exec *x)
 static void commit_begin(gisa_sim_commit *c, const gisa_sim *s, const sim_warp *w, size_t pc)
 {
     c->warp = w->id;
+    c->engine = s->prog[pc].engine ? (unsigned)s->prog[pc].engine->id : 0;
     c->pc = pc;
     c->word = s->words[pc];
     c->inst = s->insts ? &s->insts[pc] : NULL;

@@ -9,7 +9,9 @@
  *   w0   P0 = 0x0000000f lanes 0x0000ffff      predicate: lane bits, lanes written
  *   w0   UR3 = 0x00000003
  * The GISA_TRACE_F32/F16/BF16 flags add `f32=1.5` / `f16=H1,H0` after each
- * value; GISA_TRACE_F64 shows a written pair R[n:n+1] as one 64-bit value. */
+ * value; GISA_TRACE_F64 shows a written pair R[n:n+1] as one 64-bit value;
+ * GISA_TRACE_ENGINE writes the engine that ran it before the text
+ * (`w0 4 exec 0x0000ffff [doc] IMAD ...`). */
 #include <stdio.h>
 #include <string.h>
 
@@ -156,9 +158,17 @@ static int is_pair(const gisa_sim_commit *c, unsigned i, unsigned flags)
            e[1].index == e->index + 1 && e[1].mask == e->mask;
 }
 
+static const char *engine_name(unsigned engine)
+{
+    return engine == GISA_ENGINE_NATIVE ? "native" : engine == GISA_ENGINE_DOC ? "doc" : "none";
+}
+
 static void format_text(strbuf *b, const gisa_sim_commit *c, unsigned flags, sink *k)
 {
-    sb_printf(b, "w%u %zu exec 0x%08x %s", c->warp, c->pc, c->exec, c->text ? c->text : "");
+    sb_printf(b, "w%u %zu exec 0x%08x ", c->warp, c->pc, c->exec);
+    if (flags & GISA_TRACE_ENGINE)
+        sb_printf(b, "[%s] ", engine_name(c->engine));
+    sb_puts(b, c->text ? c->text : "");
     emit(b, k);
     for (unsigned i = 0; i < c->neffects; i++) {
         const gisa_sim_effect *e = &c->effect[i];
@@ -225,6 +235,8 @@ static void format_json(strbuf *b, const gisa_isa *isa, const gisa_sim_commit *c
         sb_printf(b, "%016llx", (unsigned long long)c->word.w[1]);
     sb_printf(b, "%016llx\",\"text\":", (unsigned long long)c->word.w[0]);
     json_string(b, c->text);
+    if (flags & GISA_TRACE_ENGINE)
+        sb_printf(b, ",\"engine\":\"%s\"", engine_name(c->engine));
     sb_puts(b, ",\"writes\":[");
     for (unsigned i = 0; i < c->neffects; i++) {
         const gisa_sim_effect *e = &c->effect[i];

@@ -67,4 +67,32 @@ done
 check "same state without the fault" cmp f2.native f2.doc
 check "same trace without the fault" cmp t2.native t2.doc
 check "the last instruction ran" has t2.doc 'MOV R12, 0x1$'
+
+# --engine doc:LIST: those optypes by the pseudo-code, the rest by auto; the
+# trace says which ran each (only when asked: default traces are unchanged)
+cat >mix.s <<'EOF2'
+FFMA R0, R1, R2, R3 ;
+IMAD R4, R1, R2, R3 ;
+FADD R5, R1, R2 ;
+LOP3 R6, R1, R2, R3, 0x96, !PT ;
+EOF2
+expect 0 "--engine doc:FFMA,IMAD" "$G" run --regs 64 --engine doc:FFMA,IMAD --state state.json --trace=mix.trace --trace-engine \
+    -o mix.out mix.s
+check "FFMA by the pseudo-code" has mix.trace '^w0 0 exec 0x[0-9a-f]+ \[doc\] FFMA R0, R1, R2, R3$'
+check "IMAD by the pseudo-code" has mix.trace '^w0 1 exec 0x[0-9a-f]+ \[doc\] IMAD R4, R1, R2, R3$'
+check "FADD by its C function" has mix.trace '^w0 2 exec 0x[0-9a-f]+ \[native\] FADD R5, R1, R2$'
+check "LOP3 by its C function" has mix.trace '^w0 3 exec 0x[0-9a-f]+ \[native\] LOP3 R6, R1, R2, R3, 0x96, !PT$'
+expect 0 "the same program under auto" "$G" run --regs 64 --state state.json --trace=auto.trace -o auto.out mix.s
+check "same final state" cmp mix.out auto.out
+sed 's/ \[[a-z]*\] / /' mix.trace >mix.plain
+check "the same trace but for the engine column" cmp mix.plain auto.trace
+check "no engine column unless asked" hasnt auto.trace '\[(doc|native)\]'
+expect 0 "JSON trace with the engine" "$G" run --regs 64 --engine native:FADD --state state.json --trace=mix.json \
+    --trace-format=json --trace-engine -o /dev/null mix.s
+check "JSON: engine member" test "$(grep -c '"text":"FADD R5, R1, R2","engine":"native"' mix.json)" -eq 1
+check "JSON: FFMA native under auto" test "$(grep -c '"text":"FFMA R0, R1, R2, R3","engine":"native"' mix.json)" -eq 1
+expect 2 "--engine doc:FFMX" "$G" run --engine doc:FFMX mix.s
+check "unknown optype: a suggestion" has err "no optype 'FFMX' \(did you mean FFMA\?\)"
+expect 2 "--engine doc:" "$G" run --engine doc: mix.s
+check "empty list: says what it needs" has err "needs optype names after ':'"
 finish

@@ -6,7 +6,10 @@
 # not by gisa), disassembles back to the same text, and simulates from its
 # pseudo-code alone under --engine auto and doc, checked lane by lane against
 # Python's unbounded integers over random states; --engine native says it
-# has no C semantics. The loader's errors for values added to an existing
+# has no C semantics. A second one (shlacc.isa) names its operands as no
+# shipped file does, has fields of its own and an opcode without operand
+# info: checked the same way against tests/cli/lib/shlacc_ref.py. The
+# loader's errors for values added to an existing
 # __DefBitFieldType are checked word for word, and the shipped model is
 # unchanged without the file.
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
@@ -79,6 +82,39 @@ check "native: the fault names the missing C semantics" has err \
 # the example program and state
 expect 0 "the example runs" "$G" run "${ADD[@]}" "$EX/iadd3.s" --state "$EX/iadd3.json" -o ex.json
 check "example: 64-bit add with .X" has ex.json '"R9": "0x00000004"'
+
+# ---- SHLACC: operands no shipped file names, a layout of its own, and an
+# opcode without __OperandInfo; bound by what the model says the operands are
+SADD=(--isa-add "$EX/shlacc.isa")
+SREF=$SRC/tests/cli/lib/shlacc_ref.py
+expect 0 "lint with SHLACC" "$G" lint "${SADD[@]}"
+check "lint SHLACC: no error" has out "^lint: 0 errors"
+sed 1d out >with_s.txt
+check "lint SHLACC: no new diagnostic" cmp -s with_s.txt without.txt
+for seed in 21 22 23; do
+    python3 "$SREF" prog "$SRC" "$seed" 40 >sprog.txt
+    cut -f1 sprog.txt >sprog.s
+    cut -f2 sprog.txt >swant.hex
+    expect 0 "SHLACC: assemble (seed $seed)" "$G" as "${SADD[@]}" --format hex -o sgot.hex sprog.s
+    check "SHLACC: the bits its fields declare (seed $seed)" cmp -s swant.hex sgot.hex
+    expect 0 "SHLACC: disassemble (seed $seed)" "$G" dis "${SADD[@]}" --format hex sgot.hex
+    cp out sdis.s
+    expect 0 "SHLACC: assemble the disassembly (seed $seed)" "$G" as "${SADD[@]}" --format hex -o sgot2.hex sdis.s
+    check "SHLACC: round trip to the same bits (seed $seed)" cmp -s swant.hex sgot2.hex
+    python3 "$REF" state "$seed" 4 >sstate.json
+    for engine in auto doc; do
+        expect 0 "SHLACC: run --engine $engine (seed $seed)" "$G" run "${SADD[@]}" --engine "$engine" sprog.s \
+            --state sstate.json -o "sout.$engine.json"
+        run python3 "$SREF" check sprog.s sstate.json "sout.$engine.json"
+        if [ "$rc" -eq 0 ]; then ok; else bad "SHLACC, engine $engine, seed $seed: $(head -3 out)"; fi
+    done
+    check "SHLACC: the reference compared every lane (seed $seed)" has out "^33536 lane values compared, 0 differ$"
+done
+expect 0 "SHLACC: the trace says the doc engine ran it" "$G" run "${SADD[@]}" --trace=strace.txt --trace-engine \
+    sprog.s --state sstate.json -o /dev/null
+check "SHLACC: [doc] on every instruction of the 4 warps" test "$(grep -c ' exec 0x[0-9a-f]* \[doc\] ' strace.txt)" -eq 160
+expect 3 "SHLACC: --engine native has no C semantics" "$G" run "${SADD[@]}" --engine native sprog.s -o /dev/null
+check "SHLACC: the fault names it" has err "SHLACC has no C semantics"
 
 # ---- the shipped model without the file
 printf 'IADD3 R0, R1, R2, R3 ;\n' >one.s

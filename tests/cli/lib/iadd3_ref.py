@@ -219,12 +219,13 @@ def run_reference(program, st):
     return out
 
 
-def check(prog_file, state_file, out_file):
+def check(prog_file, state_file, out_file, reference=None):
+    """OUT against reference(program, state) (default: IADD3's), lane by lane"""
     program = [ln.split("//")[0].strip().rstrip(";").strip() for ln in open(prog_file)]
     program = [p for p in program if p]
     st, got = json.load(open(state_file)), json.load(open(out_file))
     bad = n = 0
-    for wi, (R, P) in enumerate(run_reference(program, st)):
+    for wi, (R, P) in enumerate((reference or run_reference)(program, st)):
         gw = got["warps"][wi]
         for r in range(255):
             for ln, (a, b) in enumerate(zip(lanes(gw, "R%d" % r), R[r])):
