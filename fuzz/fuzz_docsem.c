@@ -69,6 +69,7 @@ static void check_placed(const gisa_diags *d, const char *text, size_t len)
                     g->source_line ? g->source_line : "");
         }
     }
+    fuzz_lines L = {text, len, NULL, 0, 0};
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         const gisa_diag *g = gisa_diags_get(d, i);
         if (g->severity != GISA_ERROR)
@@ -85,9 +86,10 @@ static void check_placed(const gisa_diags *d, const char *text, size_t len)
          * and shows its own text, which the column is checked against */
         gisa_diag line1 = *g;
         line1.col = 1;
-        if (!fuzz_diag_placed(&line1, text, len, 0) || ((!g->source_line || cut) && !fuzz_diag_placed(g, text, len, 0)))
+        if (!fuzz_diag_placed_in(&line1, &L, 0) || ((!g->source_line || cut) && !fuzz_diag_placed_in(g, &L, 0)))
             abort();
     }
+    fuzz_lines_free(&L);
 }
 
 /* A random word of one of ot's opcodes that decodes as that opcode; 0 when

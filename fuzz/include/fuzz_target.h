@@ -6,6 +6,7 @@
 #define GISA_FUZZ_TARGET_H
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../../tests/unit/apihelp.h"
 #include "gisa.h"
@@ -50,27 +51,63 @@ static inline const gisa_isa *fuzz_take_target(const uint8_t **data, size_t *siz
  * exists and its column is at most one past the end of that line (errors
  * such as "expected an operand" point just after the last character).
  * Diagnostics without a line (line 0) are allowed when `allow_unplaced`. */
-static inline int fuzz_diag_placed(const gisa_diag *g, const char *text, size_t len, int allow_unplaced)
+/* The lines of one text, found on first use, so that checking many
+ * diagnostics of a large text (an 8 MiB description made by @N{..}) is not
+ * quadratic: fuzz_lines L = {text, len}; ... fuzz_lines_free(&L). */
+typedef struct fuzz_lines {
+    const char *text;
+    size_t len;
+    size_t *start; /* [n]: offsets of the line starts */
+    size_t n, cap;
+} fuzz_lines;
+
+static inline void fuzz_lines_free(fuzz_lines *L)
+{
+    free(L->start);
+    L->start = NULL;
+    L->n = L->cap = 0;
+}
+
+static inline void fuzz_lines_index(fuzz_lines *L)
+{
+    for (size_t b = 0;;) {
+        if (L->n == L->cap) {
+            size_t *grown = realloc(L->start, (L->cap = L->cap ? 2 * L->cap : 1024) * sizeof *L->start);
+            if (!grown)
+                abort();
+            L->start = grown;
+        }
+        L->start[L->n++] = b;
+        const char *nl = b < L->len ? memchr(L->text + b, '\n', L->len - b) : NULL;
+        if (!nl)
+            return;
+        b = (size_t)(nl - L->text) + 1;
+    }
+}
+
+static inline int fuzz_diag_placed_in(const gisa_diag *g, fuzz_lines *L, int allow_unplaced)
 {
     if (g->severity != GISA_ERROR)
         return 1;
     if (g->line <= 0)
         return allow_unplaced;
-    /* find line g->line: [b, e) */
-    size_t b = 0, e = 0;
-    int line = 1;
-    for (;;) {
-        e = b;
-        while (e < len && text[e] != '\n')
-            e++;
-        if (line == g->line)
-            break;
-        if (e >= len)
-            return 0; /* no such line */
-        b = e + 1;
-        line++;
-    }
+    if (!L->start)
+        fuzz_lines_index(L);
+    if ((size_t)g->line > L->n)
+        return 0; /* no such line */
+    size_t b = L->start[g->line - 1];
+    const char *nl = b < L->len ? memchr(L->text + b, '\n', L->len - b) : NULL;
+    size_t e = nl ? (size_t)(nl - L->text) : L->len;
     return g->col >= 1 && (size_t)g->col <= e - b + 1;
+}
+
+/* The same for one diagnostic of a text */
+static inline int fuzz_diag_placed(const gisa_diag *g, const char *text, size_t len, int allow_unplaced)
+{
+    fuzz_lines L = {text, len, NULL, 0, 0};
+    int placed = fuzz_diag_placed_in(g, &L, allow_unplaced);
+    fuzz_lines_free(&L);
+    return placed;
 }
 
 static inline int fuzz_diags_placed(const gisa_diags *d, const char *text, size_t len, int allow_unplaced)
