@@ -12,7 +12,7 @@
 
 #include "common/fpenv.h"
 #include "sim/sim.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 uint32_t sim_pack_pred(const uint8_t *lanes)
 {

@@ -22,7 +22,7 @@
 #include <mpfr.h>
 
 #include "fpref.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 enum { RANDOM_N = 40000 }; /* random input tuples per function (each in 4 modes) */
 
