@@ -121,14 +121,14 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     if (kept)
         *kept = inst;
     if (st != GISA_OK) {
-        gisa_disassemble(isa, s->words[pc], text, TEXT_CAP, NULL); /* the `.invalid` line, for messages */
+        isa->tools.disassemble(isa, s->words[pc], text, TEXT_CAP, NULL); /* the `.invalid` line, for messages */
         size_t n = strnlen(inst.why, TEXT_CAP - 1); /* cut as the reason always was */
         memcpy(why, inst.why, n);
         why[n] = 0;
         in->fault = why;
         return;
     }
-    gisa_print(isa, &inst, text, TEXT_CAP); /* for the trace and fault messages only */
+    isa->tools.print(isa, &inst, text, TEXT_CAP); /* for the trace and fault messages only */
     int opc = inst.opcode, form = inst.form;
     const isa_opcode *op = &isa->opcodes[opc];
     const syntax_form *F = &op->forms[form];
