@@ -20,7 +20,7 @@ CC=${GISA_CC:-cc}
 B=${GISA_BUILD_DIR:-$(dirname "$G")}
 L=$B/layers
 [ -f "$L/link_flags" ] || { echo "FAIL: $L/link_flags: no layer checks in this build" >&2; exit 1; }
-mapfile -t flags <"$L/link_flags"
+mapfile -t flags < <(grep . "$L/link_flags")
 CFLAGS=(-std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -fvisibility=hidden -I"$SRC/include" -I"$SRC/src")
 
 # link_layer NAME [OBJ...]: the check program of layer NAME, with OBJ added
