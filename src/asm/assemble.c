@@ -267,7 +267,7 @@ static int directive(asm_run *r, statement *st, const char *line, size_t q, size
     }
     if (d.invalid) { /* `.invalid` says the word does not decode: check it */
         char text[512];
-        if (gisa_disassemble(r->isa, d.words[0], text, sizeof text, NULL) == GISA_OK) {
+        if (r->isa->tools.disassemble(r->isa, d.words[0], text, sizeof text, NULL) == GISA_OK) {
             asm_error e = {d.col, (int)(t - q), ""};
             snprintf(e.msg, sizeof e.msg, "this word is no invalid one: it is '%.300s' (write .inst to keep it raw)", text);
             report(&r->k, GISA_WARNING, st, &e);

@@ -6,7 +6,7 @@
  * (DO_IF / DO_ELSE / DO_ENDIF), so each operation runs once for the warp.
  *
  * The executor (src/sim/docexec.c) runs it; it is the only code that knows
- * floating-point arithmetic (the simulator's softfp), so this layer stays
+ * floating-point arithmetic (src/fp's soft-float), so this layer stays
  * free of it. */
 #ifndef GISA_DOCSEM_PROG_H
 #define GISA_DOCSEM_PROG_H

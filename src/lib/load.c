@@ -15,6 +15,8 @@ static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
 {
     if (st != GISA_OK)
         return st;
+    /* the tools' services to the layers below them (spec/model.h) */
+    (*out)->tools = (isa_services){gisa_assemble, gisa_disassemble, gisa_print};
     /* pseudo-code that does not parse is a warning here (the optype does
      * not run under the doc engine) and an error of gisa lint */
     ds_model_build(*out, GISA_WARNING, diags);

@@ -9,7 +9,7 @@
 
 #include "docsem/prog.h"
 #include "sim/docexec.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 typedef unsigned __int128 u128;
 typedef ds_int lanes[DS_LANES];

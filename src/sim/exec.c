@@ -14,7 +14,7 @@
 #include "common/fpenv.h"
 #include "sim/engine.h"
 #include "sim/sim.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 static const uint32_t *broadcast(uint32_t *dst, uint32_t v)
 {

@@ -36,7 +36,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 #if !defined(FLT_EVAL_METHOD) || FLT_EVAL_METHOD != 0
 #error "mufu.c needs FLT_EVAL_METHOD == 0 (SSE2 or similar, not x87)"

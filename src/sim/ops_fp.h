@@ -5,7 +5,9 @@
 #ifndef GISA_SIM_OPS_FP_H
 #define GISA_SIM_OPS_FP_H
 #include "sim/ops.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
+
+_Static_assert(FP_LANES == LANES, "the lane kernels of src/fp run a warp's lanes");
 
 static inline uint64_t fp_decorate(uint64_t v, const sim_opnd *o, const fpfmt *f)
 {

@@ -109,14 +109,16 @@ static void read_constants(const gisa_sim *s, sim_insn *in)
     }
 }
 
-/* The text of word pc for the trace and fault messages (an `.invalid` line
- * when it does not decode) */
+/* The text of word pc for the trace and fault messages only (an `.invalid`
+ * line when it does not decode), printed by the service the library set in
+ * the ISA handle: the disassembler is a sibling layer */
 static void word_text(const gisa_sim *s, size_t pc, const gisa_inst *inst, gisa_status decoded, char *text)
 {
+    const gisa_isa *isa = s->isa;
     if (decoded == GISA_OK)
-        gisa_print(s->isa, inst, text, TEXT_CAP);
+        isa->tools.print(isa, inst, text, TEXT_CAP);
     else
-        gisa_disassemble(s->isa, s->words[pc], text, TEXT_CAP, NULL);
+        isa->tools.disassemble(isa, s->words[pc], text, TEXT_CAP, NULL);
 }
 
 /* Pre-decodes word pc into *in: decode, choose the engine, place the

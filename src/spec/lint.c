@@ -408,7 +408,7 @@ static void lint_examples(linter *L)
             gisa_word *w = NULL;
             size_t n = 0;
             gisa_diags_clear(d);
-            if (gisa_assemble(isa, rl->loc.file, rl->text, strlen(rl->text), NULL, &w, &n, d) == GISA_OK) {
+            if (isa->tools.assemble(isa, rl->loc.file, rl->text, strlen(rl->text), NULL, &w, &n, d) == GISA_OK) {
                 free(w);
                 continue;
             }

@@ -14,6 +14,6 @@ gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *
 gisa_status spec_load_paths(const char *const *paths, size_t n, const char *const *add, size_t nadd,
                             const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags);
 /* The model's consistency checks (lint.c); gisa_isa_lint adds the
- * pseudo-code's (src/lib/lint.c). */
+ * pseudo-code's (src/docsem/isa_lint.c). */
 gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags);
 #endif

@@ -190,6 +190,20 @@ typedef struct decode_table {
     decode_pattern *pat; /* [nopcodes]: the opcodes' fixed bits, side by side for the lookup */
 } decode_table;
 
+/* What code below the tools needs of a tool above it or beside it: the
+ * library's loader (src/lib/load.c) sets these to the tools' public
+ * functions, so that no layer calls a higher or a sibling one directly
+ * (the build links each layer against the lower ones only: README, "How
+ * it fits together"). The model's lint assembles the documents' examples;
+ * the assembler checks that a `.invalid` word does not decode; the
+ * simulator prints the instruction text of its trace and fault messages. */
+typedef struct isa_services {
+    gisa_status (*assemble)(const gisa_isa *isa, const char *filename, const char *text, size_t len,
+                            const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags);
+    gisa_status (*disassemble)(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
+    gisa_status (*print)(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
+} isa_services;
+
 struct gisa_isa {
     arena a;
     raw_spec raw;
@@ -220,6 +234,7 @@ struct gisa_isa {
     const struct dis_model *dis;       /* print plans (disasm/plan.h) */
     const struct asm_model *asm_model; /* candidate tables (asm/asm.h) */
     const struct ds_model *docsem;     /* the pseudo-code, parsed and patched (docsem/docsem.h) */
+    isa_services tools;                /* the tools' functions, for the layers below them (above) */
 };
 
 /* Builds the model from parsed definitions; returns the number of errors. */

@@ -5,19 +5,26 @@
 # build's -I; a header that does not exist counts by its first path
 # component) and these directions are refused:
 #   src/spec, src/common      -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/cov
-#   src/common                -> src/spec
+#   src/common                -> src/spec, src/fp
+#   src/fp                    -> anything but src/common (soft-float: the bottom but one)
 #   src/spec, src/common      -> src/docsem
 #   src/docsem                -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/cov
 #   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi, src/cov
 #   (src/sim may use src/docsem, the interpreter of the documents' pseudo-code)
-#   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/dpi, src/docsem
+#   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/docsem
+#   src/manual                -> src/gen, src/cov, src/lib, src/dpi, src/cli
+#   src/lib                   -> src/dpi, src/cli
+#   src/dpi                   -> src/cli
 # (src/gen, the random program generator, sits beside the tools: it reads
 # the model and calls the others through include/gisa.h only; so does
-# src/cov, functional coverage, a lib-layer user of the model and the
-# public API.)
-# src/manual (the HTML manual, a lib-layer user of the public API and the
-# model), src/dpi (the DPI-C wrapper, over the public API only), src/cli and
-# src/lib may include anything. Prints each offending line
+# src/cov, functional coverage, a user of the model and the public API.)
+# These follow the layers the build links (README, "How it fits together";
+# CMakeLists.txt, GISA_LAYER_GRAPH, checks the calls):
+#   common <- fp <- spec <- docsem <- asm | disasm | sim <- gen | cov | manual <- lib <- dpi | cli
+# with src/gen and src/cov kept to the public header for the tools below
+# them. src/manual (the HTML manual) may include the model and the tools
+# below it; src/dpi (the DPI-C wrapper, over the public API) anything but
+# src/cli; src/cli anything. Prints each offending line
 # (file:line: the directive) and exits 1; exits 0 when there is none.
 # Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
 # repository holding this script). No other environment is needed.
@@ -34,11 +41,15 @@ forbidden() {
     [ "$from" = "$to" ] && return 1
     case $from in
     spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem|cov)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem|cov|fp)$ ]] ;;
+    fp) [ "$to" != common ] ;;
     docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
     asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov)$ ]] ;;
     sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
-    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|dpi|docsem)$ ]] ;;
+    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem)$ ]] ;;
+    manual) [[ $to =~ ^(gen|cov|lib|dpi|cli)$ ]] ;;
+    lib) [[ $to =~ ^(dpi|cli)$ ]] ;;
+    dpi) [ "$to" = cli ] ;;
     *) return 1 ;;
     esac
 }
@@ -83,7 +94,7 @@ bad=0 checked=0
 while IFS= read -r -d '' file; do
     rel=${file#"$SRC"/}
     from=${rel%%/*}
-    [[ $from =~ ^(spec|common|asm|disasm|sim|gen|docsem|cov)$ ]] || continue
+    [[ $from =~ ^(spec|common|fp|asm|disasm|sim|gen|docsem|cov|manual|lib|dpi)$ ]] || continue
     dir=$(dirname "$file")
     lineno=0
     while IFS= read -r line || [ -n "$line" ]; do

@@ -33,7 +33,7 @@
 
 #include "fpref.h"
 #include "sim/mufu.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 enum { NOPS = 8 };
 

@@ -1,4 +1,4 @@
-/* The rounding module (sim/softfp) against the MPFR reference of fpref.h
+/* The rounding module (fp/softfp) against the MPFR reference of fpref.h
  * (each operation rounded once by MPFR at the format's precision, then
  * overflow and gradual underflow without a second rounding). Results must
  * match bit for bit; any NaN matches any NaN.
@@ -22,7 +22,7 @@
 #include <mpfr.h>
 
 #include "fpref.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 enum { RANDOM_N = 40000 }; /* random input tuples per function (each in 4 modes) */
 

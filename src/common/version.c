@@ -1,6 +1,7 @@
 /* gisa_version(), gisa_version_number(): the project VERSION of
  * CMakeLists.txt, passed in as GISA_VERSION_MAJOR/MINOR/PATCH compile
- * definitions of this file. */
+ * definitions of this file. In the bottom layer: any layer may print it
+ * (the HTML manual does). */
 #include "gisa.h"
 
 #if !defined(GISA_VERSION_MAJOR) || !defined(GISA_VERSION_MINOR) || !defined(GISA_VERSION_PATCH)

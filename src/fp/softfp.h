@@ -18,8 +18,8 @@
  * The host must not flush subnormals (no x86 FTZ/DAZ) and must mask the
  * exceptions: every public entry point of the library sets that
  * environment first and gives the caller's back (common/fpenv.h). */
-#ifndef GISA_SIM_SOFTFP_H
-#define GISA_SIM_SOFTFP_H
+#ifndef GISA_FP_SOFTFP_H
+#define GISA_FP_SOFTFP_H
 #include <stdint.h>
 #include <string.h>
 
@@ -105,6 +105,18 @@ uint16_t bf16_from_f64(uint64_t x, fp_rnd r);
 void fp_restore_host_rounding(void);
 /* Makes r the thread's host rounding mode (a no-op when it already is). */
 void fp_use_rounding(fp_rnd r);
+
+/* The lane kernels' width: a warp's 32 lanes (sim/sim.h's LANES, which
+ * sim/ops_fp.h checks is the same). */
+#define FP_LANES 32
+
+/* A helper of the lane kernels: inlined into each of their clones, so it
+ * runs with the clone's instruction set. */
+#if defined(__GNUC__)
+#define FP_INLINE static inline __attribute__((always_inline))
+#else
+#define FP_INLINE static inline
+#endif
 
 /* The F32/F64 operations on 32 lanes at once (softfp_lanes.c): the same
  * results as the scalar functions, with one mode switch per call. */

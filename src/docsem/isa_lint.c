@@ -1,4 +1,7 @@
-/* gisa_isa_lint: the model's checks, then the pseudo-code's. */
+/* gisa_isa_lint: the model's checks, then the pseudo-code's. Here, in the
+ * lowest layer that sees both (src/manual, below src/lib, lints too); the
+ * model's check of the documents' examples assembles them through the
+ * handle's services (spec/model.h), which the library's loader sets. */
 #include "common/fpenv.h"
 #include "common/diag.h"
 #include "docsem/docsem.h"

@@ -12,8 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sim/ops.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 
 /* Bit patterns as host values, element by element: each memcpy is one load
@@ -37,7 +36,7 @@ static inline double f64_at(const uint64_t *p)
     LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, fp_rnd r)                               \
     {                                                                                                                  \
         fp_use_rounding(r);                                                                                            \
-        for (int l = 0; l < LANES; l++) {                                                                              \
+        for (int l = 0; l < FP_LANES; l++) {                                                                              \
             F v = AT(&a[l]) op AT(&b[l]);                                                                              \
             memcpy(&d[l], &v, sizeof v);                                                                               \
         }                                                                                                              \
@@ -46,7 +45,7 @@ static inline double f64_at(const uint64_t *p)
     LANE_FN void name(W *restrict d, const W *restrict a, const W *restrict b, const W *restrict c, fp_rnd r)          \
     {                                                                                                                  \
         fp_use_rounding(r);                                                                                            \
-        for (int l = 0; l < LANES; l++) {                                                                              \
+        for (int l = 0; l < FP_LANES; l++) {                                                                              \
             F v = fn(AT(&a[l]), AT(&b[l]), AT(&c[l]));                                                                 \
             memcpy(&d[l], &v, sizeof v);                                                                               \
         }                                                                                                              \
@@ -65,7 +64,7 @@ LANE_FN void f32_mul_lanes(uint32_t *restrict d, const uint32_t *restrict a, con
 {
     fp_use_rounding(r);
     const double s = ldexp(1.0, k < -3 ? -3 : k > 3 ? 3 : k);
-    for (int l = 0; l < LANES; l++) {
+    for (int l = 0; l < FP_LANES; l++) {
         float v = k ? (float)((double)f32_at(&a[l]) * (double)f32_at(&b[l]) * s) : f32_at(&a[l]) * f32_at(&b[l]);
         memcpy(&d[l], &v, sizeof v);
     }

@@ -41,8 +41,7 @@
  * (the host's sign is RN's). */
 #include <string.h>
 
-#include "sim/ops.h"
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&               \
     !defined(GISA_NO_CLONES)
@@ -50,7 +49,7 @@
 #include <immintrin.h>
 #endif
 
-#define HALVES (2 * LANES)
+#define HALVES (2 * FP_LANES)
 #define F32_SIGN 0x80000000u
 #define F32_INF 0x7f800000u
 
@@ -67,14 +66,14 @@ typedef enum { H_ADD, H_MUL, H_FMA } half_op;
     }
 
 /* IEEE's sign of an exact zero sum x + y in mode r */
-SIM_INLINE uint32_t zero_sum_sign(uint32_t sx, uint32_t sy, fp_rnd r) { return r == FP_RM ? sx | sy : sx & sy; }
+FP_INLINE uint32_t zero_sum_sign(uint32_t sx, uint32_t sy, fp_rnd r) { return r == FP_RM ? sx | sy : sx & sy; }
 
 /* The exact value rounded to odd at float precision, from f (a float near it,
  * finite: f is its rounding; infinite: an overflow, or an infinite result
  * when `finite` is 0), inexact (the exact value is not f) and below (it lies
  * on the zero side of f). A zero f takes zsign. Flags are 0 or 1, tested as
  * integers: float comparisons would stop the vectoriser. */
-SIM_INLINE uint32_t round_odd(uint32_t f, uint32_t finite, uint32_t inexact, uint32_t below, uint32_t zsign)
+FP_INLINE uint32_t round_odd(uint32_t f, uint32_t finite, uint32_t inexact, uint32_t below, uint32_t zsign)
 {
     uint32_t mag = f & ~F32_SIGN, sign = f & F32_SIGN;
     uint32_t step = inexact & finite, back = step & below;
@@ -84,7 +83,7 @@ SIM_INLINE uint32_t round_odd(uint32_t f, uint32_t finite, uint32_t inexact, uin
 
 /* One F16 lane: a*b+c (H_FMA), a+c (H_ADD) or a*b (H_MUL) of exact floats,
  * rounded to odd at float precision */
-SIM_INLINE uint32_t f16_odd(float x, float y, float z, half_op op, fp_rnd r)
+FP_INLINE uint32_t f16_odd(float x, float y, float z, half_op op, fp_rnd r)
 {
     float p = op == H_ADD ? x : x * y;
     if (op == H_MUL)
@@ -95,7 +94,7 @@ SIM_INLINE uint32_t f16_odd(float x, float y, float z, half_op op, fp_rnd r)
 }
 
 /* One BF16 lane, as f16_odd but in double */
-SIM_INLINE uint32_t bf16_odd(double x, double y, double z, half_op op, fp_rnd r)
+FP_INLINE uint32_t bf16_odd(double x, double y, double z, half_op op, fp_rnd r)
 {
     double p = op == H_ADD ? x : x * y, s = p, e = 0;
     if (op != H_MUL) {
@@ -114,7 +113,7 @@ SIM_INLINE uint32_t bf16_odd(double x, double y, double z, half_op op, fp_rnd r)
 /* An F16 bit pattern as a float, exactly: the pattern shifted into a float's
  * fields is the value times 2^-112 (subnormals too), and infinities and NaNs
  * get float's all-ones exponent. */
-SIM_INLINE float f16_widen(uint16_t h)
+FP_INLINE float f16_widen(uint16_t h)
 {
     uint32_t mag = h & 0x7fffu;
     uint32_t v = f32b(f32v(mag << 13) * 0x1p112f) | (mag >= 0x7c00u ? F32_INF : 0);
@@ -125,7 +124,7 @@ SIM_INLINE float f16_widen(uint16_t h)
  * quantum for the magnitude (normal: 13 bits below; subnormal: more) into
  * kept bits and a remainder that decides the increment, which may carry into
  * the exponent (as IEEE encodings allow). */
-SIM_INLINE uint16_t f16_narrow(uint32_t u, fp_rnd r)
+FP_INLINE uint16_t f16_narrow(uint32_t u, fp_rnd r)
 {
     uint32_t mag = u & ~F32_SIGN, neg = u >> 31, ef = mag >> 23;
     uint32_t sub = ef < 113; /* below 2^-14 */
@@ -142,7 +141,7 @@ SIM_INLINE uint16_t f16_narrow(uint32_t u, fp_rnd r)
 }
 
 /* A float rounded once to BF16 (its high half) in mode r; NaN -> 0x7FFF */
-SIM_INLINE uint16_t bf16_narrow(uint32_t u, fp_rnd r)
+FP_INLINE uint16_t bf16_narrow(uint32_t u, fp_rnd r)
 {
     uint32_t neg = u >> 31;
     uint32_t add = r == FP_RN ? 0x7fffu + (u >> 16 & 1) : r != FP_RZ && neg == (r == FP_RM) ? 0xffffu : 0;
@@ -151,14 +150,14 @@ SIM_INLINE uint16_t bf16_narrow(uint32_t u, fp_rnd r)
 
 /* The F16 kernels: the odd roundings of all halves, then the narrowing, with
  * r a constant in each instance. */
-SIM_INLINE void f16_odd_all(uint32_t *restrict o, const float *x, const float *y, const float *z, half_op op,
+FP_INLINE void f16_odd_all(uint32_t *restrict o, const float *x, const float *y, const float *z, half_op op,
                             fp_rnd r)
 {
     for (int i = 0; i < HALVES; i++)
         o[i] = f16_odd(x[i], y[i], z[i], op, r);
 }
 
-SIM_INLINE void f16_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+FP_INLINE void f16_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                              fp_rnd r)
 {
     float x[HALVES], y[HALVES], z[HALVES];
@@ -177,7 +176,7 @@ SIM_INLINE void f16_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, 
 /* With F16C: conversions by the hardware, the narrowing in mode r by the
  * immediate of vcvtps2ph, whose rounding field is fp_rnd's numbering */
 #define F16C_FN __attribute__((target("avx2,f16c")))
-F16C_FN SIM_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
+F16C_FN FP_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
                                         half_op op, fp_rnd r)
 {
     float x[HALVES], y[HALVES], z[HALVES];
@@ -219,7 +218,7 @@ F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t 
 #endif
 
 /* r a constant in each case (op is one in each caller) */
-SIM_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+FP_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                                  fp_rnd r)
 {
 #define PORTABLE(mode) f16_portable(d, a, b, c, op, mode)
@@ -228,7 +227,7 @@ SIM_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t 
 #undef PORTABLE
 }
 
-SIM_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
+FP_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
 {
 #ifdef HALF_F16C
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
@@ -241,7 +240,7 @@ SIM_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, con
 }
 
 /* The BF16 kernel, portable: widening is a shift, the rest plain code */
-SIM_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+FP_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                           fp_rnd r)
 {
     uint32_t o[HALVES];
@@ -254,7 +253,7 @@ SIM_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, con
         d[i] = bf16_narrow(o[i], r);
 }
 
-SIM_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                            fp_rnd r)
 {
 #define BF16_MODE(mode) bf16_mode(d, a, b, c, op, mode)

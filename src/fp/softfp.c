@@ -17,7 +17,7 @@
  * that, every operation that depends on the mode reads its operands from
  * volatile objects after the mode switch and writes its result to one, so
  * it can be neither constant-folded nor moved across fesetround(). */
-#include "sim/softfp.h"
+#include "fp/softfp.h"
 
 #include "common/fpenv.h"
 
