@@ -652,7 +652,12 @@ GISA_API gisa_status gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, 
 /* Trace text of one commit record: the lines the trace callback receives
  * (gisa_sim_set_trace), one call of fn per line. Formats (docs/simulator.md):
  * GISA_TRACE_JSON one JSON object per instruction; GISA_TRACE_F32/F64/F16
- * add the values read as numbers beside the bits. */
+ * add the values read as numbers beside the bits. sim must be the
+ * simulator that made the record, with the program loaded then: a record
+ * whose inst or text are not sim's for that pc now (made before a
+ * gisa_sim_load, or by another simulator, a clone included) gives
+ * GISA_ERR_USAGE and no line, never a read of the freed program; a record
+ * of your own may leave inst and text NULL. */
 #define GISA_TRACE_JSON 1u
 #define GISA_TRACE_F32 2u
 #define GISA_TRACE_F64 4u
