@@ -199,6 +199,7 @@ def test_integers_out_of_range():
         lambda: sim.get_reg(2**32, 1), lambda: sim.get_reg(0, 1, 2**32), lambda: sim.get_reg(-1, 1),
         lambda: sim.set_pred(2**32, 0, True), lambda: sim.get_pred(0, 2**32), lambda: sim.set_ureg(0, 2**32, 1),
         lambda: sim.get_upred(0, 2**32 + 1), lambda: sim.set_pair(0, 2, 2**64), lambda: sim.get_pair(0, 2, 2**32),
+        lambda: sim.set_reg(0, 1, [2**40] * 32), lambda: sim.set_pair(0, 2, [2**64] * 32),
         lambda: sim.set_active(2**32, 1), lambda: sim.set_active(0, 2**32), lambda: sim.get_active(2**32),
         lambda: sim.set_const(2**32, 0, 1), lambda: sim.set_const(0, 2**32, 1), lambda: sim.get_const(0, 2**32),
         lambda: sim.set_pc(0, 2**64), lambda: sim.set_pc(2**32, 0), lambda: sim.pc(2**32), lambda: sim.done(2**32),
