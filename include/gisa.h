@@ -573,7 +573,12 @@ GISA_API gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t
 /* Trace: one call per line (no newline; valid during the call), from the
  * thread that calls gisa_sim_run; warps are traced in order. NULL turns
  * tracing off. A status other than GISA_OK stops the run, which returns
- * it (the warps stay where they were; gisa_sim_continue goes on). */
+ * it (the warps stay where they were; gisa_sim_continue goes on). The trace
+ * function and the commit hook may read the simulator that calls them
+ * (gisa_sim_get, gisa_sim_pc, gisa_sim_commit_format, gisa_cov_record, a
+ * clone), but must not load, free, run, continue or step it: the run goes
+ * on with the program and the state it is using (the Python package
+ * raises RuntimeError for such a call, docs/python.md). */
 typedef gisa_status (*gisa_trace_fn)(void *user, const char *line);
 GISA_API gisa_status gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
 
