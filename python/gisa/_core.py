@@ -219,9 +219,9 @@ def _closed(what: str) -> Error:
 
 
 def _isa_call(f: _F) -> _F:
-    """A method of Isa that calls the library: raises when the Isa is
-    closed, and counts as a use of it while it runs (close() waits for
-    none: it raises while any use runs)."""
+    """A method of Isa that calls the library: raises Error when the Isa
+    is closed, and counts as a use of it while it runs (close() raises
+    RuntimeError while there is one)."""
     what = "Isa." + f.__name__
 
     @functools.wraps(f)
@@ -272,8 +272,9 @@ class _Handle:
     the object's own callback (the lock is held by this very thread, on the
     C call that runs the callback); a reading call from there goes on,
     since the library calls back between instructions, where the state is
-    whole. The lock also holds a use of the Isa, which close() waits for
-    none of: it raises while there is one."""
+    whole. Holding the lock counts as a use of the Isa: Isa.close() raises
+    RuntimeError while there is one, rather than wait or free it under
+    the call."""
 
     _NEW = ""
     _FREE = ""
@@ -720,7 +721,7 @@ class Isa:
             if self._lib.gisa_isa_find_opcode(self._h, _b(op), ctypes.byref(idx)) != _c.OK:
                 raise Error("unknown opcode %r" % op, _c.ERR_USAGE)
             op = idx.value
-        if not 0 <= _int_in(op, "opcode index", -(1 << 63), 1 << 63) < len(self.opcodes):
+        if not 0 <= op < len(self.opcodes):
             raise Error("opcode index %r out of range" % op, _c.ERR_USAGE)
         c.opcode = op
         c.form = inst.form if form is None else _int_in(form, "form", -(1 << 31), (1 << 31) - 1)

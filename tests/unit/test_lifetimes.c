@@ -99,6 +99,11 @@ static void stale_commit_refused(void)
     CHECK(gisa_sim_step(sim, 0, &old, NULL) == GISA_OK && old.text);
     int lines = 0;
     CHECK(gisa_sim_commit_format(sim, &old, 0, count_line, &lines) == GISA_OK && lines >= 1);
+    /* still the program loaded: a record stays good across a new
+     * pre-decode (a constant changed, another step) */
+    CHECK(gisa_sim_set_const(sim, 0, 0x10, 0x3f800000) == GISA_OK && gisa_sim_step(sim, 0, &now, NULL) == GISA_OK);
+    lines = 0;
+    CHECK(gisa_sim_commit_format(sim, &old, GISA_TRACE_JSON, count_line, &lines) == GISA_OK && lines == 1);
     /* a clone has the program at its own addresses */
     CHECK(gisa_sim_clone(sim, &copy) == GISA_OK);
     lines = 0;
