@@ -340,11 +340,13 @@ class _Handle:
             self._exit()
 
     def _release(self) -> None:
-        """Frees the library object once (from __del__ or Isa.close)."""
+        """Frees the library object once (from __del__ or Isa.close). The
+        free runs under the lock, so that a close() meeting a finaliser
+        half done waits for its free before it frees the Isa."""
         with self._free_lock:
             h, self._h = self._h, None
-        if h:
-            getattr(self._lib, self._FREE)(h)
+            if h:
+                getattr(self._lib, self._FREE)(h)
 
     def __del__(self) -> None:
         if getattr(self, "_h", None):
