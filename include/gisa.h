@@ -579,7 +579,12 @@ GISA_API gisa_status gisa_sim_load(gisa_sim *sim, const gisa_word *words, size_t
 /* Trace: one call per line (no newline; valid during the call), from the
  * thread that calls gisa_sim_run; warps are traced in order. NULL turns
  * tracing off. A status other than GISA_OK stops the run, which returns
- * it (the warps stay where they were; gisa_sim_continue goes on). */
+ * it (the warps stay where they were; gisa_sim_continue goes on). The trace
+ * function and the commit hook may read the simulator that calls them
+ * (gisa_sim_get, gisa_sim_pc, gisa_sim_commit_format, gisa_cov_record, a
+ * clone), but must not load, free, run, continue or step it: the run goes
+ * on with the program and the state it is using (the Python package
+ * raises RuntimeError for such a call, docs/python.md). */
 typedef gisa_status (*gisa_trace_fn)(void *user, const char *line);
 GISA_API gisa_status gisa_sim_set_trace(gisa_sim *sim, gisa_trace_fn fn, void *user);
 
@@ -661,7 +666,12 @@ GISA_API gisa_status gisa_sim_set_commit_hook(gisa_sim *sim, gisa_commit_fn fn, 
 /* Trace text of one commit record: the lines the trace callback receives
  * (gisa_sim_set_trace), one call of fn per line. Formats (docs/simulator.md):
  * GISA_TRACE_JSON one JSON object per instruction; GISA_TRACE_F32/F64/F16
- * add the values read as numbers beside the bits. */
+ * add the values read as numbers beside the bits. sim must be the
+ * simulator that made the record, with the program loaded then: a record
+ * whose inst or text are not sim's for that pc now (made before a
+ * gisa_sim_load, or by another simulator, a clone included) gives
+ * GISA_ERR_USAGE and no line, never a read of the freed program; a record
+ * of your own may leave inst and text NULL. */
 #define GISA_TRACE_JSON 1u
 #define GISA_TRACE_F32 2u
 #define GISA_TRACE_F64 4u

@@ -3,9 +3,15 @@ what an Isa does (assemble, disassemble, decode, encode, documents)."""
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import functools
+import operator
 import os
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union, overload
+import threading
+import weakref
+from typing import (TYPE_CHECKING, Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, TypeVar,
+                    Union, overload)
 
 from . import _lib as _c
 
@@ -16,6 +22,7 @@ if TYPE_CHECKING:  # only for the annotations
 
 Word = Union[int, "_c.gisa_word"]
 PathLike = Union[str, bytes, "os.PathLike[str]"]
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 _SEVERITY = {_c.NOTE: "note", _c.WARNING: "warning", _c.ERROR: "error"}
 
@@ -173,36 +180,184 @@ class _Callback:
             raise e
 
 
+# ------------------------------------------------------------------ integers
+# ctypes narrows a Python int to a C type silently, modulo 2**bits: warp
+# 2**32 would be warp 0, lane 2**32 lane 0. Every integer the package hands
+# to the library goes through these first.
+SIZE_BITS = ctypes.sizeof(ctypes.c_size_t) * 8
+
+
+def _int_in(value: Any, what: str, lo: int, hi: int) -> int:
+    """value as an int in [lo, hi]: TypeError when it is no integer (a
+    float is not taken for one), ValueError naming `what` when it is out of
+    range."""
+    try:
+        v = operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an integer, not %s" % (what, type(value).__name__)) from None
+    if not lo <= v <= hi:
+        raise ValueError("%s %d is out of range (%d to %d)" % (what, v, lo, hi))
+    return v
+
+
+def _uint(value: Any, what: str, bits: int = 32) -> int:
+    """An unsigned C integer of `bits` bits (unsigned, uint32_t: 32; size_t:
+    SIZE_BITS; uint64_t: 64)."""
+    return _int_in(value, what, 0, (1 << bits) - 1)
+
+
+def _bits(value: Any, what: str, bits: int = 32) -> int:
+    """A register value or mask of `bits` bits: unsigned, or negative in
+    two's complement (-1 is all ones); returned unsigned."""
+    return _int_in(value, what, -(1 << (bits - 1)), (1 << bits) - 1) & ((1 << bits) - 1)
+
+
+# ------------------------------------------------------------------ handles: owners, threads, callbacks
+def _closed(what: str) -> Error:
+    return Error("%s: the Isa is closed (Isa.close()); so is every Simulator, Generator and Coverage made "
+                 "from it" % what, _c.ERR_USAGE)
+
+
+def _isa_call(f: _F) -> _F:
+    """A method of Isa that calls the library: raises Error when the Isa
+    is closed, and counts as a use of it while it runs (close() raises
+    RuntimeError while there is one)."""
+    what = "Isa." + f.__name__
+
+    @functools.wraps(f)
+    def call(self: "Isa", *args: Any, **kw: Any) -> Any:
+        self._enter(what)
+        try:
+            return f(self, *args, **kw)
+        finally:
+            self._exit()
+    return call  # type: ignore[return-value]
+
+
+def _guarded(write: bool) -> Callable[[_F], _F]:
+    def deco(f: _F) -> _F:
+        name = f.__name__
+
+        @functools.wraps(f)
+        def call(self: "_Handle", *args: Any, **kw: Any) -> Any:
+            self._enter(write, name)
+            try:
+                return f(self, *args, **kw)
+            finally:
+                self._exit()
+        return call  # type: ignore[return-value]
+    return deco
+
+
+# Methods of a Simulator, Generator or Coverage that call the library:
+# _writes may change the object, _reads only look at it (and may run from
+# inside its own trace function or commit hook).
+_writes = _guarded(True)
+_reads = _guarded(False)
+
+
 class _Handle:
-    """A library object made from an Isa (gisa_gen, gisa_cov), freed with
-    the Python object: a subclass names its constructor and destructor, two
-    functions of gisa._lib's table."""
+    """A library object made from an Isa (gisa_sim, gisa_gen, gisa_cov),
+    freed with the Python object or when its Isa is closed: a subclass
+    names its constructor and destructor, two functions of gisa._lib's
+    table.
+
+    The library lets one thread at a time use such an object, and a
+    callback it runs (a trace function, a commit hook) must not change the
+    object under the call that runs it: load() inside a trace function
+    freed the program being executed, set_trace(None) freed the callback C
+    was returning into. Every method that calls the library takes the
+    object's lock without waiting (_reads, _writes): a second thread gets
+    RuntimeError instead of racing, and so does a changing call from inside
+    the object's own callback (the lock is held by this very thread, on the
+    C call that runs the callback); a reading call from there goes on,
+    since the library calls back between instructions, where the state is
+    whole. Holding the lock counts as a use of the Isa: Isa.close() raises
+    RuntimeError while there is one, rather than wait or free it under
+    the call."""
 
     _NEW = ""
     _FREE = ""
+    _KIND = ""
 
-    def __init__(self, isa: "Isa") -> None:
+    def __init__(self, isa: "Isa", *args: Any) -> None:
+        h = ctypes.c_void_p()
+        with isa._using("%s.__init__" % self._KIND):
+            self._adopt(isa, None)
+            st = getattr(self._lib, self._NEW)(isa._h, *args, ctypes.byref(h))
+            if st != _c.OK:
+                raise Error("%s%r: %s" % (self._NEW, args, _s(self._lib.gisa_status_str(st))), st)
+            self._h = h.value
+
+    def _adopt(self, isa: "Isa", h: Optional[int]) -> None:
+        """Sets up the Python side of a handle made from isa (call while
+        using isa, so that a close cannot come in between)."""
         self.isa = isa
         self._lib = isa._lib
-        h = ctypes.c_void_p()
-        st = getattr(self._lib, self._NEW)(isa._h, ctypes.byref(h))
-        if st != _c.OK:
-            raise Error("%s: %s" % (self._NEW, _s(self._lib.gisa_status_str(st))), st)
-        self._h = h.value
+        self._h = h
+        self._lock = threading.Lock()
+        self._owner: Optional[int] = None  # the thread holding _lock (read only to compare with one's own)
+        self._nested = 0                   # reading calls from inside the holder's callbacks
+        self._free_lock = threading.Lock()
+        isa._dependents.add(self)
+
+    def _enter(self, write: bool, name: str) -> None:
+        me = threading.get_ident()
+        if self._lock.acquire(blocking=False):
+            try:
+                self.isa._enter("%s.%s" % (self._KIND, name))
+            except BaseException:
+                self._lock.release()
+                raise
+            self._owner = me
+            return
+        # _owner is this thread only while this thread holds the lock
+        if self._owner == me:
+            if not write:
+                self._nested += 1
+                return
+            raise RuntimeError("%s.%s called from inside a callback of the same %s (its trace function, commit "
+                               "hook or other callback): only reading calls are allowed there"
+                               % (self._KIND, name, self._KIND))
+        raise RuntimeError("%s.%s: this %s is in use by another thread (one thread at a time: give each thread "
+                           "its own, or lock around it)" % (self._KIND, name, self._KIND))
+
+    def _exit(self) -> None:
+        if self._nested:
+            self._nested -= 1
+            return
+        self._owner = None
+        self.isa._exit()
+        self._lock.release()
+
+    @contextlib.contextmanager
+    def _held(self, write: bool, name: str) -> Iterator[None]:
+        """The lock of a second object a method uses (compare's other)."""
+        self._enter(write, name)
+        try:
+            yield
+        finally:
+            self._exit()
+
+    def _release(self) -> None:
+        """Frees the library object once (from __del__ or Isa.close). The
+        free runs under the lock, so that a close() meeting a finaliser
+        half done waits for its free before it frees the Isa."""
+        with self._free_lock:
+            h, self._h = self._h, None
+            if h:
+                getattr(self._lib, self._FREE)(h)
 
     def __del__(self) -> None:
         if getattr(self, "_h", None):
-            getattr(self._lib, self._FREE)(self._h)
-            self._h = None
+            self._release()
 
 
 # ------------------------------------------------------------------ words
 def _word(value: Word) -> _c.gisa_word:
     if isinstance(value, _c.gisa_word):
         return value
-    v = int(value)
-    if v < 0 or v >> 128:
-        raise ValueError("word out of range: %#x" % v)
+    v = _int_in(value, "word", 0, (1 << 128) - 1)
     w = _c.gisa_word()
     w.w[0] = v & 0xFFFFFFFFFFFFFFFF
     w.w[1] = v >> 64
@@ -398,11 +553,21 @@ _FORMATS = {"bin": _c.FMT_BIN, "hex": _c.FMT_HEX, "c": _c.FMT_C}
 
 
 class Isa:
-    """A loaded instruction set (gisa_isa). Use gisa.load() to make one."""
+    """A loaded instruction set (gisa_isa). Use gisa.load() to make one.
+
+    close() (or the end of a `with` block) frees it at once, with every
+    Simulator, Generator and Coverage made from it; a later call of any of
+    them raises Error (status GISA_ERR_USAGE) rather than reach freed
+    memory. close() raises RuntimeError, closing nothing, while a call of
+    the Isa or of one of those objects runs (in another thread, or the
+    call whose callback this is)."""
 
     def __init__(self, handle: int) -> None:
-        self._h = handle
+        self._h: Optional[int] = handle
         self._lib = _c.lib()
+        self._use_lock = threading.Lock()
+        self._users = 0  # calls of the Isa and of its dependents running now
+        self._dependents: "weakref.WeakSet[_Handle]" = weakref.WeakSet()
         L = self._lib
         self.word_bits: int = L.gisa_isa_word_bits(handle)
         self.opcodes: List[str] = [_s(L.gisa_isa_opcode_name(handle, i))
@@ -412,15 +577,61 @@ class Isa:
         self.max_regs: int = L.gisa_sim_max_regs(handle)
         self.load_diagnostics: List[Diagnostic] = []
 
+    # -------------------------------------------------------------- lifetime
+    def _enter(self, what: str) -> None:
+        with self._use_lock:
+            if not self._h:
+                raise _closed(what)
+            self._users += 1
+
+    def _exit(self) -> None:
+        with self._use_lock:
+            self._users -= 1
+
+    @contextlib.contextmanager
+    def _using(self, what: str) -> Iterator[None]:
+        self._enter(what)
+        try:
+            yield
+        finally:
+            self._exit()
+
+    @property
+    def closed(self) -> bool:
+        return not getattr(self, "_h", None)
+
+    def close(self) -> None:
+        """Frees the ISA now, and every Simulator, Generator and Coverage
+        made from it (they raise Error from then on); again: nothing.
+        RuntimeError while a call of any of them runs."""
+        with self._use_lock:
+            h = getattr(self, "_h", None)
+            if not h:
+                return
+            if self._users:
+                raise RuntimeError("Isa.close(): the Isa is in use (a call of it, or of a Simulator, Generator "
+                                   "or Coverage made from it, is running: in another thread, or the one whose "
+                                   "callback this is)")
+            self._h = None  # from here on every _enter raises, so nothing reaches the handles freed below
+        for d in list(self._dependents):
+            d._release()
+        self._lib.gisa_isa_free(h)
+
+    def __enter__(self) -> "Isa":
+        return self
+
+    def __exit__(self, *a: Any) -> None:
+        self.close()
+
     def __del__(self) -> None:
-        if getattr(self, "_h", None):
-            self._lib.gisa_isa_free(self._h)
-            self._h = None
+        if getattr(self, "_use_lock", None) is not None:
+            self.close()
 
     @property
     def word_mask(self) -> int:
         return (1 << self.word_bits) - 1
 
+    @_isa_call
     def doc(self, name: Optional[str] = None) -> str:
         """Plain-text reference for an optype or opcode (None: the list)."""
         out = ctypes.c_void_p()
@@ -430,6 +641,7 @@ class Isa:
             raise Error("no documentation for %r" % name, st)
         return s or ""
 
+    @_isa_call
     def lint(self) -> List[Diagnostic]:
         """Runs the consistency checks; returns the diagnostics."""
         with _Diags() as d:
@@ -447,6 +659,7 @@ class Isa:
         (w,) = self._assemble(text, "<input>", _c.gisa_asm_options(flags=_c.ASM_ONE), "assembling %r" % text)
         return w
 
+    @_isa_call
     def _assemble(self, text: Union[str, bytes], filename: str, opt: Optional[_c.gisa_asm_options],
                   what: str) -> List[int]:
         data = _b(text)
@@ -469,6 +682,7 @@ class Isa:
     @overload
     def disassemble(self, words: Iterable[int]) -> List[str]: ...
 
+    @_isa_call
     def disassemble(self, words: Union[int, Iterable[int]]) -> Union[str, List[str]]:
         """Canonical text of one word (an int: returns a str) or of a list of
         words (returns a list). An invalid word gives `.invalid 0x... // reason`."""
@@ -481,6 +695,7 @@ class Isa:
         self._lib.gisa_disassemble(self._h, _word(w), buf, len(buf), None)
         return _s(buf.value)
 
+    @_isa_call
     def decode(self, word: int) -> Instruction:
         """Decodes a word into an Instruction; raises Error (with .reason)
         when the word is no instruction."""
@@ -491,6 +706,7 @@ class Isa:
             raise Error("invalid word %#x: %s" % (int(word), why), st, reason=why)
         return Instruction(self, inst)
 
+    @_isa_call
     def is_valid(self, word: int) -> bool:
         inst = _c.gisa_inst()
         return self._lib.gisa_decode(self._h, _word(word), ctypes.byref(inst)) == _c.OK
@@ -510,7 +726,7 @@ class Isa:
         if not 0 <= op < len(self.opcodes):
             raise Error("opcode index %r out of range" % op, _c.ERR_USAGE)
         c.opcode = op
-        c.form = inst.form if form is None else form
+        c.form = inst.form if form is None else _int_in(form, "form", -(1 << 31), (1 << 31) - 1)
         vals = dict(inst.fields)
         if fields:
             vals.update(fields)
@@ -528,6 +744,7 @@ class Isa:
                 c.field[i] = vals[n]
         return c
 
+    @_isa_call
     def encode(self, inst: Instruction, fields: Optional[Dict[str, int]] = None,
                opcode: Optional[Union[str, int]] = None, form: Optional[int] = None) -> int:
         """Encodes an Instruction (its .opcode, .form and .fields, which may
@@ -541,6 +758,7 @@ class Isa:
             raise Error("encode %s: %s" % (inst.opcode, why), st, reason=why)
         return _int(w)
 
+    @_isa_call
     def print(self, inst: Instruction, fields: Optional[Dict[str, int]] = None,
               opcode: Optional[Union[str, int]] = None, form: Optional[int] = None) -> str:
         """Canonical text of an Instruction as it is, or with `fields`,
@@ -555,6 +773,7 @@ class Isa:
         return _s(buf.value)
 
     # -------------------------------------------------------------- words
+    @_isa_call
     def serialize(self, words: Sequence[int], format: str = "bin") -> bytes:
         """Words (ints) as `gisa as` writes them: "bin" (16 bytes per word
         little-endian; 8 on a 64-bit target), "hex" (one word a line) or
@@ -572,6 +791,7 @@ class Isa:
         finally:
             self._lib.gisa_free(buf)
 
+    @_isa_call
     def parse_words(self, data: Union[str, bytes], hex: bool = False) -> List[int]:
         """Words (ints) from a binary image (hex=False) or hex text, as
         `gisa dis` reads them. Raises Error with the diagnostics."""
@@ -589,6 +809,7 @@ class Isa:
             self._lib.gisa_free(words)
 
     # -------------------------------------------------------------- manual
+    @_isa_call
     def manual(self) -> Dict[str, bytes]:
         """The HTML reference manual (gisa_isa_manual, what `gisa doc
         --html` writes) as a dict: page name -> bytes, in the library's

@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Dict, Tuple, Union
 
 from . import _lib as _c
-from ._core import _b, _check, _Diags, _Handle, _string_out
+from ._core import Error, _b, _check, _Diags, _Handle, _reads, _string_out, _writes
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -45,32 +45,43 @@ class Coverage(_Handle):
     attach(sim); merge() adds another Coverage of the same Isa; json() and
     read_json() are the files of `gisa cov`."""
 
-    _NEW, _FREE = "gisa_cov_new", "gisa_cov_free"
+    _NEW, _FREE, _KIND = "gisa_cov_new", "gisa_cov_free", "Coverage"
 
     def __init__(self, isa: Isa) -> None:
         super().__init__(isa)
 
+    @_writes
     def record(self, sim: Simulator, commit: Commit) -> None:
         """Counts one Commit of `sim` (from Simulator.step); call it before
         `sim` executes anything else (sources are read from its state)."""
-        _check(self._lib.gisa_cov_record(self._h, sim._h, ctypes.byref(commit._raw)), "coverage record")
+        if commit._sim is not sim:
+            raise Error("Coverage.record: the commit record is of another simulator", _c.ERR_USAGE)
+        commit._check_current("Coverage.record")  # the library reads its inst
+        with sim._held(False, "record"):
+            _check(self._lib.gisa_cov_record(self._h, sim._h, ctypes.byref(commit._raw)), "coverage record")
 
+    @_writes
     def attach(self, sim: Simulator) -> None:
         """Counts every instruction of `sim`'s later run()/resume() (through
         its commit hook, which this replaces); sim.set_commit_hook(None)
         ends it. `sim` keeps this Coverage alive while attached."""
-        _check(self._lib.gisa_cov_attach(self._h, sim._h), "coverage attach")
-        sim._hook = self
+        with sim._held(True, "attach"):  # it sets sim's commit hook
+            _check(self._lib.gisa_cov_attach(self._h, sim._h), "coverage attach")
+            sim._hook = self
 
+    @_writes
     def merge(self, other: Coverage) -> None:
         """Adds the counts of `other` (made from the same Isa object)."""
-        _check(self._lib.gisa_cov_merge(self._h, other._h), "coverage merge")
+        with other._held(False, "merge"):
+            _check(self._lib.gisa_cov_merge(self._h, other._h), "coverage merge")
 
+    @_reads
     def json(self) -> str:
         """Every item of the universe with its count, and the summary, as
         the JSON text `gisa cov --json` writes."""
         return _string_out(self._lib.gisa_cov_write_json, "gisa_cov_write_json", self._h)
 
+    @_writes
     def read_json(self, text: Union[str, bytes], name: str = "<coverage>") -> None:
         """Adds the counts of a coverage file: all or nothing; raises Error
         with diagnostics (not a coverage file, another target, a name this
@@ -81,11 +92,13 @@ class Coverage(_Handle):
             if st != _c.OK:
                 raise d.error("reading coverage %s" % name, st)
 
+    @_reads
     def report(self) -> str:
         """The report for people: the summary, then per optype its hit/total
         figures and what was never hit."""
         return _string_out(self._lib.gisa_cov_report, "gisa_cov_report", self._h)
 
+    @_reads
     def summary(self) -> CoverageSummary:
         s = _c.gisa_cov_summary()
         _check(self._lib.gisa_cov_summary_get(self._h, ctypes.byref(s)), "coverage summary")

@@ -7,7 +7,7 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, Optional, Tuple, Union
 
 from . import _lib as _c
-from ._core import _b, _Callback, _check, _Diags, _Handle, _int, _string_out
+from ._core import SIZE_BITS, _b, _Callback, _check, _Diags, _Handle, _int, _reads, _string_out, _uint, _writes
 
 if TYPE_CHECKING:
     from ._core import Isa
@@ -71,12 +71,13 @@ class Generator(_Handle):
     the command line takes. The same options and seed give the same program
     on any machine."""
 
-    _NEW, _FREE = "gisa_gen_new", "gisa_gen_free"
+    _NEW, _FREE, _KIND = "gisa_gen_new", "gisa_gen_free", "Generator"
 
     def __init__(self, isa: Isa, **options: OptionValue) -> None:
         super().__init__(isa)
         self.configure(**options)
 
+    @_writes
     def set(self, name: str, value: OptionValue) -> None:
         """Sets one option; raises Error (with a diagnostic naming the
         option, the value and what was expected) and keeps the old value
@@ -94,12 +95,11 @@ class Generator(_Handle):
             self.set(name, value)
         return self
 
+    @_writes
     def generate(self, seed: int = 1, count: int = 100) -> Program:
         """`count` instructions from `seed` (0 to 2**64-1) as a Program."""
-        if not 0 <= seed < 1 << 64:
-            raise ValueError("seed %r is not a 64-bit unsigned value" % seed)
-        if count < 0:
-            raise ValueError("count %r is negative" % count)
+        seed = _uint(seed, "seed", 64)
+        count = _uint(count, "count", SIZE_BITS)
         L = self._lib
         with _Diags() as d:
             st = L.gisa_gen_generate(self._h, seed, count, d.p)
@@ -117,6 +117,7 @@ class Generator(_Handle):
         _check(f(self._h, ctypes.byref(p), ctypes.byref(n)), what)
         return ctypes.string_at(p.value, n.value).decode("utf-8") if p.value and n.value else ""
 
+    @_reads
     def names(self) -> str:
         """The names the options take (families and their optypes, directed
         streams), as `gisa gen --list` prints them."""

@@ -7,7 +7,8 @@ import ctypes
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, List, Optional, Sequence, Union
 
 from . import _lib as _c
-from ._core import Error, Instruction, SimFault, _b, _Callback, _check, _Diags, _int, _s, _word
+from ._core import (SIZE_BITS, Error, Instruction, SimFault, _b, _bits, _Callback, _check, _Diags, _Handle, _int,
+                    _int_in, _reads, _s, _uint, _word, _writes)
 from ._values import (Lanes, bits_f32, bool_lanes, f32_bits, is_lanes, lanes_f32, to_u32_list, u32_lanes,
                       u64_lanes)
 
@@ -28,6 +29,12 @@ def _trace_flags(json: bool, values: Iterable[str]) -> int:
             raise ValueError("unknown trace value format %r (%s)" % (v, ", ".join(_TRACE_VALUES)))
         flags |= _TRACE_VALUES[v]
     return flags
+
+
+def _lane(lane: Any) -> int:
+    """A lane number for gisa_sim_set (int, where -1 is every lane: the
+    package says None for that) and gisa_sim_get (unsigned)."""
+    return _int_in(lane, "lane", 0, (1 << 31) - 1)
 
 
 class Effect:
@@ -57,10 +64,15 @@ class Effect:
 class Commit:
     """What one executed instruction did (gisa_sim_commit): warp, pc, word,
     text, instruction (an Instruction), active and exec masks (exec 0: the
-    guard skipped it), effects (list of Effect, in write order)."""
+    guard skipped it), engine ("native" or "doc": which ran it; None when
+    neither could), effects (list of Effect, in write order). These are
+    copies, the Commit's own for good; trace() and Coverage.record, which
+    hand the record to the library, need the program it was made from
+    still loaded, and raise Error otherwise."""
 
     def __init__(self, sim: Simulator, c: _c.gisa_sim_commit) -> None:
         self._sim = sim
+        self._program = sim._program  # the record's inst and text point into that program
         self.warp: int = c.warp
         self.pc: int = c.pc
         self.word: int = _int(c.word)
@@ -77,55 +89,60 @@ class Commit:
         """The trace lines of this record, as gisa run --trace prints them:
         text or JSON, with the values also read as numbers for each format
         of `values` ("f32", "f64", "f16", "bf16")."""
-        lines: List[str] = []
-        cb = _Callback(_c.TRACE_FN, lambda user, line: lines.append(_s(line)))
-        st = self._sim._lib.gisa_sim_commit_format(self._sim._h, ctypes.byref(self._raw),
-                                                    _trace_flags(json, values), cb.c, None)
-        cb.reraise()
-        _check(st, "trace")
-        return lines
+        return self._sim._format(self, _trace_flags(json, values))
+
+    def _check_current(self, what: str) -> None:
+        """Raises unless the record still points into the program its
+        simulator has loaded (the library frees it on the next load)."""
+        if self._program is not self._sim._program:
+            raise Error("%s: the simulator loaded another program after this commit record was made (its "
+                        ".text, .instruction and .effects stay readable)" % what, _c.ERR_USAGE)
 
     def __repr__(self) -> str:
         return "Commit(w%d pc %d exec 0x%08x %s, %d writes)" % (self.warp, self.pc, self.exec, self.text,
                                                                len(self.effects))
 
 
-class Simulator:
+class Simulator(_Handle):
     """A functional SIMT simulator (gisa_sim). Register values are unsigned
     32-bit ints (negative ones are taken as two's complement); the 32 lanes
     of a register come as a numpy array when numpy can be imported (uint32;
-    bool for predicates, uint64 for pairs), else as a list."""
+    bool for predicates, uint64 for pairs), else as a list.
+
+    One thread at a time: a call while another thread's call runs raises
+    RuntimeError, and so does a call that would change the simulator
+    (load, set_*, run, step, ...) from inside its own trace function or
+    commit hook; reading calls (get_*, pc, done, state_json, compare,
+    clone, Commit.trace) work there. Integers out of their C type's range
+    raise ValueError. After its Isa is closed every call raises Error."""
+
+    _NEW, _FREE, _KIND = "gisa_sim_new", "gisa_sim_free", "Simulator"
 
     def __init__(self, isa: Isa, warps: int = 1, regs: int = 255, threads: Optional[int] = None,
                  engine: Optional[str] = None) -> None:
-        self.isa = isa
-        self._lib = isa._lib
-        h = ctypes.c_void_p()
-        st = self._lib.gisa_sim_new(isa._h, regs, warps, ctypes.byref(h))
-        if st != _c.OK:
-            raise Error("gisa_sim_new(regs=%d, warps=%d): %s" % (regs, warps, _s(self._lib.gisa_status_str(st))), st)
-        self._h = h.value
-        self.warps: int = warps
-        self.regs: int = regs
-        self.engine: str = "auto"
-        self._trace_cb: Optional[_Callback] = None
-        self._hook: Any = None  # the commit callback (a _Callback), or the Coverage attached
+        super().__init__(isa, _uint(regs, "regs"), _uint(warps, "warps"))
+        self._init_state(self._lib.gisa_sim_warps(self._h), self._lib.gisa_sim_regs(self._h), "auto")
         if threads is not None:
             self.set_threads(threads)
         if engine is not None:
             self.set_engine(engine)
 
-    def __del__(self) -> None:
-        if getattr(self, "_h", None):
-            self._lib.gisa_sim_free(self._h)
-            self._h = None
+    def _init_state(self, warps: int, regs: int, engine: str) -> None:
+        self.warps: int = warps
+        self.regs: int = regs
+        self.engine: str = engine
+        self._trace_cb: Optional[_Callback] = None
+        self._hook: Any = None  # the commit callback (a _Callback), or the Coverage attached
+        self._program = object()  # a new one per load: what Commit records point into
 
     @staticmethod
     def footprint(regs: int, warps: int, nwords: int) -> int:
         """Bytes a simulator of `warps` warps and `regs` registers running a
         program of `nwords` words needs (a resource check before making it)."""
-        return int(_c.lib().gisa_sim_footprint(regs, warps, nwords))
+        return int(_c.lib().gisa_sim_footprint(_uint(regs, "regs"), _uint(warps, "warps"),
+                                               _uint(nwords, "nwords", SIZE_BITS)))
 
+    @_writes
     def set_engine(self, engine: str, optypes: Optional[Iterable[str]] = None) -> None:
         """Which semantics run the instructions: "native" (the C functions),
         "doc" (the ISA documents' pseudo-code with the rulings' patches) or
@@ -145,10 +162,12 @@ class Simulator:
                 raise KeyError("no optype %r" % name)
             _check(st, "set_engine")
 
+    @_writes
     def set_threads(self, threads: int) -> None:
         """Worker threads of run() (0: one per online core)."""
-        _check(self._lib.gisa_sim_set_threads(self._h, threads), "gisa_sim_set_threads")
+        _check(self._lib.gisa_sim_set_threads(self._h, _uint(threads, "threads")), "gisa_sim_set_threads")
 
+    @_writes
     def load(self, program: Union[str, bytes, Sequence[int]]) -> None:
         """Loads the program: a list of words, or assembly text."""
         if isinstance(program, (str, bytes)):
@@ -156,8 +175,10 @@ class Simulator:
         arr = (_c.gisa_word * max(1, len(program)))()
         for i, w in enumerate(program):
             arr[i] = _word(w)
+        self._program = object()  # earlier Commit records now point into freed memory
         _check(self._lib.gisa_sim_load(self._h, arr, len(program)), "gisa_sim_load")
 
+    @_writes
     def run(self) -> None:
         """Runs every warp to the end; raises SimFault on a fault (the state
         stays readable). An exception raised by the trace function or the
@@ -177,13 +198,14 @@ class Simulator:
             raise SimFault(f)
         _check(st, what)
 
+    @_writes
     def step(self, warp: int = 0) -> Commit:
         """Executes the next instruction of `warp` and returns its Commit;
         raises SimFault when it faults (the warp halts at it), Error when
         the warp is done."""
         c = _c.gisa_sim_commit()
         f = _c.gisa_sim_fault()
-        st = self._lib.gisa_sim_step(self._h, warp, ctypes.byref(c), ctypes.byref(f))
+        st = self._lib.gisa_sim_step(self._h, _uint(warp, "warp"), ctypes.byref(c), ctypes.byref(f))
         if st == _c.ERR_SIM:
             raise SimFault(f)
         _check(st, "gisa_sim_step(warp %d)" % warp)
@@ -194,44 +216,65 @@ class Simulator:
         while not self.done(warp):
             yield self.step(warp)
 
+    @_reads
     def pc(self, warp: int = 0) -> int:
         pc = ctypes.c_size_t()
-        _check(self._lib.gisa_sim_pc(self._h, warp, ctypes.byref(pc)), "gisa_sim_pc(warp %d)" % warp)
+        _check(self._lib.gisa_sim_pc(self._h, _uint(warp, "warp"), ctypes.byref(pc)), "gisa_sim_pc(warp %d)" % warp)
         return pc.value
 
+    @_writes
     def set_pc(self, warp: int, pc: int) -> None:
-        _check(self._lib.gisa_sim_set_pc(self._h, warp, pc), "gisa_sim_set_pc")
+        _check(self._lib.gisa_sim_set_pc(self._h, _uint(warp, "warp"), _uint(pc, "pc", SIZE_BITS)), "gisa_sim_set_pc")
 
+    @_reads
     def done(self, warp: int = 0) -> bool:
         done = ctypes.c_bool()
-        _check(self._lib.gisa_sim_done(self._h, warp, ctypes.byref(done)), "gisa_sim_done(warp %d)" % warp)
+        _check(self._lib.gisa_sim_done(self._h, _uint(warp, "warp"), ctypes.byref(done)),
+               "gisa_sim_done(warp %d)" % warp)
         return done.value
 
+    @_writes
     def resume(self) -> None:
         """Runs every warp from its own pc to the end (gisa_sim_continue)."""
         f = _c.gisa_sim_fault()
         st = self._lib.gisa_sim_continue(self._h, ctypes.byref(f))
         self._ran(st, f, "gisa_sim_continue")
 
+    @_reads
     def clone(self) -> Simulator:
         """An independent copy of the whole simulator (a checkpoint: state,
         constants, program, pcs, engine; not the trace or commit hooks)."""
         h = ctypes.c_void_p()
         _check(self._lib.gisa_sim_clone(self._h, ctypes.byref(h)), "gisa_sim_clone")
         other = Simulator.__new__(Simulator)
-        other.isa, other._lib, other._h = self.isa, self._lib, h.value
-        other.warps, other.regs, other.engine = self.warps, self.regs, self.engine
-        other._trace_cb, other._hook = None, None
+        other._adopt(self.isa, h.value)  # this call's use of the Isa keeps a close out meanwhile
+        other._init_state(self.warps, self.regs, self.engine)
         return other
 
+    @_reads
     def compare(self, other: Simulator) -> Optional[str]:
         """None when both simulators' states are equal, else the first
         difference as text ("warp 0 R5 lane 3: 0x... != 0x...")."""
         d = _c.gisa_sim_diff()
         equal = ctypes.c_bool()
-        _check(self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(equal), ctypes.byref(d)), "gisa_sim_compare")
+        with other._held(False, "compare"):
+            _check(self._lib.gisa_sim_compare(self._h, other._h, ctypes.byref(equal), ctypes.byref(d)),
+                   "gisa_sim_compare")
         return None if equal.value else _s(d.text)
 
+    @_reads
+    def _format(self, commit: Commit, flags: int) -> List[str]:
+        """Commit.trace: the library reads the record's inst and text,
+        which point into the program loaded when it was made."""
+        commit._check_current("Commit.trace")
+        lines: List[str] = []
+        cb = _Callback(_c.TRACE_FN, lambda user, line: lines.append(_s(line)))
+        st = self._lib.gisa_sim_commit_format(self._h, ctypes.byref(commit._raw), flags, cb.c, None)
+        cb.reraise()
+        _check(st, "trace")
+        return lines
+
+    @_writes
     def set_trace(self, fn: Optional[Callable[[str], Any]], json: bool = False,
                   values: Iterable[str] = ()) -> None:
         """fn(line) is called per trace line during run()/resume() (None:
@@ -243,6 +286,7 @@ class Simulator:
                "gisa_sim_set_trace")
         self._trace_cb = cb
 
+    @_writes
     def set_commit_hook(self, fn: Optional[Callable[[Commit], Any]]) -> None:
         """fn(commit) is called with the Commit of every instruction that
         run()/resume() executes (the run then uses one thread); None turns
@@ -260,25 +304,29 @@ class Simulator:
             for ln, v in enumerate(to_u32_list(value)):
                 self._set(warp, rf, index, v, ln)
             return
-        v = int(value) & 0xFFFFFFFF
-        st = self._lib.gisa_sim_set(self._h, warp, rf, index, -1 if lane is None else lane, v)
+        v = _bits(value, "value")
+        st = self._lib.gisa_sim_set(self._h, _uint(warp, "warp"), rf, _uint(index, "register index"),
+                                    -1 if lane is None else _lane(lane), v)
         _check(st, "set %s%d (warp %d)" % (_RF_NAMES[rf], index, warp))
 
     def _get(self, warp: int, rf: int, index: int, lane: int) -> int:
         v = ctypes.c_uint32()
-        st = self._lib.gisa_sim_get(self._h, warp, rf, index, lane, ctypes.byref(v))
+        st = self._lib.gisa_sim_get(self._h, _uint(warp, "warp"), rf, _uint(index, "register index"), _lane(lane),
+                                    ctypes.byref(v))
         _check(st, "get %s%d (warp %d)" % (_RF_NAMES[rf], index, warp))
         return v.value
 
     def _lanes(self, warp: int, rf: int, index: int) -> List[int]:
         return [self._get(warp, rf, index, ln) for ln in range(_c.SIM_LANES)]
 
+    @_writes
     def set_reg(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
         """Sets R<index> of one lane, of every lane (lane None), or from 32
         lane values (a list, or a numpy array: integers, or float32 numbers
         whose bits are taken)."""
         self._set(warp, _c.RF_R, index, value, lane)
 
+    @_reads
     def get_reg(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
         """R<index>: the 32 lane values (numpy uint32 array, or a list), or
         one lane's value (an int)."""
@@ -286,6 +334,7 @@ class Simulator:
             return self._get(warp, _c.RF_R, index, lane)
         return u32_lanes(self._lanes(warp, _c.RF_R, index))
 
+    @_writes
     def set_reg_f32(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
         """Sets R<index> to the binary32 bits of a float, or of 32 floats."""
         if is_lanes(value):
@@ -294,24 +343,30 @@ class Simulator:
             value = f32_bits(float(value))
         self._set(warp, _c.RF_R, index, value, lane)
 
+    @_reads
     def get_reg_f32(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
         """R<index> read as binary32: a float32 array (a list of floats
         without numpy), or one lane's float."""
         if lane is not None:
             return bits_f32(self._get(warp, _c.RF_R, index, lane))
-        return lanes_f32(self.get_reg(warp, index))
+        return lanes_f32(u32_lanes(self._lanes(warp, _c.RF_R, index)))
 
+    @_writes
     def set_pair(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
         """Sets R[index:index+1] from a 64-bit value (low word in R<index>),
         or from 32 lane values (a float64 array gives its bits)."""
         if is_lanes(value):
             for ln, v in enumerate(to_u32_list(value, 64)):
-                self.set_pair(warp, index, v, ln)
+                self._set_pair(warp, index, v, ln)
             return
-        v = int(value) & 0xFFFFFFFFFFFFFFFF
-        self.set_reg(warp, index, v & 0xFFFFFFFF, lane)
-        self.set_reg(warp, index + 1, v >> 32, lane)
+        self._set_pair(warp, index, value, lane)
 
+    def _set_pair(self, warp: int, index: int, value: Any, lane: Optional[int]) -> None:
+        v = _bits(value, "value", 64)
+        self._set(warp, _c.RF_R, index, v & 0xFFFFFFFF, lane)
+        self._set(warp, _c.RF_R, _uint(index, "register index") + 1, v >> 32, lane)
+
+    @_reads
     def get_pair(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
         """R[index:index+1] as 64-bit values: uint64 array (or list), or one
         lane's int."""
@@ -320,6 +375,7 @@ class Simulator:
         lo, hi = self._lanes(warp, _c.RF_R, index), self._lanes(warp, _c.RF_R, index + 1)
         return u64_lanes([a | b << 32 for a, b in zip(lo, hi)])
 
+    @_writes
     def set_pred(self, warp: int, index: int, value: Any, lane: Optional[int] = None) -> None:
         if is_lanes(value):
             value = [1 if v else 0 for v in value]
@@ -327,44 +383,55 @@ class Simulator:
             value = 1 if value else 0
         self._set(warp, _c.RF_P, index, value, lane)
 
+    @_reads
     def get_pred(self, warp: int, index: int, lane: Optional[int] = None) -> Any:
         """P<index>: 32 lanes (numpy bool array, or a list), or one bool."""
         if lane is not None:
             return bool(self._get(warp, _c.RF_P, index, lane))
         return bool_lanes(self._lanes(warp, _c.RF_P, index))
 
+    @_writes
     def set_ureg(self, warp: int, index: int, value: int) -> None:
         self._set(warp, _c.RF_UR, index, value, 0)
 
+    @_reads
     def get_ureg(self, warp: int, index: int) -> int:
         return self._get(warp, _c.RF_UR, index, 0)
 
+    @_writes
     def set_upred(self, warp: int, index: int, value: bool) -> None:
         self._set(warp, _c.RF_UP, index, 1 if value else 0, 0)
 
+    @_reads
     def get_upred(self, warp: int, index: int) -> bool:
         return bool(self._get(warp, _c.RF_UP, index, 0))
 
+    @_writes
     def set_active(self, warp: int, mask: int) -> None:
-        _check(self._lib.gisa_sim_set_active(self._h, warp, mask & 0xFFFFFFFF), "set_active")
+        _check(self._lib.gisa_sim_set_active(self._h, _uint(warp, "warp"), _bits(mask, "mask")), "set_active")
 
+    @_reads
     def get_active(self, warp: int) -> int:
         mask = ctypes.c_uint32()
-        _check(self._lib.gisa_sim_get_active(self._h, warp, ctypes.byref(mask)), "get_active")
+        _check(self._lib.gisa_sim_get_active(self._h, _uint(warp, "warp"), ctypes.byref(mask)), "get_active")
         return mask.value
 
+    @_writes
     def set_const(self, bank: int, offset: int, value: int) -> None:
         """Constant memory c[bank][offset] (4-byte aligned byte offset)."""
-        _check(self._lib.gisa_sim_set_const(self._h, bank, offset, int(value) & 0xFFFFFFFF),
+        _check(self._lib.gisa_sim_set_const(self._h, _uint(bank, "bank"), _uint(offset, "offset"),
+                                            _bits(value, "value")),
                "set c[%#x][%#x]" % (bank, offset))
 
+    @_reads
     def get_const(self, bank: int, offset: int) -> int:
         v = ctypes.c_uint32()
-        _check(self._lib.gisa_sim_get_const(self._h, bank, offset, ctypes.byref(v)),
+        _check(self._lib.gisa_sim_get_const(self._h, _uint(bank, "bank"), _uint(offset, "offset"), ctypes.byref(v)),
                "get c[%#x][%#x]" % (bank, offset))
         return v.value
 
     # -------------------------------------------------------------- state files
+    @_reads
     def state_json(self, values: str = "hex") -> str:
         """The state as JSON text (docs/simulator.md), as `gisa run` writes
         it; `values` shows R and UR as "hex" bits (the default), or as
@@ -380,6 +447,7 @@ class Simulator:
         _check(st, "state_json")
         return b"".join(parts).decode("utf-8")
 
+    @_writes
     def read_state_json(self, text: Union[str, bytes], name: str = "<state>") -> None:
         """Applies a JSON state (the `gisa run --state` format); raises Error
         with diagnostics naming the key, changing nothing. The text is

@@ -6,6 +6,8 @@ from __future__ import annotations
 import struct
 from typing import Any, List, Sequence
 
+from ._core import _bits
+
 LANES = 32
 _U32 = 0xFFFFFFFF
 
@@ -71,7 +73,6 @@ def to_u32_list(value: Any, width: int = 32) -> List[int]:
     numpy array gives its bits (float32 for width 32, float64 for 64);
     negative ints are two's complement."""
     np = numpy_module()
-    mask = (1 << width) - 1
     if np is not None and isinstance(value, np.ndarray):
         if value.dtype.kind == "f":
             want = np.float32 if width == 32 else np.float64
@@ -80,7 +81,7 @@ def to_u32_list(value: Any, width: int = 32) -> List[int]:
                                 % (width, np.dtype(want).name, value.dtype.name))
             value = value.view(np.uint32 if width == 32 else np.uint64)
         value = value.tolist()
-    out = [int(v) & mask for v in value]
+    out = [_bits(v, "lane value", width) for v in value]  # one too wide raises, as a scalar does
     if len(out) != LANES:
         raise ValueError("need %d lane values, got %d" % (LANES, len(out)))
     return out

@@ -12,6 +12,7 @@
  * value; GISA_TRACE_F64 shows a written pair R[n:n+1] as one 64-bit value;
  * GISA_TRACE_ENGINE writes the engine that ran it before the text
  * (`w0 4 exec 0x0000ffff [doc] IMAD ...`). */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -281,10 +282,31 @@ static void format_json(strbuf *b, const gisa_isa *isa, const gisa_sim_commit *c
     sb_puts(b, "]}");
 }
 
+/* Whether the record's inst and text may be read: NULL, or exactly the
+ * simulator's pointers for that pc of the program loaded now. A record made
+ * before a gisa_sim_load (or by another simulator) points into memory that
+ * load freed: formatting it read freed memory (and printed garbage). The
+ * record has no room for a generation number (its layout is API 1.0), so
+ * the pointers themselves are compared, as integers, never followed; the
+ * word must match too, so that a new program that malloc placed at the old
+ * address passes only where it has the same instruction at that pc, whose
+ * text is then the record's own. */
+static int commit_current(const gisa_sim *s, const gisa_sim_commit *c)
+{
+    if (!c->text && !c->inst)
+        return 1;
+    if (c->pc >= s->nwords || c->pc >= s->nprog || !s->prog ||
+        memcmp(&c->word, &s->words[c->pc], sizeof c->word) != 0)
+        return 0;
+    if (c->text && (uintptr_t)c->text != (uintptr_t)s->prog[c->pc].text)
+        return 0;
+    return !c->inst || (s->insts && (uintptr_t)c->inst == (uintptr_t)&s->insts[c->pc]);
+}
+
 static gisa_status sim_commit_format_unguarded(const gisa_sim *s, const gisa_sim_commit *c, unsigned flags, gisa_trace_fn fn,
                                    void *user)
 {
-    if (!s || !c || !fn || c->neffects > GISA_SIM_MAX_EFFECTS)
+    if (!s || !c || !fn || c->neffects > GISA_SIM_MAX_EFFECTS || !commit_current(s, c))
         return GISA_ERR_USAGE;
     for (unsigned i = 0; i < c->neffects; i++)
         if ((unsigned)c->effect[i].rf > GISA_RF_UP)

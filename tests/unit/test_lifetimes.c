@@ -6,7 +6,11 @@
  *  - gisa_sim_commit.inst and .text stay valid until the next
  *    gisa_sim_load: across gisa_sim_set_const, a state file, an engine
  *    change and further steps (each of which pre-decodes the program
- *    again). */
+ *    again);
+ *  - after gisa_sim_load, a record of the program before is refused by
+ *    gisa_sim_commit_format (GISA_ERR_USAGE, no line), which used to read
+ *    the freed text (ASan: heap-use-after-free), as is a record handed to
+ *    another simulator (a clone). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,9 +76,66 @@ static void commit_stays(void)
     gisa_diags_free(d);
 }
 
+static gisa_status count_line(void *user, const char *line)
+{
+    (void)line;
+    ++*(int *)user;
+    return GISA_OK;
+}
+
+static void stale_commit_refused(void)
+{
+    const gisa_isa *isa = test_isa();
+    static const char a[] = "FFMA R1, R2, c[0x0][0x10], R3\nIADD R4, R5, c[0x1][0x8]\n";
+    static const char b[] = "MOV R6, 0x5\nMOV R7, 0x6\nMOV R8, 0x7\n";
+    gisa_diags *d = api_diags();
+    gisa_word *wa = NULL, *wb = NULL;
+    size_t na = 0, nb = 0;
+    gisa_sim *sim = NULL, *copy = NULL;
+    CHECK(gisa_assemble(isa, "a.s", a, sizeof a - 1, NULL, &wa, &na, d) == GISA_OK && na == 2);
+    CHECK(gisa_assemble(isa, "b.s", b, sizeof b - 1, NULL, &wb, &nb, d) == GISA_OK && nb == 3);
+    CHECK(gisa_sim_new(isa, 16, 1, &sim) == GISA_OK && gisa_sim_load(sim, wa, na) == GISA_OK);
+    gisa_sim_commit old, now;
+    CHECK(gisa_sim_step(sim, 0, &old, NULL) == GISA_OK && old.text);
+    int lines = 0;
+    CHECK(gisa_sim_commit_format(sim, &old, 0, count_line, &lines) == GISA_OK && lines >= 1);
+    /* still the program loaded: a record stays good across a new
+     * pre-decode (a constant changed, another step) */
+    CHECK(gisa_sim_set_const(sim, 0, 0x10, 0x3f800000) == GISA_OK && gisa_sim_step(sim, 0, &now, NULL) == GISA_OK);
+    lines = 0;
+    CHECK(gisa_sim_commit_format(sim, &old, GISA_TRACE_JSON, count_line, &lines) == GISA_OK && lines == 1);
+    /* a clone has the program at its own addresses */
+    CHECK(gisa_sim_clone(sim, &copy) == GISA_OK);
+    lines = 0;
+    CHECK(gisa_sim_commit_format(copy, &old, 0, count_line, &lines) == GISA_ERR_USAGE && lines == 0);
+    /* the program the record points into is freed here */
+    CHECK(gisa_sim_load(sim, wb, nb) == GISA_OK);
+    lines = 0;
+    CHECKF(gisa_sim_commit_format(sim, &old, 0, count_line, &lines) == GISA_ERR_USAGE && lines == 0,
+           "a record of the program before the load: %d lines", lines);
+    CHECK(gisa_sim_commit_format(sim, &old, GISA_TRACE_JSON, count_line, &lines) == GISA_ERR_USAGE && lines == 0);
+    /* and again after the new program is pre-decoded (a step), whatever
+     * addresses it got */
+    CHECK(gisa_sim_step(sim, 0, &now, NULL) == GISA_OK);
+    CHECK(gisa_sim_commit_format(sim, &old, 0, count_line, &lines) == GISA_ERR_USAGE && lines == 0);
+    CHECK(gisa_sim_commit_format(sim, &now, 0, count_line, &lines) == GISA_OK && lines >= 1);
+    /* a record of one's own, without inst and text, still formats */
+    gisa_sim_commit own = now;
+    own.inst = NULL;
+    own.text = NULL;
+    lines = 0;
+    CHECK(gisa_sim_commit_format(sim, &own, 0, count_line, &lines) == GISA_OK && lines >= 1);
+    gisa_sim_free(copy);
+    gisa_sim_free(sim);
+    gisa_free(wa);
+    gisa_free(wb);
+    gisa_diags_free(d);
+}
+
 int main(void)
 {
     diags_stay();
     commit_stays();
+    stale_commit_refused();
     return test_summary();
 }
