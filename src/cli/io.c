@@ -28,9 +28,14 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
         cli_error(cmd, "cannot open '%s': %s", name, strerror(errno));
         return EXIT_USAGE;
     }
+    const char *kind = file_not_input(fileno(f));
     int e = file_read_all(f, buf, len);
     if (!from_stdin)
         fclose(f);
+    if (e == FILE_NOT_INPUT) {
+        cli_error(cmd, "'%s' is not a regular file (%s)", name, kind);
+        return EXIT_USAGE;
+    }
     if (e == -1 || e == -2) {
         cli_error(cmd, e == -1 ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
         return EXIT_INPUT;
