@@ -1,13 +1,62 @@
 #!/usr/bin/env bash
 # Issue 31's hardening of inputs and outputs (docs/robustness.md):
+# - the outputs of one command are all or nothing (gen, run, as): a failed
+#   output leaves every other output as it was;
 # - devices are refused as inputs up front (not read to the 1 GiB limit);
-#   pipes and standard input still work.
+#   pipes and standard input still work;
+# - concurrent `run --coverage FILE` on one file record every run (the
+#   file is locked and merged under the lock).
 # Env: GISA_BIN (the executable), GISA_SOURCE_DIR (the repository).
 source "$(dirname "$0")/lib/harness.bash" outputs
 
 printf 'FADD R5, R6, R7\n' >ok.s
+printf 'MOV R4, 0x1\n' >fault.s
 have_full=0
 [ -w /dev/full ] && have_full=1
+
+# ------------------------------------------------------------ all or nothing
+# old FILE...: mark files with their old contents; unchanged FILE...: still those
+old() { for f in "$@"; do echo "old $f" >"$f"; done; }
+unchanged() { for f in "$@"; do [ "$(cat "$f")" = "old $f" ] || return 1; done; }
+
+if [ "$have_full" = 1 ]; then
+    old p.s w.hex
+    expect 2 "gen with a state on a full disk" "$G" gen -n 5 -o p.s --words w.hex --state-out /dev/full
+    check "... says why" has err "cannot write '/dev/full'"
+    check "... and leaves the program and the words as they were" unchanged p.s w.hex
+    old out.json
+    expect 2 "run with its trace on a full disk" "$G" run ok.s --trace=/dev/full -o out.json
+    check "... leaves the state as it was" unchanged out.json
+    old o.bin
+    expect 2 "as with its listing on a full disk" "$G" as ok.s -o o.bin --listing=/dev/full
+    check "... leaves the words as they were" unchanged o.bin
+    old o.bin
+    expect 2 "as with its words on a full disk" "$G" as ok.s -o /dev/full --listing=l.txt
+    check "... writes no listing" test ! -e l.txt
+else
+    ci_skip_part "no writable /dev/full: the full-disk cases of all-or-nothing outputs"
+fi
+old out.json
+expect 2 "run with its coverage in a missing directory" "$G" run ok.s --coverage nodir/c.json -o out.json
+check "... leaves the state as it was" unchanged out.json
+check "... and says why" has err "nodir/c.json"
+rm -f out.json
+expect 2 "the same with no state file yet" "$G" run ok.s --coverage nodir/c.json -o out.json
+check "... makes none" test ! -e out.json
+mkdir ro && old ro/p.s && chmod a-w ro
+if [ ! -w ro ]; then
+    old w.hex s.json
+    expect 2 "gen whose program cannot be written" "$G" gen -n 5 -o ro/new.s --words w.hex --state-out s.json
+    check "... leaves the other outputs as they were" unchanged w.hex s.json
+fi
+chmod u+w ro
+expect 0 "gen writes all three" "$G" gen -n 5 -o p.s --words w.hex --state-out s.json
+check "... program" has p.s 'gisa gen'
+check "... state" has s.json '"R'
+check "no temporary file is left" no_tmp
+expect 3 "a fault still writes the state and the trace" "$G" run fault.s --regs 4 -o f.json --trace=f.txt
+check "... the state" test -s f.json
+check "... the trace" has f.txt 'MOV'
 
 # ------------------------------------------------------------ devices as inputs
 t0=$SECONDS
@@ -37,5 +86,51 @@ expect 0 "standard input still works" "$G" as -o s.bin <ok.s
 expect 0 "a pipe still works" "$G" as <(cat ok.s) -o p.bin
 check "... the same words" cmp -s s.bin p.bin
 expect 0 "a state through a pipe" "$G" run ok.s --state <(echo '{}') -o /dev/null
+
+# ------------------------------------------------------------ concurrent coverage
+# Regression farms run many `run --coverage` on one file at once: every run
+# must be in the file (one instruction each).
+rm -f farm.json
+rounds=4 width=8
+for ((i = 0; i < rounds; i++)); do
+    pids=()
+    for ((j = 0; j < width; j++)); do
+        "$G" run ok.s --coverage farm.json -o /dev/null 2>>farm.err &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || echo "run failed" >>farm.err; done
+done
+check "no concurrent run failed" test ! -s farm.err
+check "$((rounds * width)) concurrent runs all counted ($(grep -m1 '^ "executed"' farm.json))" \
+    has farm.json "^ \"executed\": $((rounds * width)),"
+check "no temporary file is left" no_tmp
+
+# A run waits for the lock (FILE.lock, an fcntl lock), a run killed while
+# it waits changes nothing, and the lock of a killed holder is released.
+if command -v python3 >/dev/null; then
+    "$G" run ok.s --coverage held.json -o /dev/null
+    python3 -c 'import fcntl, time
+f = open("held.json.lock", "r+")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open("locked", "w").close()
+time.sleep(60)' &
+    holder=$!
+    for ((i = 0; i < 100; i++)); do [ -e locked ] && break || sleep 0.1; done
+    "$G" run ok.s --coverage held.json -o w.json --trace=w.txt 2>/dev/null &
+    waiter=$!
+    sleep 1
+    check "a run waits for the lock" kill -0 "$waiter"
+    kill -TERM "$waiter" 2>/dev/null || true
+    wait "$waiter" 2>/dev/null || true
+    check "... and, killed while it waits, adds nothing" has held.json '^ "executed": 1,'
+    check "... and writes nothing" test ! -e w.json -a ! -e w.txt
+    check "... and leaves no temporary file" no_tmp
+    kill "$holder"
+    wait "$holder" 2>/dev/null || true
+    expect 0 "the lock of a killed run is released" timeout 20 "$G" run ok.s --coverage held.json -o /dev/null
+    check "... and the next run adds to the file" has held.json '^ "executed": 2,'
+else
+    ci_skip_part "no python3: the test of a run waiting for the coverage lock"
+fi
 
 finish
