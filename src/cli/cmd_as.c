@@ -115,7 +115,9 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
                              !list_path ? NULL : *list_path ? list_path : "-"};
     cli_outset set;
     cli_outset_init(&set, cmd);
-    r = cli_outset_put(&set, outputs[0], out, out_len);
+    r = cli_check_outputs(cmd, a, outputs, 2, NULL);
+    if (r == CLI_CONTINUE)
+        r = cli_outset_put(&set, outputs[0], out, out_len);
     if (r == EXIT_OK && list_path)
         r = cli_outset_put(&set, outputs[1], list_buf, list_len);
     if (r == EXIT_OK)

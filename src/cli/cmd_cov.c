@@ -326,6 +326,17 @@ static int count_opt(const cli_cmd *cmd, const char *val, const char *what, size
     return CLI_CONTINUE;
 }
 
+/* The output when --json adds coverage files into one of them
+ * (`--merge c.json new.json --json -o c.json`), else NULL. */
+static const char *merged_into(const cov_inputs *in, const char *out)
+{
+    struct stat o, m;
+    for (size_t i = 0; i < in->nmerges && !stat(out, &o); i++)
+        if (!stat(in->merges[i], &m) && m.st_dev == o.st_dev && m.st_ino == o.st_ino)
+            return out;
+    return NULL;
+}
+
 static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in, gisa_isa *isa)
 {
     cov_run cr = {cmd, a, isa, NULL, NULL, 0, gisa_sim_max_regs(isa), 1};
@@ -377,7 +388,9 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         r = EXIT_INPUT;
         goto done;
     }
-    r = cli_write_output(cmd, out, text, strlen(text));
+    r = cli_check_outputs(cmd, a, &out, 1, a->val[O_JSON] ? merged_into(in, out) : NULL);
+    if (r == CLI_CONTINUE)
+        r = cli_write_output(cmd, out, text, strlen(text));
     free(text);
     if (r == EXIT_OK && faulted)
         r = EXIT_FAULT;

@@ -89,7 +89,7 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
     size_t invalid = 0;
     const char *path = a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-";
     FILE *out = NULL;
-    if (!(out = cli_outset_open(&set, path)))
+    if ((r = cli_check_outputs(cmd, a, &path, 1, NULL)) == CLI_CONTINUE && !(out = cli_outset_open(&set, path)))
         r = EXIT_USAGE;
     if (out && listing(isa, a, words, n, out, &invalid)) {
         cli_error(cmd, "out of memory");

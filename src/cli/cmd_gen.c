@@ -126,8 +126,12 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             return cli_usage_error(cmd, "--%s needs a file name", opts[i].name);
     gisa_isa *isa;
     const char *isa_source;
-    if ((r = cli_load_isa(&a, &isa, &isa_source, NULL)) != CLI_CONTINUE)
+    const char *outputs[] = {a.val[O_OUT], a.val[O_WORDS], a.val[O_STATE]};
+    if ((r = cli_load_isa(&a, &isa, &isa_source, NULL)) != CLI_CONTINUE ||
+        (r = cli_check_outputs(cmd, &a, outputs, 3, NULL)) != CLI_CONTINUE) {
+        gisa_isa_free(isa);
         return r;
+    }
     gisa_gen *g = NULL;
     if (gisa_gen_new(isa, &g) != GISA_OK) {
         cli_error(cmd, "out of memory");

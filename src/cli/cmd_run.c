@@ -264,9 +264,12 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     cli_covfile cov;
     if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
         goto done;
+    const char *trace = a.val[O_TRACE] && *a.val[O_TRACE] ? a.val[O_TRACE] : NULL;
+    const char *outputs[] = {a.val[O_OUT], trace, a.val[O_COVERAGE]};
     cli_outset set;
     cli_outset_init(&set, cmd);
-    r = cli_cov_commit(cmd, &cov, &set, simulate(cmd, sim, &a, flags, &set));
+    r = cli_check_outputs(cmd, &a, outputs, 3, a.val[O_COVERAGE]);
+    r = cli_cov_commit(cmd, &cov, &set, r == CLI_CONTINUE ? simulate(cmd, sim, &a, flags, &set) : r);
 done:
     gisa_state_free(state);
     free(words);

@@ -180,6 +180,18 @@ int cli_outdir_commit(cli_outdir *o);
 /* Removes the temporary directory (after an error). */
 void cli_outdir_abort(cli_outdir *o);
 
+/* Inputs, noted as they are opened (cli_read_input and the `.include`
+ * reader do it), so that no output replaces one. */
+void cli_note_input(int fd, const char *name);
+void cli_note_input_path(const char *path);
+void cli_inputs_free(void);
+/* Refuses (EXIT_USAGE, nothing written) an output that is an input noted
+ * so far or a description file of the command line, or that another output
+ * names too, by (st_dev, st_ino) for existing files and by resolved path
+ * for new ones; stdout, devices and NULL entries are skipped. `inout` (may
+ * be NULL) may be both (a coverage file that a run adds to). Else
+ * CLI_CONTINUE. */
+int cli_check_outputs(const cli_cmd *cmd, const cli_args *a, const char *const *outputs, size_t n, const char *inout);
 /* Parses a size: a count of bytes with an optional K, M, G or T suffix
  * (powers of 1024). Returns 0 on success. */
 int cli_parse_size(const char *s, size_t *out);

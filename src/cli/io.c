@@ -31,6 +31,7 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
         cli_error(cmd, "cannot open '%s': %s", name, strerror(errno));
         return EXIT_USAGE;
     }
+    cli_note_input(fileno(f), name);
     const char *kind = file_not_input(fileno(f));
     int e = file_read_all(f, buf, len);
     if (!from_stdin)

@@ -2,6 +2,8 @@
 # Issue 31's hardening of inputs and outputs (docs/robustness.md):
 # - the outputs of one command are all or nothing (gen, run, as): a failed
 #   output leaves every other output as it was;
+# - an output that is an input or another output is refused before
+#   anything is written;
 # - devices are refused as inputs up front (not read to the 1 GiB limit);
 #   pipes and standard input still work;
 # - concurrent `run --coverage FILE` on one file record every run (the
@@ -57,6 +59,65 @@ check "no temporary file is left" no_tmp
 expect 3 "a fault still writes the state and the trace" "$G" run fault.s --regs 4 -o f.json --trace=f.txt
 check "... the state" test -s f.json
 check "... the trace" has f.txt 'MOV'
+
+# ------------------------------------------------------------ an output that is an input
+cp ok.s prog.s
+expect 2 "as prog.s -o prog.s" "$G" as prog.s -o prog.s
+check "... says so" has err "gisa as: .*prog.s.* input"
+check "... leaves the source" cmp -s prog.s ok.s
+cp ok.s prog.s
+expect 2 "as --listing=prog.s prog.s" "$G" as --listing=prog.s prog.s -o x.bin
+check "... leaves the source" cmp -s prog.s ok.s
+check "... writes no words" test ! -e x.bin
+cp ok.s prog.s
+expect 2 "the same file by another path" "$G" as prog.s -o ./../"$(basename "$PWD")"/prog.s
+check "... leaves the source" cmp -s prog.s ok.s
+cp ok.s prog.s && ln -s prog.s link.s
+expect 2 "... or through a link" "$G" as link.s -o prog.s
+check "... leaves the source" cmp -s prog.s ok.s
+printf '.include "inc.s"\n' >main.s && cp ok.s inc.s
+expect 2 "as over a file it includes" "$G" as main.s -o inc.s
+check "... leaves the included file" cmp -s inc.s ok.s
+rm -f x.s
+expect 2 "gen -o x.s --words x.s" "$G" gen -n 5 -o x.s --words x.s
+check "... says so" has err "gisa gen: .*x.s.*two outputs"
+check "... writes neither" test ! -e x.s
+expect 2 "... also by another path (neither exists)" "$G" gen -n 5 -o x.s --state-out ./x.s
+check "... writes neither" test ! -e x.s
+echo '{}' >st.json
+expect 2 "run over its state file" "$G" run ok.s --state st.json -o st.json
+check "... leaves it" test "$(cat st.json)" = '{}'
+expect 2 "run: the trace over the state" "$G" run ok.s -o t.json --trace=t.json
+check "... writes neither" test ! -e t.json
+expect 2 "run: the coverage over the state" "$G" run ok.s -o c2.json --coverage c2.json
+check "... writes neither" test ! -e c2.json
+cp ok.s prog.s
+expect 2 "shrink over its program" "$G" shrink prog.s -o prog.s -- false
+check "... leaves it" cmp -s prog.s ok.s
+"$G" as ok.s -o ok.bin
+expect 2 "dis over its input" "$G" dis ok.bin -o ok.bin
+check "... leaves it" cmp -s ok.bin <("$G" as ok.s -o -)
+mkdir isa && cp "$SRC"/isa/gisa128/*.isa isa/
+one=$(ls isa | head -1)
+cp "isa/$one" keep.isa
+expect 2 "an output over a description file" "$G" as ok.s --isa isa -o "isa/$one"
+check "... leaves it" cmp -s "isa/$one" keep.isa
+cp "$SRC"/examples/new-instruction/iadd3.isa add.isa && cp add.isa add0.isa
+expect 2 "... or an --isa-add file" "$G" as ok.s --isa-add add.isa -o add.isa
+check "... leaves it" cmp -s add.isa add0.isa
+"$G" run ok.s --coverage cv.json -o /dev/null
+cp cv.json cv0.json
+expect 2 "cov's report over a coverage file it reads" "$G" cov --merge cv.json -o cv.json
+check "... leaves it" cmp -s cv.json cv0.json
+cp cv0.json cv.json
+expect 0 "cov --json adds coverage files into one of them" "$G" cov --merge cv.json cv0.json --json -o cv.json
+check "... which then counts both" has cv.json '^ "executed": 2,'
+cp ok.s ok3.s
+expect 2 "... but not into a program it runs" "$G" cov ok3.s --merge cv.json --json -o ok3.s
+check "... which is left" cmp -s ok3.s ok.s
+expect 0 "devices may be named twice" "$G" run ok.s -o /dev/null --trace=/dev/null
+expect 0 "standard output and a file" "$G" gen -n 5 -o - --words w.hex
+check "no temporary file is left" no_tmp
 
 # ------------------------------------------------------------ devices as inputs
 t0=$SECONDS
