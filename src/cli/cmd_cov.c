@@ -38,8 +38,8 @@ static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
  * a run waiting on the old file would lock what is no longer there. The
  * lock file stays: removing it would let the next run lock a new one while
  * another still holds the old. Where it cannot be made (a read-only
- * directory, where the coverage file is written in place), the coverage
- * file itself is locked. The kernel (on NFS, the lock manager) releases the
+ * directory, where the coverage file is written in place) and does not
+ * exist, the coverage file itself is locked. The kernel (on NFS, the lock manager) releases the
  * lock of a run that is killed. Returns the open lock file, not locked
  * yet, or -1 after saying why. */
 static int lock_open(const cli_cmd *cmd, const char *path)
@@ -51,8 +51,9 @@ static int lock_open(const cli_cmd *cmd, const char *path)
     if (name) {
         sprintf(name, "%s.lock", file);
         fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-        if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) && real)
-            fd = open(real, O_RDWR | O_CLOEXEC);
+        struct stat st;
+        if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) && real && stat(name, &st))
+            fd = open(real, O_RDWR | O_CLOEXEC); /* no one could make it; an existing one is what others lock */
         if (fd < 0)
             cli_error(cmd, "cannot lock '%s': cannot create '%s': %s", path, name, strerror(errno));
     } else {
