@@ -65,7 +65,7 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
         *p++ = '\n';
         if ((size_t)(p - buf) >= CHUNK) {
             if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf))
-                break; /* the error is cli_output_close's to report */
+                break; /* the error is cli_outset_commit's to report */
             p = buf;
         }
     }

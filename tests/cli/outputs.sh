@@ -76,6 +76,10 @@ cp ok.s prog.s && ln -s prog.s link.s
 expect 2 "... or through a link" "$G" as link.s -o prog.s
 check "... leaves the source" cmp -s prog.s ok.s
 printf '.include "inc.s"\n' >main.s && cp ok.s inc.s
+cp ok.s prog.s
+expect 2 "as -o prog.s <prog.s" "$G" as -o prog.s <prog.s
+check "... says so" has err "'prog.s' is the input '<stdin>'"
+check "... leaves the source" cmp -s prog.s ok.s
 expect 2 "as over a file it includes" "$G" as main.s -o inc.s
 check "... leaves the included file" cmp -s inc.s ok.s
 rm -f x.s
