@@ -39,9 +39,9 @@ static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
  * lock file stays: removing it would let the next run lock a new one while
  * another still holds the old. Where it cannot be made (a read-only
  * directory, where the coverage file is written in place) and does not
- * exist, the coverage file itself is locked. The kernel (on NFS, the lock manager) releases the
- * lock of a run that is killed. Returns the open lock file, not locked
- * yet, or -1 after saying why. */
+ * exist, the coverage file itself is locked. The kernel (on NFS, the lock
+ * manager) releases the lock of a run that is killed. Returns the open
+ * lock file, not locked yet, or -1 after saying why. */
 static int lock_open(const cli_cmd *cmd, const char *path)
 {
     char *real = realpath(path, NULL);
@@ -55,7 +55,7 @@ static int lock_open(const cli_cmd *cmd, const char *path)
         if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) && real && stat(name, &st))
             fd = open(real, O_RDWR | O_CLOEXEC); /* no one could make it; an existing one is what others lock */
         if (fd < 0)
-            cli_error(cmd, "cannot lock '%s': cannot create '%s': %s", path, name, strerror(errno));
+            cli_error(cmd, "cannot lock '%s': cannot open '%s': %s", path, name, strerror(errno));
     } else {
         cli_error(cmd, "out of memory");
     }
@@ -356,21 +356,11 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         return EXIT_INPUT;
     }
     char *state = NULL;
-    /* a coverage file written is locked like that of `run --coverage`,
-     * from before its old counts may be read (as a --merge file) until it
-     * is replaced: runs that end meanwhile wait, and are not lost */
     const char *out = a->val[O_OUT] ? a->val[O_OUT] : "-";
     int lock = -1;
-    if (a->val[O_JSON] && strcmp(out, "-") && ((lock = lock_open(cmd, out)) < 0 || lock_take(cmd, out, lock) != CLI_CONTINUE)) {
-        r = EXIT_USAGE;
-        goto done;
-    }
     if (a->val[O_STATE] && (r = cli_read_input(cmd, a->val[O_STATE], &state, &cr.state_len)) != CLI_CONTINUE)
         goto done;
     cr.state = state;
-    for (size_t i = 0; i < in->nmerges; i++)
-        if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
-            goto done;
     int faulted = 0;
     for (size_t i = 0; i < in->nprograms; i++) {
         r = run_program(&cr, in->programs[i]);
@@ -379,6 +369,17 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         else if (r != CLI_CONTINUE)
             goto done;
     }
+    /* a coverage file written is locked like that of `run --coverage`
+     * from before its old counts may be read (as a --merge file) until it
+     * is replaced, so that the runs that end meanwhile wait and are not
+     * lost; the programs ran before, not to hold the lock while they run */
+    if (a->val[O_JSON] && strcmp(out, "-") && ((lock = lock_open(cmd, out)) < 0 || lock_take(cmd, out, lock) != CLI_CONTINUE)) {
+        r = EXIT_USAGE;
+        goto done;
+    }
+    for (size_t i = 0; i < in->nmerges; i++)
+        if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
+            goto done;
     char *text = NULL;
     if (a->val[O_JSON])
         gisa_cov_write_json(cr.cov, &text);

@@ -175,7 +175,7 @@ check "no temporary file is left" no_tmp
 if command -v python3 >/dev/null; then
     "$G" run ok.s --coverage held.json -o /dev/null
     python3 -c 'import fcntl, time
-f = open("held.json.lock", "r+")
+f = open("held.json.lock", "a")
 fcntl.lockf(f, fcntl.LOCK_EX)
 open("locked", "w").close()
 time.sleep(60)' &
@@ -190,10 +190,26 @@ time.sleep(60)' &
     check "... and, killed while it waits, adds nothing" has held.json '^ "executed": 1,'
     check "... and writes nothing" test ! -e w.json -a ! -e w.txt
     check "... and leaves no temporary file" no_tmp
-    kill "$holder"
+    kill "$holder" 2>/dev/null || true
     wait "$holder" 2>/dev/null || true
     expect 0 "the lock of a killed run is released" timeout 20 "$G" run ok.s --coverage held.json -o /dev/null
     check "... and the next run adds to the file" has held.json '^ "executed": 2,'
+    # cov --json -o FILE takes the same lock
+    python3 -c 'import fcntl, time
+f = open("held.json.lock", "a")
+fcntl.lockf(f, fcntl.LOCK_EX)
+open("locked2", "w").close()
+time.sleep(60)' &
+    holder=$!
+    for ((i = 0; i < 100; i++)); do [ -e locked2 ] && break || sleep 0.1; done
+    "$G" cov ok.s --merge held.json --json -o held.json 2>/dev/null &
+    waiter=$!
+    sleep 1
+    check "cov --json -o waits for the lock" kill -0 "$waiter"
+    kill "$holder" 2>/dev/null || true
+    wait "$holder" 2>/dev/null || true
+    check "... and adds once it is released" wait "$waiter"
+    check "... into the file" has held.json '^ "executed": 3,'
 else
     ci_skip_part "no python3: the test of a run waiting for the coverage lock"
 fi
