@@ -230,6 +230,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     }
     if (a.val[O_STATE] && (r = read_state(cmd, a.val[O_STATE], &state)) != CLI_CONTINUE)
         goto done;
+    const char *trace = a.val[O_TRACE] && *a.val[O_TRACE] ? a.val[O_TRACE] : NULL;
+    const char *outputs[] = {a.val[O_OUT], trace, a.val[O_COVERAGE]};
+    if ((r = cli_check_outputs(cmd, &a, outputs, 3, a.val[O_COVERAGE])) != CLI_CONTINUE)
+        goto done;
     if (!a.val[O_WARPS] && gisa_state_warps(state))
         warps = gisa_state_warps(state); /* a state written by a W-warp run starts W warps */
     if ((r = check_memory(cmd, &a, regs, warps, n, gisa_state_bytes(state))) != CLI_CONTINUE)
@@ -264,12 +268,9 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     cli_covfile cov;
     if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
         goto done;
-    const char *trace = a.val[O_TRACE] && *a.val[O_TRACE] ? a.val[O_TRACE] : NULL;
-    const char *outputs[] = {a.val[O_OUT], trace, a.val[O_COVERAGE]};
     cli_outset set;
     cli_outset_init(&set, cmd);
-    r = cli_check_outputs(cmd, &a, outputs, 3, a.val[O_COVERAGE]);
-    r = cli_cov_commit(cmd, &cov, &set, r == CLI_CONTINUE ? simulate(cmd, sim, &a, flags, &set) : r);
+    r = cli_cov_commit(cmd, &cov, &set, simulate(cmd, sim, &a, flags, &set));
 done:
     gisa_state_free(state);
     free(words);

@@ -94,7 +94,7 @@ check "... leaves it" test "$(cat st.json)" = '{}'
 expect 2 "run: the trace over the state" "$G" run ok.s -o t.json --trace=t.json
 check "... writes neither" test ! -e t.json
 expect 2 "run: the coverage over the state" "$G" run ok.s -o c2.json --coverage c2.json
-check "... writes neither" test ! -e c2.json
+check "... writes neither, nor a lock file" test ! -e c2.json -a ! -e c2.json.lock
 cp ok.s prog.s
 expect 2 "shrink over its program" "$G" shrink prog.s -o prog.s -- false
 check "... leaves it" cmp -s prog.s ok.s
