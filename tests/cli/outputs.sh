@@ -172,8 +172,9 @@ check "no temporary file is left" no_tmp
 
 # A run waits for the lock (FILE.lock, an fcntl lock), a run killed while
 # it waits changes nothing, and the lock of a killed holder is released.
-if command -v python3 >/dev/null; then
-    "$G" run ok.s --coverage held.json -o /dev/null
+# hold_lock: another process holds held.json's lock ($holder) until killed
+hold_lock() {
+    rm -f locked
     python3 -c 'import fcntl, time
 f = open("held.json.lock", "a")
 fcntl.lockf(f, fcntl.LOCK_EX)
@@ -181,6 +182,14 @@ open("locked", "w").close()
 time.sleep(60)' &
     holder=$!
     for ((i = 0; i < 100; i++)); do [ -e locked ] && break || sleep 0.1; done
+}
+release_lock() {
+    kill "$holder" 2>/dev/null || true
+    wait "$holder" 2>/dev/null || true
+}
+if command -v python3 >/dev/null; then
+    "$G" run ok.s --coverage held.json -o /dev/null
+    hold_lock
     "$G" run ok.s --coverage held.json -o w.json --trace=w.txt 2>/dev/null &
     waiter=$!
     sleep 1
@@ -190,24 +199,16 @@ time.sleep(60)' &
     check "... and, killed while it waits, adds nothing" has held.json '^ "executed": 1,'
     check "... and writes nothing" test ! -e w.json -a ! -e w.txt
     check "... and leaves no temporary file" no_tmp
-    kill "$holder" 2>/dev/null || true
-    wait "$holder" 2>/dev/null || true
+    release_lock
     expect 0 "the lock of a killed run is released" timeout 20 "$G" run ok.s --coverage held.json -o /dev/null
     check "... and the next run adds to the file" has held.json '^ "executed": 2,'
     # cov --json -o FILE takes the same lock
-    python3 -c 'import fcntl, time
-f = open("held.json.lock", "a")
-fcntl.lockf(f, fcntl.LOCK_EX)
-open("locked2", "w").close()
-time.sleep(60)' &
-    holder=$!
-    for ((i = 0; i < 100; i++)); do [ -e locked2 ] && break || sleep 0.1; done
+    hold_lock
     "$G" cov ok.s --merge held.json --json -o held.json 2>/dev/null &
     waiter=$!
     sleep 1
     check "cov --json -o waits for the lock" kill -0 "$waiter"
-    kill "$holder" 2>/dev/null || true
-    wait "$holder" 2>/dev/null || true
+    release_lock
     check "... and adds once it is released" wait "$waiter"
     check "... into the file" has held.json '^ "executed": 3,'
 else
