@@ -111,10 +111,19 @@ static int assemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, 
         cli_error(cmd, "cannot format the output: %s", gisa_status_str(st));
         return EXIT_INPUT;
     }
-    r = cli_write_output(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : default_out[fmt], out, out_len);
-    free(out);
+    const char *outputs[] = {a->val[O_OUTPUT] ? a->val[O_OUTPUT] : default_out[fmt],
+                             !list_path ? NULL : *list_path ? list_path : "-"};
+    cli_outset set;
+    cli_outset_init(&set, cmd);
+    r = cli_check_outputs(cmd, a, outputs, 2, NULL);
+    if (r == CLI_CONTINUE)
+        r = cli_outset_put(&set, outputs[0], out, out_len);
     if (r == EXIT_OK && list_path)
-        r = cli_write_output(cmd, *list_path ? list_path : "-", list_buf, list_len);
+        r = cli_outset_put(&set, outputs[1], list_buf, list_len);
+    if (r == EXIT_OK)
+        r = cli_outset_commit(&set);
+    cli_outset_abort(&set);
+    free(out);
     free(list_buf);
     return r;
 }

@@ -1,8 +1,11 @@
 /* `gisa cov`: run programs and/or add coverage files, print the coverage;
  * and the coverage file of `gisa run --coverage FILE`. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common.h"
 
@@ -28,44 +31,135 @@ static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
     return CLI_CONTINUE;
 }
 
-int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, gisa_cov **cov)
+/* The lock of a coverage file that runs add to: FILE.lock beside it (of
+ * the file a link points to), locked with fcntl, which works on NFS (flock
+ * there is local to one client on old kernels). The coverage file itself
+ * is replaced by a rename under the lock, so it cannot be what is locked:
+ * a run waiting on the old file would lock what is no longer there. The
+ * lock file stays: removing it would let the next run lock a new one while
+ * another still holds the old. Where it cannot be made (a read-only
+ * directory, where the coverage file is written in place) and does not
+ * exist, the coverage file itself is locked. The kernel (on NFS, the lock
+ * manager) releases the lock of a run that is killed. Returns the open
+ * lock file, not locked yet, or -1 after saying why. */
+static int lock_open(const cli_cmd *cmd, const char *path)
 {
-    *cov = NULL;
+    char *real = realpath(path, NULL);
+    const char *file = real ? real : path;
+    char *name = malloc(strlen(file) + 6);
+    int fd = -1;
+    if (name) {
+        sprintf(name, "%s.lock", file);
+        fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+        struct stat st;
+        if (fd < 0 && (errno == EACCES || errno == EROFS || errno == EPERM) && real && stat(name, &st))
+            fd = open(real, O_RDWR | O_CLOEXEC); /* no one could make it; an existing one is what others lock */
+        if (fd < 0)
+            cli_error(cmd, "cannot lock '%s': cannot open '%s': %s", path, name, strerror(errno));
+    } else {
+        cli_error(cmd, "out of memory");
+    }
+    free(name);
+    free(real);
+    return fd;
+}
+
+/* Waits for the lock: exclusive, the whole file. */
+static int lock_take(const cli_cmd *cmd, const char *path, int fd)
+{
+    struct flock fl;
+    memset(&fl, 0, sizeof fl);
+    fl.l_type = F_WRLCK;
+    fl.l_whence = SEEK_SET;
+    while (fcntl(fd, F_SETLKW, &fl)) {
+        if (errno != EINTR) {
+            cli_error(cmd, "cannot lock '%s': %s", path, strerror(errno));
+            return EXIT_USAGE;
+        }
+    }
+    return CLI_CONTINUE;
+}
+
+/* Adds coverage file `path` to cov when it exists: it must be a regular
+ * file (a device would be read to the size limit). */
+static int add_existing(const cli_cmd *cmd, gisa_cov *cov, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st))
+        return errno == ENOENT ? CLI_CONTINUE : add_file(cmd, cov, path);
+    if (!S_ISREG(st.st_mode)) {
+        cli_error(cmd, "the coverage file '%s' is not a regular file", path);
+        return EXIT_USAGE;
+    }
+    return add_file(cmd, cov, path);
+}
+
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, cli_covfile *cf)
+{
+    cf->cov = NULL;
+    cf->path = path;
+    cf->lock = -1;
     if (!path)
         return CLI_CONTINUE;
     if (!*path || !strcmp(path, "-"))
         return cli_usage_error(cmd, "--coverage needs a file name");
-    if (gisa_cov_new(isa, cov) != GISA_OK) {
+    /* read now to refuse a bad file before the run, and again under the
+     * lock at the end, for the runs that ended meanwhile */
+    gisa_cov *old = NULL;
+    if (gisa_cov_new(isa, &old) != GISA_OK || gisa_cov_new(isa, &cf->cov) != GISA_OK) {
+        gisa_cov_free(old);
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    FILE *f = fopen(path, "rb");
-    int missing = !f && errno == ENOENT;
-    if (f)
-        fclose(f);
-    int r = missing ? CLI_CONTINUE : add_file(cmd, *cov, path); /* a campaign adds to it */
+    int r = add_existing(cmd, old, path);
+    gisa_cov_free(old);
+    if (r == CLI_CONTINUE && (cf->lock = lock_open(cmd, path)) < 0)
+        r = EXIT_USAGE;
     if (r != CLI_CONTINUE) {
-        gisa_cov_free(*cov);
-        *cov = NULL;
+        gisa_cov_free(cf->cov);
+        cf->cov = NULL;
         return r;
     }
-    gisa_cov_attach(*cov, sim);
+    gisa_cov_attach(cf->cov, sim);
     return CLI_CONTINUE;
 }
 
-int cli_cov_end(const cli_cmd *cmd, gisa_cov *cov, const char *path, int status)
+/* Under the lock: the file as it is now plus this run, into the set, and
+ * the set committed. */
+static int commit_locked(const cli_cmd *cmd, cli_covfile *cf, cli_outset *set)
 {
-    if (!cov)
-        return status;
+    cli_outset_sync(set); /* a long trace is not written to disk under the lock */
+    int r = lock_take(cmd, cf->path, cf->lock);
+    if (r == CLI_CONTINUE)
+        r = add_existing(cmd, cf->cov, cf->path);
     char *json = NULL;
-    gisa_cov_write_json(cov, &json);
-    gisa_cov_free(cov);
-    if (!json) {
+    if (r == CLI_CONTINUE && gisa_cov_write_json(cf->cov, &json) != GISA_OK) {
         cli_error(cmd, "out of memory");
-        return EXIT_INPUT;
+        r = EXIT_INPUT;
     }
-    int w = cli_write_output(cmd, path, json, strlen(json));
-    free(json);
+    if (r == CLI_CONTINUE)
+        r = cli_outset_put(set, cf->path, json, strlen(json));
+    if (r == EXIT_OK)
+        r = cli_outset_commit(set);
+    cli_outset_abort(set);
+    gisa_free(json);
+    return r;
+}
+
+int cli_cov_commit(const cli_cmd *cmd, cli_covfile *cf, cli_outset *set, int status)
+{
+    int w = status;
+    if (status != EXIT_OK && status != EXIT_FAULT)
+        cli_outset_abort(set);
+    else if (cf->cov)
+        w = commit_locked(cmd, cf, set);
+    else
+        w = cli_outset_commit(set);
+    if (cf->lock >= 0)
+        close(cf->lock); /* releases the lock */
+    gisa_cov_free(cf->cov);
+    cf->cov = NULL;
+    cf->lock = -1;
     return status != EXIT_OK ? status : w;
 }
 
@@ -233,6 +327,17 @@ static int count_opt(const cli_cmd *cmd, const char *val, const char *what, size
     return CLI_CONTINUE;
 }
 
+/* The output when --json adds coverage files into one of them
+ * (`--merge c.json new.json --json -o c.json`), else NULL. */
+static const char *merged_into(const cov_inputs *in, const char *out)
+{
+    struct stat o, m;
+    for (size_t i = 0; i < in->nmerges && !stat(out, &o); i++)
+        if (!stat(in->merges[i], &m) && m.st_dev == o.st_dev && m.st_ino == o.st_ino)
+            return out;
+    return NULL;
+}
+
 static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in, gisa_isa *isa)
 {
     cov_run cr = {cmd, a, isa, NULL, NULL, 0, gisa_sim_max_regs(isa), 1};
@@ -251,12 +356,11 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         return EXIT_INPUT;
     }
     char *state = NULL;
+    const char *out = a->val[O_OUT] ? a->val[O_OUT] : "-";
+    int lock = -1;
     if (a->val[O_STATE] && (r = cli_read_input(cmd, a->val[O_STATE], &state, &cr.state_len)) != CLI_CONTINUE)
         goto done;
     cr.state = state;
-    for (size_t i = 0; i < in->nmerges; i++)
-        if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
-            goto done;
     int faulted = 0;
     for (size_t i = 0; i < in->nprograms; i++) {
         r = run_program(&cr, in->programs[i]);
@@ -265,6 +369,17 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         else if (r != CLI_CONTINUE)
             goto done;
     }
+    /* a coverage file written is locked like that of `run --coverage`
+     * from before its old counts may be read (as a --merge file) until it
+     * is replaced, so that the runs that end meanwhile wait and are not
+     * lost; the programs ran before, not to hold the lock while they run */
+    if (a->val[O_JSON] && strcmp(out, "-") && ((lock = lock_open(cmd, out)) < 0 || lock_take(cmd, out, lock) != CLI_CONTINUE)) {
+        r = EXIT_USAGE;
+        goto done;
+    }
+    for (size_t i = 0; i < in->nmerges; i++)
+        if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
+            goto done;
     char *text = NULL;
     if (a->val[O_JSON])
         gisa_cov_write_json(cr.cov, &text);
@@ -275,11 +390,15 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         r = EXIT_INPUT;
         goto done;
     }
-    r = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", text, strlen(text));
+    r = cli_check_outputs(cmd, a, &out, 1, a->val[O_JSON] ? merged_into(in, out) : NULL);
+    if (r == CLI_CONTINUE)
+        r = cli_write_output(cmd, out, text, strlen(text));
     free(text);
     if (r == EXIT_OK && faulted)
         r = EXIT_FAULT;
 done:
+    if (lock >= 0)
+        close(lock);
     free(state);
     gisa_cov_free(cr.cov);
     return r;

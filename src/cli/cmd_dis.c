@@ -65,7 +65,7 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
         *p++ = '\n';
         if ((size_t)(p - buf) >= CHUNK) {
             if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf))
-                break; /* the error is cli_output_close's to report */
+                break; /* the error is cli_outset_commit's to report */
             p = buf;
         }
     }
@@ -84,17 +84,20 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
     if (r != CLI_CONTINUE)
         return r;
     /* the text is written as it is made: a chunk's worth of memory, not the whole listing's */
-    cli_output *o;
+    cli_outset set;
+    cli_outset_init(&set, cmd);
     size_t invalid = 0;
-    FILE *out = cli_output_open(cmd, a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-", &o);
-    if (!out)
+    const char *path = a->val[O_OUTPUT] ? a->val[O_OUTPUT] : "-";
+    FILE *out = NULL;
+    if ((r = cli_check_outputs(cmd, a, &path, 1, NULL)) == CLI_CONTINUE && !(out = cli_outset_open(&set, path)))
         r = EXIT_USAGE;
-    else if (listing(isa, a, words, n, out, &invalid)) {
-        cli_output_close(o, 0);
+    if (out && listing(isa, a, words, n, out, &invalid)) {
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;
-    } else
-        r = cli_output_close(o, 1);
+    } else if (out)
+        r = cli_outset_commit(&set);
+    if (r != EXIT_OK)
+        cli_outset_abort(&set);
     free(words);
     if (r == EXIT_OK && invalid && a->val[O_STRICT]) {
         fprintf(stderr, "%zu invalid %s\n", invalid, invalid == 1 ? "word" : "words");

@@ -68,35 +68,39 @@ static int configure(const cli_cmd *cmd, gisa_gen *g, const cli_args *a)
     return r;
 }
 
-/* Writes the outputs the options name, after everything was generated. */
+/* Writes the outputs the options name, after everything was generated:
+ * all of them or none. */
 static int write_outputs(const cli_cmd *cmd, const gisa_isa *isa, gisa_gen *g, const cli_args *a)
 {
-    size_t len = 0, n = 0;
-    const char *text = "";
+    size_t len = 0, n = 0, slen = 0, blen = 0;
+    const char *text = "", *state = "";
     gisa_gen_text(g, &text, &len);
-    int r = EXIT_OK;
-    if (a->val[O_OUT] || !a->val[O_WORDS])
-        r = cli_write_output(cmd, a->val[O_OUT] ? a->val[O_OUT] : "-", text, len);
-    if (r == EXIT_OK && a->val[O_WORDS]) {
+    gisa_gen_state(g, &state, &slen);
+    char *buf = NULL;
+    if (a->val[O_WORDS]) {
         const char *path = a->val[O_WORDS], *f = a->val[O_FORMAT];
         size_t pl = strlen(path);
         int bin = f ? !strcmp(f, "bin") : pl > 4 && !strcmp(path + pl - 4, ".bin");
         const gisa_word *words = NULL;
         gisa_gen_words(g, &words, &n);
-        char *buf;
-        size_t blen;
         if (gisa_words_serialize(isa, words, n, bin ? GISA_FMT_BIN : GISA_FMT_HEX, &buf, &blen) != GISA_OK) {
             cli_error(cmd, "out of memory");
             return EXIT_INPUT;
         }
-        r = cli_write_output(cmd, path, buf, blen);
-        gisa_free(buf);
     }
-    if (r == EXIT_OK && a->val[O_STATE]) {
-        const char *state = "";
-        gisa_gen_state(g, &state, &len);
-        r = cli_write_output(cmd, a->val[O_STATE], state, len);
-    }
+    cli_outset set;
+    cli_outset_init(&set, cmd);
+    int r = EXIT_OK;
+    if (a->val[O_OUT] || !a->val[O_WORDS])
+        r = cli_outset_put(&set, a->val[O_OUT] ? a->val[O_OUT] : "-", text, len);
+    if (r == EXIT_OK && buf)
+        r = cli_outset_put(&set, a->val[O_WORDS], buf, blen);
+    if (r == EXIT_OK && a->val[O_STATE])
+        r = cli_outset_put(&set, a->val[O_STATE], state, slen);
+    if (r == EXIT_OK)
+        r = cli_outset_commit(&set);
+    cli_outset_abort(&set);
+    gisa_free(buf);
     return r;
 }
 
@@ -122,8 +126,12 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             return cli_usage_error(cmd, "--%s needs a file name", opts[i].name);
     gisa_isa *isa;
     const char *isa_source;
-    if ((r = cli_load_isa(&a, &isa, &isa_source, NULL)) != CLI_CONTINUE)
+    const char *outputs[] = {a.val[O_OUT], a.val[O_WORDS], a.val[O_STATE]};
+    if ((r = cli_load_isa(&a, &isa, &isa_source, NULL)) != CLI_CONTINUE ||
+        (r = cli_check_outputs(cmd, &a, outputs, 3, NULL)) != CLI_CONTINUE) {
+        gisa_isa_free(isa);
         return r;
+    }
     gisa_gen *g = NULL;
     if (gisa_gen_new(isa, &g) != GISA_OK) {
         cli_error(cmd, "out of memory");

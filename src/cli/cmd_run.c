@@ -162,51 +162,42 @@ static gisa_status to_stream(void *user, const char *data, size_t n)
     return fwrite(data, 1, n, (FILE *)user) != n ? GISA_ERR_IO : GISA_OK;
 }
 
-/* Runs the simulation with its outputs streamed to their files: neither the
- * trace nor the final state is held in memory. */
-static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a, unsigned flags)
+/* Runs the simulation with its outputs streamed to their files in the
+ * set: neither the trace nor the final state is held in memory. The caller
+ * commits the set, or aborts it on an error. */
+static int simulate(const cli_cmd *cmd, gisa_sim *sim, const cli_args *a, unsigned flags, cli_outset *set)
 {
     const char *trace_path = a->val[O_TRACE], *out_path = a->val[O_OUT] ? a->val[O_OUT] : "-";
-    cli_output *trace_out = NULL, *state_out = NULL;
     FILE *trace = NULL, *out;
-    if (trace_path && *trace_path && !(trace = cli_output_open(cmd, trace_path, &trace_out)))
+    if (trace_path && *trace_path && !(trace = cli_outset_open(set, trace_path)))
         return EXIT_USAGE;
     if (trace_path && !*trace_path)
         trace = stderr;
-    if (!(out = cli_output_open(cmd, out_path, &state_out))) {
-        if (trace_out)
-            cli_output_close(trace_out, 0);
+    if (!(out = cli_outset_open(set, out_path)))
         return EXIT_USAGE;
-    }
     if (trace) {
         gisa_sim_set_trace(sim, trace_to_file, trace);
         gisa_sim_set_trace_flags(sim, flags);
     }
     gisa_sim_fault fault;
     gisa_status st = gisa_sim_run(sim, &fault);
-    int r = trace_out ? cli_output_close(trace_out, 1) : EXIT_OK;
     if (st == GISA_ERR_SIM) {
         fprintf(stderr, "gisa run: simulation fault: warp %u, pc %zu (byte 0x%zx): %s\n  %s\n", fault.warp, fault.pc,
                 fault.pc * 16, fault.message, fault.insn);
     } else if (st != GISA_OK) {
-        cli_output_close(state_out, 0);
         cli_error(cmd, "%s", gisa_status_str(st));
         return EXIT_INPUT;
     }
     gisa_status ws = gisa_sim_state_write(sim, (gisa_state_values)value_format(a->val[O_VALUES]), to_stream, out);
     if (ws != GISA_OK) {
         int e = errno;
-        cli_output_close(state_out, 0);
         if (ws == GISA_ERR_IO)
             cli_error(cmd, "cannot write '%s': %s", out_path, strerror(e));
         else
             cli_error(cmd, "%s", gisa_status_str(ws));
         return ws == GISA_ERR_IO ? EXIT_USAGE : EXIT_INPUT;
     }
-    int w = cli_output_close(state_out, 1);
-    if (st == GISA_ERR_SIM)
-        return EXIT_FAULT;
-    return r != EXIT_OK ? r : w;
+    return st == GISA_ERR_SIM ? EXIT_FAULT : EXIT_OK;
 }
 
 /* What the run will hold in memory, checked against --max-memory before
@@ -299,6 +290,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     }
     if (a.val[O_STATE] && (r = read_state(cmd, a.val[O_STATE], &state)) != CLI_CONTINUE)
         goto done;
+    const char *trace = a.val[O_TRACE] && *a.val[O_TRACE] ? a.val[O_TRACE] : NULL;
+    const char *outputs[] = {a.val[O_OUT], trace, a.val[O_COVERAGE]};
+    if ((r = cli_check_outputs(cmd, &a, outputs, 3, a.val[O_COVERAGE])) != CLI_CONTINUE)
+        goto done;
     if (!a.val[O_WARPS] && gisa_state_warps(state))
         warps = gisa_state_warps(state); /* a state written by a W-warp run starts W warps */
     if ((r = check_memory(cmd, &a, regs, warps, n, gisa_state_bytes(state))) != CLI_CONTINUE)
@@ -331,10 +326,12 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             goto done;
         }
     }
-    gisa_cov *cov;
+    cli_covfile cov;
     if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
         goto done;
-    r = cli_cov_end(cmd, cov, a.val[O_COVERAGE], simulate(cmd, sim, &a, flags));
+    cli_outset set;
+    cli_outset_init(&set, cmd);
+    r = cli_cov_commit(cmd, &cov, &set, simulate(cmd, sim, &a, flags, &set));
 done:
     gisa_state_free(state);
     free(words);

@@ -255,6 +255,10 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     int r = cli_read_input(cmd, a->npos ? a->pos[0] : NULL, &text, &len);
     if (r != CLI_CONTINUE)
         return r;
+    if ((r = cli_check_outputs(cmd, a, &a->val[O_OUT], 1, NULL)) != CLI_CONTINUE) {
+        free(text);
+        return r;
+    }
     /* the candidate: `.gisa-shrink-XXXXXX.NAME` in PROG's directory */
     const char *prog = a->npos && strcmp(a->pos[0], "-") ? a->pos[0] : NULL;
     const char *slash = prog ? strrchr(prog, '/') : NULL;

@@ -532,6 +532,16 @@ static int check_budget(const cli_cmd *cmd, const gisa_isa *isa, cli_words_from 
                             need, b->max_memory, CLI_DEFAULT_MAX_MEMORY);
 }
 
+/* file_include_read, noting each file read as an input. */
+static gisa_status include_input(void *user, const char *from, const char *name, gisa_include *inc, char *why,
+                                 size_t why_cap)
+{
+    gisa_status st = file_include_read(user, from, name, inc, why, why_cap);
+    if (st == GISA_OK)
+        cli_note_input_path(inc->name);
+    return st;
+}
+
 static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
                       const cli_budget *budget, gisa_asm_options *opt, gisa_word **words, size_t *n)
 {
@@ -552,7 +562,7 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
     gisa_status st;
     if (from == CLI_WORDS_ASM) {
         char *id = strcmp(name, "<stdin>") ? realpath(name, NULL) : NULL;
-        opt->include = file_include_read;
+        opt->include = include_input;
         opt->release = file_include_release;
         opt->file_id = id;
         st = gisa_assemble(isa, name, data, len, opt, words, n, d);

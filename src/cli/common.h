@@ -67,13 +67,6 @@ struct cli_cmd {
 extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink,
     cmd_cov;
 
-/* `run --coverage FILE` (cmd_cov.c): begin makes the coverage (adding
- * FILE's when it exists) and attaches it to sim; path NULL does nothing.
- * end writes FILE (whatever the run's status) and frees the coverage;
- * it returns status, or the write's error. */
-int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, gisa_cov **cov);
-int cli_cov_end(const cli_cmd *cmd, gisa_cov *cov, const char *path, int status);
-
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */
 int cli_parse(const cli_cmd *cmd, int argc, char **argv, cli_args *a);
@@ -106,10 +99,61 @@ gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, si
 /* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit
  * status after printing the reason. *buf is malloc'd and NUL-terminated. */
 int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len);
-/* Writes `len` bytes to path ("-": stdout) through a temporary file renamed
- * over it, so that the path holds either its old contents or all the new
- * ones. Returns EXIT_OK or EXIT_USAGE after printing the reason. */
+/* The outputs of one command, written all or nothing: each regular file
+ * goes to a temporary file beside it, and none is renamed over its file
+ * until every one is whole on disk (fsync). Standard output and devices
+ * (/dev/null, a FIFO) cannot be renamed over: they are written in place,
+ * after the temporaries are whole and before any rename, so that a failed
+ * temporary writes nothing anywhere, and a failed device replaces no file.
+ * On any failure every temporary is removed (SIGINT/SIGTERM/SIGHUP remove
+ * them too). */
+#define CLI_MAX_OUTPUTS 4
+typedef struct cli_outfile {
+    char *shown, *real;  /* the path as given; the file a link points to */
+    const char *target;
+    FILE *f;
+    int slot;            /* its temporary (io.c), -1: written in place */
+    unsigned mode;
+    const char *data;    /* cli_outset_put in place: written at the commit */
+    size_t len;
+} cli_outfile;
+typedef struct cli_outset {
+    const cli_cmd *cmd;
+    size_t n;
+    cli_outfile out[CLI_MAX_OUTPUTS];
+} cli_outset;
+void cli_outset_init(cli_outset *s, const cli_cmd *cmd);
+/* An output written as it is produced ("-": stdout): the stream to write,
+ * or NULL after printing the reason. Write errors show at the commit. */
+FILE *cli_outset_open(cli_outset *s, const char *path);
+/* An output made in memory: `data` must stay valid until the commit.
+ * EXIT_OK, or EXIT_USAGE after printing why. */
+int cli_outset_put(cli_outset *s, const char *path, const char *data, size_t len);
+/* Puts every output in place: EXIT_OK, or EXIT_USAGE after printing why
+ * with every file as it was (but a device already written). */
+int cli_outset_commit(cli_outset *s);
+/* Puts what is written so far on disk (errors show at the commit): a
+ * commit under a lock then holds it for less time. */
+void cli_outset_sync(cli_outset *s);
+/* Removes every temporary (after an error). */
+void cli_outset_abort(cli_outset *s);
+/* A set of one output (path "-": stdout). */
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len);
+
+/* `run --coverage FILE` (cmd_cov.c): begin checks FILE (when it exists),
+ * makes this run's coverage and attaches it to sim, and opens FILE's lock
+ * (FILE.lock); path NULL does nothing. commit, when status is EXIT_OK or
+ * EXIT_FAULT, takes the lock, adds FILE as it is now to the run's
+ * coverage, puts it into the set and commits the set, then releases the
+ * lock; on another status it aborts the set. It returns status, or the
+ * commit's error. */
+typedef struct cli_covfile {
+    gisa_cov *cov;
+    const char *path;
+    int lock; /* the lock file, -1: none */
+} cli_covfile;
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, cli_covfile *cf);
+int cli_cov_commit(const cli_cmd *cmd, cli_covfile *cf, cli_outset *set, int status);
 /* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0,
  * or -1 with errno set. */
 int cli_write_all(int fd, const char *buf, size_t len);
@@ -136,14 +180,18 @@ int cli_outdir_commit(cli_outdir *o);
 /* Removes the temporary directory (after an error). */
 void cli_outdir_abort(cli_outdir *o);
 
-/* The same written as it is produced: cli_output_open returns the stream
- * to write (a temporary file beside path, the device itself, or stdout),
- * or NULL after printing the reason; cli_output_close(o, 1) makes the file
- * whole (EXIT_OK, or EXIT_USAGE after printing why), cli_output_close(o, 0)
- * removes it. At most two are open at once. */
-typedef struct cli_output cli_output;
-FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **o);
-int cli_output_close(cli_output *o, int ok);
+/* Inputs, noted as they are opened (cli_read_input and the `.include`
+ * reader do it), so that no output replaces one. */
+void cli_note_input(int fd, const char *name);
+void cli_note_input_path(const char *path);
+void cli_inputs_free(void);
+/* Refuses (EXIT_USAGE, nothing written) an output that is an input noted
+ * so far or a description file of the command line, or that another output
+ * names too, by (st_dev, st_ino) for existing files and by resolved path
+ * for new ones; stdout, devices and NULL entries are skipped. `inout` (may
+ * be NULL) may be both (a coverage file that a run adds to). Else
+ * CLI_CONTINUE. */
+int cli_check_outputs(const cli_cmd *cmd, const cli_args *a, const char *const *outputs, size_t n, const char *inout);
 /* Parses a size: a count of bytes with an optional K, M, G or T suffix
  * (powers of 1024). Returns 0 on success. */
 int cli_parse_size(const char *s, size_t *out);

@@ -2,7 +2,10 @@
  *
  * An output file is written to FILE.tmpXXXXXX in the same directory and
  * renamed over FILE only once every byte is on disk, so a failed or
- * interrupted run never leaves a half-written or truncated FILE behind. */
+ * interrupted run never leaves a half-written or truncated FILE behind.
+ * The outputs of one command are one set (cli_outset): none is renamed
+ * until all of them are written, so a command that fails leaves every one
+ * of its files as it was. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -28,9 +31,15 @@ int cli_read_input(const cli_cmd *cmd, const char *path, char **buf, size_t *len
         cli_error(cmd, "cannot open '%s': %s", name, strerror(errno));
         return EXIT_USAGE;
     }
+    cli_note_input(fileno(f), name);
+    const char *kind = file_not_input(fileno(f));
     int e = file_read_all(f, buf, len);
     if (!from_stdin)
         fclose(f);
+    if (e == FILE_NOT_INPUT) {
+        cli_error(cmd, "'%s' is not a regular file (%s)", name, kind);
+        return EXIT_USAGE;
+    }
     if (e == -1 || e == -2) {
         cli_error(cmd, e == -1 ? "'%s' is too large (the limit is 1 GiB)" : "'%s': out of memory", name);
         return EXIT_INPUT;
@@ -56,18 +65,9 @@ int cli_write_all(int fd, const char *buf, size_t len)
     return 0;
 }
 
-static int write_stream(const cli_cmd *cmd, FILE *f, const char *name, const char *buf, size_t len)
-{
-    if ((len && fwrite(buf, 1, len, f) != len) || fflush(f)) {
-        cli_error(cmd, "cannot write '%s': %s", name, strerror(errno));
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-/* The temporary files a signal handler must remove (see on_signal): a
- * command writes at most two outputs at once (run: the state and the trace). */
-#define MAX_LIVE 2
+/* The temporary files a signal handler must remove (see on_signal): at
+ * most the outputs of one set. */
+#define MAX_LIVE CLI_MAX_OUTPUTS
 static char tmp_path[MAX_LIVE][PATH_MAX + 16];
 static volatile sig_atomic_t tmp_live[MAX_LIVE];
 static struct sigaction saved[3];
@@ -98,49 +98,28 @@ static void catch_signals(int on)
     }
 }
 
-struct cli_output {
-    const cli_cmd *cmd;
-    FILE *f;
-    char *shown, *real;  /* the path as given; the file a link points to */
-    const char *target;
-    int slot;            /* tmp_path slot, -1: written in place */
-    mode_t mode;
-};
-
-static cli_output *output_new(const cli_cmd *cmd, const char *path)
+static void release_slot(cli_outfile *o)
 {
-    cli_output *o = calloc(1, sizeof *o);
-    if (o && !(o->shown = strdup(path))) {
-        free(o);
-        o = NULL;
-    }
-    if (!o)
-        cli_error(cmd, "out of memory");
-    else
-        o->cmd = cmd;
-    return o;
+    tmp_live[o->slot] = 0;
+    o->slot = -1;
+    if (--nlive == 0)
+        catch_signals(0);
 }
 
-static void output_free(cli_output *o)
-{
-    free(o->shown);
-    free(o->real);
-    free(o);
-}
-
-/* A temporary file beside the target, renamed over it on success. */
-static FILE *open_atomic(cli_output *o)
+/* A temporary file beside the target, renamed over it on commit. */
+static FILE *open_atomic(const cli_cmd *cmd, cli_outfile *o)
 {
     int slot = 0;
     while (slot < MAX_LIVE && tmp_live[slot])
         slot++;
     if (slot == MAX_LIVE || snprintf(tmp_path[slot], sizeof tmp_path[slot], "%s.tmpXXXXXX", o->target) >= (int)sizeof tmp_path[slot]) {
-        cli_error(o->cmd, "cannot write '%s': path too long", o->shown);
+        cli_error(cmd, "cannot write '%s': path too long", o->shown);
         return NULL;
     }
     if (nlive++ == 0)
         catch_signals(1);
     tmp_live[slot] = 1;
+    o->slot = slot;
     int fd = mkstemp(tmp_path[slot]);
     FILE *f = fd < 0 ? NULL : fdopen(fd, "wb");
     if (!f) {
@@ -149,33 +128,45 @@ static FILE *open_atomic(cli_output *o)
             close(fd);
             unlink(tmp_path[slot]);
         }
-        tmp_live[slot] = 0;
-        if (--nlive == 0)
-            catch_signals(0);
+        release_slot(o);
         struct stat st;
         if (!stat(o->target, &st)) { /* no file can be made beside it: the file itself says why not */
             if (!(f = fopen(o->target, "wb")))
-                cli_error(o->cmd, "cannot write '%s': %s", o->shown, strerror(errno));
+                cli_error(cmd, "cannot write '%s': %s", o->shown, strerror(errno));
             return f; /* o->slot stays -1: written in place */
         }
-        cli_error(o->cmd, "cannot create '%s': %s", o->shown, strerror(e));
+        cli_error(cmd, "cannot create '%s': %s", o->shown, strerror(e));
         return NULL;
     }
-    o->slot = slot;
     return f;
 }
 
-FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **out)
+void cli_outset_init(cli_outset *s, const cli_cmd *cmd)
 {
-    *out = NULL;
-    cli_output *o = output_new(cmd, path);
-    if (!o)
+    memset(s, 0, sizeof *s);
+    s->cmd = cmd;
+}
+
+/* Opens path as the set's next output: a temporary beside it, or the file
+ * itself when it cannot be replaced (stdout, a device, a FIFO). */
+static cli_outfile *outfile_open(cli_outset *s, const char *path)
+{
+    const cli_cmd *cmd = s->cmd;
+    if (s->n == CLI_MAX_OUTPUTS) {
+        cli_error(cmd, "cannot write '%s': too many outputs", path);
         return NULL;
+    }
+    cli_outfile *o = &s->out[s->n];
+    memset(o, 0, sizeof *o);
     o->slot = -1;
+    if (!(o->shown = strdup(path))) {
+        cli_error(cmd, "out of memory");
+        return NULL;
+    }
     if (!strcmp(path, "-")) {
         o->f = stdout;
-        *out = o;
-        return o->f;
+        s->n++;
+        return o;
     }
     struct stat st;
     mode_t mask = umask(0);
@@ -190,74 +181,139 @@ FILE *cli_output_open(const cli_cmd *cmd, const char *path, cli_output **out)
         o->target = o->real ? o->real : path;
         in_place = !o->real;
     }
+    int atomic = 1;
     if (in_place || !stat(o->target, &st)) {
         if (in_place || !S_ISREG(st.st_mode)) {
             /* /dev/null, a FIFO, a terminal: nothing to rename over; write in place */
-            o->f = fopen(o->target, "wb");
-            if (!o->f) {
+            atomic = 0;
+            if (!(o->f = fopen(o->target, "wb")))
                 cli_error(cmd, "cannot write '%s': %s", path, strerror(errno));
-                output_free(o);
-                return NULL;
-            }
-            *out = o;
-            return o->f;
+        } else {
+            o->mode = st.st_mode & 0777; /* keep the permissions of the file replaced */
         }
-        o->mode = st.st_mode & 0777; /* keep the permissions of the file replaced */
     }
-    if (!(o->f = open_atomic(o))) {
-        output_free(o);
+    if (atomic)
+        o->f = open_atomic(cmd, o);
+    if (!o->f) {
+        free(o->shown);
+        free(o->real);
         return NULL;
     }
-    *out = o;
-    return o->f;
+    s->n++;
+    return o;
 }
 
-int cli_output_close(cli_output *o, int ok)
+FILE *cli_outset_open(cli_outset *s, const char *path)
 {
+    cli_outfile *o = outfile_open(s, path);
+    return o ? o->f : NULL;
+}
+
+static int write_failed(cli_outset *s, const cli_outfile *o, int e)
+{
+    cli_error(s->cmd, "cannot write '%s': %s", o->f == stdout ? "<stdout>" : o->shown, strerror(e));
+    return EXIT_USAGE;
+}
+
+int cli_outset_put(cli_outset *s, const char *path, const char *data, size_t len)
+{
+    cli_outfile *o = outfile_open(s, path);
     if (!o)
         return EXIT_USAGE;
-    int e = 0, r = EXIT_OK;
-    if (o->f == stdout) {
-        if (fflush(stdout) || ferror(stdout))
-            e = errno ? errno : EIO;
-    } else if (o->slot < 0) {
-        if (fclose(o->f))
-            e = errno;
-    } else {
-        int fd = fileno(o->f);
-        if (ok && (fflush(o->f) || ferror(o->f) || fchmod(fd, o->mode) || fsync(fd)))
+    if (o->slot < 0) { /* cannot be taken back: written once every temporary is whole */
+        o->data = data;
+        o->len = len;
+        return EXIT_OK;
+    }
+    if (len && fwrite(data, 1, len, o->f) != len)
+        return write_failed(s, o, errno);
+    return EXIT_OK;
+}
+
+void cli_outset_abort(cli_outset *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        cli_outfile *o = &s->out[i];
+        if (o->f && o->f != stdout)
+            fclose(o->f);
+        if (o->slot >= 0) {
+            unlink(tmp_path[o->slot]);
+            release_slot(o);
+        }
+        free(o->shown);
+        free(o->real);
+    }
+    s->n = 0;
+}
+
+void cli_outset_sync(cli_outset *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->out[i].slot >= 0 && !fflush(s->out[i].f))
+            fsync(fileno(s->out[i].f));
+}
+
+int cli_outset_commit(cli_outset *s)
+{
+    int r = EXIT_OK;
+    /* every temporary whole on disk first: what fails most (a full disk)
+     * then fails before anything is written that cannot be taken back */
+    for (size_t i = 0; i < s->n; i++) {
+        cli_outfile *o = &s->out[i];
+        if (o->slot < 0)
+            continue;
+        int fd = fileno(o->f), e = 0;
+        errno = 0;
+        if (fflush(o->f) || ferror(o->f) || fchmod(fd, (mode_t)o->mode) || fsync(fd))
             e = errno ? errno : EIO;
         if (fclose(o->f) && !e)
             e = errno;
-        if (ok && !e && rename(tmp_path[o->slot], o->target))
-            e = errno;
-        if (e || !ok)
-            unlink(tmp_path[o->slot]);
-        tmp_live[o->slot] = 0;
-        if (--nlive == 0)
-            catch_signals(0);
+        o->f = NULL;
+        if (e && r == EXIT_OK)
+            r = write_failed(s, o, e);
     }
-    if (e && ok) {
-        cli_error(o->cmd, "cannot write '%s': %s", o->f == stdout ? "<stdout>" : o->shown, strerror(e));
-        r = EXIT_USAGE;
+    /* then standard output and devices, written in place */
+    for (size_t i = 0; i < s->n && r == EXIT_OK; i++) {
+        cli_outfile *o = &s->out[i];
+        if (o->slot >= 0)
+            continue;
+        int e = 0;
+        errno = 0;
+        if (o->len && fwrite(o->data, 1, o->len, o->f) != o->len)
+            e = errno ? errno : EIO;
+        if (o->f == stdout) {
+            if ((fflush(stdout) || ferror(stdout)) && !e)
+                e = errno ? errno : EIO;
+        } else {
+            if (fclose(o->f) && !e)
+                e = errno;
+            o->f = NULL;
+        }
+        if (e)
+            r = write_failed(s, o, e);
     }
-    output_free(o);
-    return ok ? r : EXIT_USAGE;
+    /* last the renames, which do not fail for a file made in the same
+     * directory but for a vanished directory */
+    for (size_t i = 0; i < s->n && r == EXIT_OK; i++) {
+        cli_outfile *o = &s->out[i];
+        if (o->slot < 0)
+            continue;
+        if (rename(tmp_path[o->slot], o->target))
+            r = write_failed(s, o, errno);
+        else
+            release_slot(o);
+    }
+    cli_outset_abort(s);
+    return r;
 }
 
 int cli_write_output(const cli_cmd *cmd, const char *path, const char *buf, size_t len)
 {
-    if (!strcmp(path, "-"))
-        return write_stream(cmd, stdout, "<stdout>", buf, len);
-    cli_output *o;
-    FILE *f = cli_output_open(cmd, path, &o);
-    if (!f)
-        return EXIT_USAGE;
-    if (len && fwrite(buf, 1, len, f) != len) {
-        int e = errno;
-        cli_output_close(o, 0);
-        cli_error(cmd, "cannot write '%s': %s", path, strerror(e));
+    cli_outset s;
+    cli_outset_init(&s, cmd);
+    if (cli_outset_put(&s, path, buf, len) != EXIT_OK) {
+        cli_outset_abort(&s);
         return EXIT_USAGE;
     }
-    return cli_output_close(o, 1);
+    return cli_outset_commit(&s);
 }

@@ -127,6 +127,7 @@ static int dispatch(int argc, char **argv)
     args[n] = NULL;
     int r = c->run(c, n, args);
     free(args);
+    cli_inputs_free();
     return r;
 }
 

@@ -7,15 +7,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/readfile.h"
 
-/* Reads all of f into a malloc'd, NUL-terminated buffer. Returns 0, an
- * errno value, or -1 over the size limit (-2 out of memory). */
+const char *file_not_input(int fd)
+{
+    struct stat st, null;
+    if (fstat(fd, &st))
+        return NULL; /* the read says why */
+    if (S_ISDIR(st.st_mode))
+        return "a directory";
+    if (S_ISBLK(st.st_mode))
+        return "a block device";
+    if (S_ISCHR(st.st_mode) && !isatty(fd) && (stat("/dev/null", &null) || null.st_rdev != st.st_rdev))
+        return "a character device";
+    return NULL;
+}
+
 int file_read_all(FILE *f, char **buf, size_t *len)
 {
     char *b = NULL;
     size_t n = 0, cap = 0;
+    if (file_not_input(fileno(f)))
+        return FILE_NOT_INPUT;
     /* a file's size is known: one buffer, one read (and the end seen by
      * the next, empty one) */
     struct stat st;
@@ -77,16 +92,20 @@ gisa_status file_include_read(void *user, const char *from, const char *name, gi
     struct stat st;
     FILE *f = NULL;
     int e;
+    const char *kind = "a directory";
     if (!stat(path, &st) && S_ISDIR(st.st_mode))
-        e = EISDIR;
+        e = FILE_NOT_INPUT; /* fopen would open it, and only the read fail */
     else if (!(f = fopen(path, "rb")))
         e = errno;
     else {
+        kind = file_not_input(fileno(f));
         e = file_read_all(f, &h->text, &inc->len);
         fclose(f);
     }
     if (e) {
-        if (e == -1 || e == -2)
+        if (e == FILE_NOT_INPUT)
+            snprintf(why, why_cap, "'%s' is not a regular file (%s)", path, kind);
+        else if (e == -1 || e == -2)
             snprintf(why, why_cap, "'%s' %s", path, e == -1 ? "is too large (the limit is 1 GiB)" : "does not fit in memory");
         else
             snprintf(why, why_cap, "'%s': %s", path, strerror(e));

@@ -10,8 +10,16 @@
 #define FILE_MAX_INPUT ((size_t)1 << 30) /* 1 GiB: far beyond any real program */
 
 /* Reads all of f into a malloc'd, NUL-terminated buffer. Returns 0, an
- * errno value, or -1 over FILE_MAX_INPUT (-2 out of memory). */
+ * errno value, -1 over FILE_MAX_INPUT, -2 out of memory, or -3 for a file
+ * that is no input (file_not_input says what it is), refused before a
+ * byte is read. A stream (a pipe, a terminal) is read up to the limit. */
 int file_read_all(FILE *f, char **buf, size_t *len);
+#define FILE_NOT_INPUT (-3)
+/* What makes fd no input, or NULL when it may be read: a regular file, a
+ * pipe or socket, a terminal and /dev/null are inputs; a directory and any
+ * other device are not (/dev/zero and /dev/urandom never end, and would be
+ * read to the 1 GiB limit). */
+const char *file_not_input(int fd);
 
 /* gisa_asm_options.include and .release: NAME relative to the including
  * file's directory (from "<stdin>": the current one), as C's #include

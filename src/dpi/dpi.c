@@ -60,41 +60,27 @@ static void begin(dpi *d)
     d->message[0] = 0;
 }
 
+/* Through the shared reader: its size limit, and no device read forever. */
 static char *read_file(dpi *d, const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
-    size_t cap = 0, n = 0;
     if (!f) {
         fail(d, "error: cannot open %s", path);
         return NULL;
     }
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            char *nb = realloc(buf, cap = (cap + 4096) * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                fail(d, "error: out of memory reading %s", path);
-                return NULL;
-            }
-            buf = nb;
-        }
-        size_t got = fread(buf + n, 1, 4096, f);
-        n += got;
-        if (got < 4096)
-            break;
-    }
-    int bad = ferror(f);
+    const char *kind = file_not_input(fileno(f));
+    int e = file_read_all(f, &buf, len);
     fclose(f);
-    if (bad) {
-        free(buf);
+    if (e == FILE_NOT_INPUT)
+        fail(d, "error: %s is not a regular file (%s)", path, kind);
+    else if (e == -1)
+        fail(d, "error: %s is too large (the limit is 1 GiB)", path);
+    else if (e == -2)
+        fail(d, "error: out of memory reading %s", path);
+    else if (e)
         fail(d, "error: cannot read %s", path);
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
+    return e ? NULL : buf;
 }
 
 static gisa_diags *dpi_diags(void)

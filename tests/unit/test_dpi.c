@@ -160,6 +160,10 @@ static void errors(void)
     void *h = gisa_dpi_new("fermi", "", 0, 2);
     CHECK(h != NULL);
     CHECK(gisa_dpi_load_asm(h, "/nonexistent/p.s") == -1 && strstr(gisa_dpi_message(h), "cannot open"));
+    /* a device is refused at once, not read without end */
+    CHECKF(gisa_dpi_load_asm(h, "/dev/zero") == -1 && strstr(gisa_dpi_message(h), "not a regular file"), "%s",
+           gisa_dpi_message(h));
+    CHECK(gisa_dpi_load_state(h, "/dev/urandom") == -1 && strstr(gisa_dpi_message(h), "not a regular file"));
     CHECK(gisa_dpi_load_asm(h, write_file("bad.s", "FADD R0, R1\n")) == -1);
     CHECKF(strstr(gisa_dpi_message(h), "bad.s:1:") && strstr(gisa_dpi_message(h), "error"), "%s", gisa_dpi_message(h));
     CHECK(gisa_dpi_load_state(h, write_file("bad.json", "{\"R1\": []}")) == -1);
