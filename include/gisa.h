@@ -826,7 +826,9 @@ GISA_API void gisa_cov_free(gisa_cov *cov);
  * call it before sim executes anything else, since sources that the commit
  * did not write are read from sim's state. A simulator of another gisa_isa
  * than cov's, and a record with more than GISA_SIM_MAX_EFFECTS effects, are
- * GISA_ERR_USAGE (as for gisa_cov_attach and gisa_cov_merge). */
+ * GISA_ERR_USAGE (as for gisa_cov_attach and gisa_cov_merge). The
+ * instruction is decoded again from the record's word: its inst pointer is
+ * not followed, so a record kept past a gisa_sim_load is still safe. */
 GISA_API gisa_status gisa_cov_record(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *commit);
 /* Records every instruction of sim's later runs (gisa_sim_run,
  * gisa_sim_continue) through its commit hook, which this replaces;

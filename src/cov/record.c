@@ -140,7 +140,11 @@ static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, cons
     if (!cov || !c || (sim && gisa_sim_isa(sim) != cov->isa) || c->neffects > GISA_SIM_MAX_EFFECTS)
         return GISA_ERR_USAGE;
     const gisa_isa *isa = cov->isa;
-    const gisa_inst *inst = c->inst;
+    /* decoded again from the word the record holds by value: c->inst points
+     * into the simulator's program, which a gisa_sim_load since may have
+     * freed (a caller keeping records, as Python's Commit does) */
+    gisa_inst decoded;
+    const gisa_inst *inst = gisa_decode(isa, c->word, &decoded) == GISA_OK ? &decoded : NULL;
     if (!inst || inst->opcode < 0 || inst->opcode >= cov->nopcodes || inst->form < 0 ||
         inst->form >= isa->opcodes[inst->opcode].nforms) {
         cov->skipped++; /* a word that does not decode executes nothing */

@@ -114,6 +114,14 @@ static void stale_commit_refused(void)
     CHECKF(gisa_sim_commit_format(sim, &old, 0, count_line, &lines) == GISA_ERR_USAGE && lines == 0,
            "a record of the program before the load: %d lines", lines);
     CHECK(gisa_sim_commit_format(sim, &old, GISA_TRACE_JSON, count_line, &lines) == GISA_ERR_USAGE && lines == 0);
+    /* coverage counts the record by its word (held by value), not through
+     * its inst pointer, which points into the freed program (ASan: a
+     * heap-use-after-free before) */
+    gisa_cov *cov = NULL;
+    gisa_cov_summary sum;
+    CHECK(gisa_cov_new(isa, &cov) == GISA_OK && gisa_cov_record(cov, sim, &old) == GISA_OK);
+    CHECK(gisa_cov_summary_get(cov, &sum) == GISA_OK && sum.executed == 1);
+    gisa_cov_free(cov);
     /* and again after the new program is pre-decoded (a step), whatever
      * addresses it got */
     CHECK(gisa_sim_step(sim, 0, &now, NULL) == GISA_OK);
