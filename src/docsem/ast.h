@@ -85,6 +85,14 @@ typedef struct ds_line {
  * the place where it crosses the bound. */
 #define DS_MAX_NESTING 256
 
+/* The tokens of one optype's pseudo-code, all its variants together (the
+ * documents' longest has a few hundred). The tree takes about 200 bytes a
+ * token, so one optype holds at most about 15 MB; the loader's memory
+ * budget (gisa_load_options.max_memory) bounds the optypes together. A
+ * block over it is an error at the first token past the limit, and nothing
+ * after it is parsed. */
+#define DS_MAX_TOKENS 65536
+
 /* Parses lines[0..n-1] into variants. Returns the number of errors added to
  * diags (file:line:col of the offending token); *out / *nout are the
  * variants parsed so far. */

@@ -398,8 +398,18 @@ static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_di
     m->ot = arena_alloc(a, sizeof *m->ot * (size_t)(m->n ? m->n : 1));
     if (!m->ot)
         return NULL;
-    for (int t = 0; t < isa->noptypes; t++)
+    for (int t = 0; t < isa->noptypes; t++) {
         build_optype(&b, &m->ot[t], t, NULL);
+        if (a->failed || arena_over(a)) { /* the rest would fail too: say which optype it reached */
+            if (!a->failed)
+                diag_memory_limit(diags, &isa->optypes[t].def->loc, a->limit);
+            else
+                diag_add(diags, GISA_ERROR, &isa->optypes[t].def->loc, "out of memory parsing the pseudo-code of %s",
+                         isa->optypes[t].name);
+            b.errors++;
+            break;
+        }
+    }
     *nerrors = b.errors;
     return m;
 }

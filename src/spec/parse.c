@@ -656,7 +656,9 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
     int lineno = 0;
     i = utf8_bom_len(text, len);
     size_t b, e;
-    while (next_line(text, len, &i, &b, &e)) {
+    /* out of memory, or over the load's budget (checked line by line, so
+     * that no line stops half-made): the error names the line it reached */
+    while (!a->failed && !arena_over(a) && next_line(text, len, &i, &b, &e)) {
         if (e > b && text[e - 1] == '\r')
             e--;
         lineno++;
@@ -673,11 +675,16 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
             return p.errors;
         }
     }
-    if (p.in_fence) {
+    if (p.in_fence && !a->failed && !arena_over(a)) { /* not when the file was left midway */
         diag_add(diags, GISA_ERROR, &p.fence_loc, "unterminated code block: this ``` has no closing ```");
         p.errors++;
     }
-    if (a->failed) {
+    if (arena_over(a)) {
+        p.line.col = 0; /* the line as a whole: its text is no culprit */
+        p.line.line_text = NULL;
+        diag_memory_limit(diags, &p.line, a->limit);
+        p.errors++;
+    } else if (a->failed) {
         diag_add(diags, GISA_ERROR, NULL, "%s: out of memory while loading", file);
         p.errors++;
     }
