@@ -203,9 +203,7 @@ void cli_print_help(const cli_cmd *cmd, FILE *f)
             print_opt(f, &cmd->opts[i]);
     }
     fputs("\nCommon options:\n", f);
-    for (size_t i = 0; i < G_COUNT; i++)
-        if (own_opt(cmd, global_opts[i].name) < 0) /* --max-memory of as, dis, run: listed above */
-            print_opt(f, &global_opts[i]);
+    cli_print_global_options(f); /* all of them, --max-memory too where the command says more of it above */
     fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors, 3 simulation fault (see 'gisa --help').\n", f);
 }
 
