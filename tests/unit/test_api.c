@@ -189,6 +189,22 @@ static void option_sizes(const gisa_isa *isa)
     gisa_diags_free(d);
 }
 
+/* gisa_assemble's text NULL: with length 0 an empty input (issue 31; it
+ * added the BOM's length, 0, to the null pointer: UB that UBSan reports),
+ * with a length an invalid argument. */
+static void null_text(const gisa_isa *isa)
+{
+    gisa_word *w = NULL;
+    size_t n = 99;
+    gisa_diags *d = api_diags();
+    CHECK(gisa_assemble(isa, "x", NULL, 0, NULL, &w, &n, d) == GISA_OK && n == 0 && gisa_diags_count(d) == 0);
+    gisa_free(w);
+    w = NULL;
+    n = 99;
+    CHECK(gisa_assemble(isa, "x", NULL, 5, NULL, &w, &n, d) == GISA_ERR_USAGE && !w && n == 99);
+    gisa_diags_free(d);
+}
+
 /* Callbacks that stop after `left` calls with `stop`. */
 typedef struct stopper {
     int calls, left;
@@ -288,6 +304,7 @@ int main(void)
     const gisa_isa *isa = test_isa();
     out_parameters(isa);
     option_sizes(isa);
+    null_text(isa);
     callbacks_stop(isa);
     return test_summary();
 }
