@@ -16,6 +16,13 @@ typedef struct srcloc {
     const char *context; /* lines shown before it ("In file included from a.s:3:"), or NULL */
 } srcloc;
 
+/* A line kept with its location: a line of a description's code block
+ * (raw_line), which the pseudo-code's parser reads as it is (ds_line). */
+typedef struct src_line {
+    const char *text;
+    srcloc loc;
+} src_line;
+
 /* gisa_diags_new and gisa_diag_format for the library's own use: NULL
  * when out of memory. */
 gisa_diags *diags_alloc(void);

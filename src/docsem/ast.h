@@ -69,11 +69,10 @@ typedef struct ds_variant {
     srcloc loc;
 } ds_variant;
 
-/* One line of a block with where it came from (document or ruling). */
-typedef struct ds_line {
-    const char *text;
-    srcloc loc;
-} ds_line;
+/* One line of a block with where it came from (document or ruling): the
+ * description's own lines (raw_line), not a copy (a copy per line of a
+ * 90,000-line block was 5 MB an optype, and again in lint's rebuild). */
+typedef src_line ds_line;
 
 /* The deepest statement or expression tree the parser hands on, counted
  * from the variant's body: one level per statement, operator, call,

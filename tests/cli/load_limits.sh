@@ -46,7 +46,7 @@ peak() {
 start=$SECONDS
 expect 1 "lint refuses the 8 x 90,000 statements" "${usage[@]}" "$G" lint --isa-add big.isa
 check "lint: quickly ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 60
-peak 600000 "lint of big.isa" # 3 GB before
+peak 300000 "lint of big.isa" # 3 GB before, now about 100 MB
 check "lint: located at the token past the limit" has out \
     '^big.isa:[0-9]+:[0-9]+: error: the pseudo-code of this optype is too long: more than 65536 tokens \(the limit of one optype\)'
 check "lint: once per optype" test "$(grep -c 'error: .*more than 65536 tokens' out)" -eq 8
@@ -55,7 +55,7 @@ line=$(grep -m1 -o '^big.isa:[0-9]*:[0-9]*: error: the pseudo' out | cut -d: -f2
 check "lint: the first at BIG0's statement 10,923, its token SrcB (at $line)" test "$line" = "$((26 + 10922)):14"
 expect 0 "doc still loads it (pseudo-code errors are warnings when loading)" "${usage[@]}" \
     "$G" doc --isa-add big.isa BIG0
-peak 400000 "doc BIG0 of big.isa" # 1.6 GB before
+peak 300000 "doc BIG0 of big.isa" # 1.6 GB before, now about 100 MB
 check "doc: the optype does not run" has out 'does not parse'
 
 # --max-memory covers loading, for every command that loads an ISA
@@ -69,7 +69,7 @@ for cmd in "lint" "doc BIG0" "as one.s -o x.bin" "dis one.bin -o x.txt" "run one
     check "$name: the limit named, at a line of big.isa" has err \
         '^big.isa:[0-9]+: error: loading the ISA description needs more memory than the limit of 32 MiB \(raise the limit with --max-memory SIZE'
     check "$name: why it stopped" has err "gisa $name: cannot load the ISA from .*: over a limit"
-    peak 150000 "$name --max-memory 32M"
+    peak 120000 "$name --max-memory 32M"
     check "$name: nothing written" test ! -e x.bin -a ! -e x.txt -a ! -e x.json
 done
 expect 1 "the texts alone over the limit: refused before they are parsed" "$G" lint --max-memory 8M --isa-add big.isa
