@@ -21,7 +21,8 @@ static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
      * not run under the doc engine) and an error of gisa lint */
     ds_model_build(*out, GISA_WARNING, diags);
     arena *a = &(*out)->a;
-    int in_docsem = a->failed || arena_over(a); /* ds_model_build said where it stopped */
+    /* ds_model_build said at which optype it stopped (not when it made no model at all) */
+    int in_docsem = (*out)->docsem && (a->failed || arena_over(a));
     if (in_docsem || disasm_plan_build(*out) || asm_plan_build(*out) || !(*out)->docsem || arena_over(a)) {
         int limit = !a->failed && arena_over(a);
         if (!in_docsem && !limit)
