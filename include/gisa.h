@@ -109,7 +109,8 @@ extern "C" {
  *   GISA_ERR_SIM                  gisa_sim_run, gisa_sim_continue, gisa_sim_step;
  *   GISA_ERR_TRUNCATED            gisa_disassemble, gisa_print (the text was cut);
  *   GISA_ERR_LIMIT                over a documented limit: gisa_isa_load (a description
- *                                 file over 16 MiB), gisa_gen_generate (count);
+ *                                 file over 16 MiB, a load over max_memory),
+ *                                 gisa_gen_generate (count);
  *   (any)                         what a callback returned. */
 typedef enum gisa_status {
     /* success */
@@ -226,8 +227,14 @@ typedef struct gisa_source {
  *    __Semantics, a __DefRuling, and values added to an existing
  *    __DefBitFieldType (a later definition with the same name and width; a
  *    value name or value already taken is an error).
+ *  - max_memory: the bytes the loaded model may take (the descriptions'
+ *    texts, the model, the tools' tables, the pseudo-code's trees); 0: the
+ *    default, 4 GiB. Appended after API 1.0: a caller whose `size` ends
+ *    before it gets the default.
  * GISA_ERR_IO when a path does not exist or cannot be read (the message
- * names it); GISA_ERR_LIMIT for a description file over 16 MiB;
+ * names it); GISA_ERR_LIMIT for a description file over 16 MiB, or a load
+ * over max_memory (an error at the file and line it reached names the
+ * limit);
  * GISA_ERR_INPUT for errors in the descriptions, and when they define no
  * opcode ("no instruction (opcode) defined in ..."); GISA_ERR_USAGE for
  * paths and sources both, or a size smaller than API 1.0's struct. */
@@ -241,8 +248,9 @@ typedef struct gisa_load_options {
     size_t nadd;
     const gisa_source *sources;
     size_t nsources;
+    size_t max_memory;
 } gisa_load_options;
-#define GISA_LOAD_OPTIONS_INIT {sizeof(gisa_load_options), NULL, NULL, 0, NULL, NULL, 0, NULL, 0}
+#define GISA_LOAD_OPTIONS_INIT {sizeof(gisa_load_options), NULL, NULL, 0, NULL, NULL, 0, NULL, 0, 0}
 GISA_API gisa_status gisa_isa_load(const gisa_load_options *opt, gisa_isa **out, gisa_diags *diags);
 
 GISA_API void gisa_isa_free(gisa_isa *isa);

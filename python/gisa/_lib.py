@@ -112,6 +112,7 @@ class gisa_load_options(_Options):
         ("nadd", ctypes.c_size_t),
         ("sources", ctypes.POINTER(gisa_source)),
         ("nsources", ctypes.c_size_t),
+        ("max_memory", ctypes.c_size_t),
     ]
 
 

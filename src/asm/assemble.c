@@ -289,7 +289,9 @@ static int assemble_text(asm_run *r, const char *text, size_t len)
     const gisa_isa *isa = r->isa;
     sink *k = &r->k;
     gisa_status (*lst)(void *, const gisa_asm_line *) = r->opt ? r->opt->line : NULL;
-    size_t bom = text ? utf8_bom_len(text, len) : 0; /* not part of line 1 */
+    if (!text) /* NULL with length 0 (the caller's or an include reader's): an empty text, */
+        text = ""; /* not a null pointer that the lines below would offset (UB, even by 0) */
+    size_t bom = utf8_bom_len(text, len); /* not part of line 1 */
     text += bom;
     len -= bom;
     char *clean = NULL;

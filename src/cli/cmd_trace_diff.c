@@ -29,6 +29,16 @@ static size_t line_len(const char *p, const char *end, const char **next)
     return (size_t)(e - p);
 }
 
+/* The first column (0-based) where two lines differ; the shorter's length
+ * when one is the other's start. */
+static size_t first_diff(const char *p, size_t m, const char *q, size_t n)
+{
+    size_t i = 0;
+    while (i < m && i < n && p[i] == q[i])
+        i++;
+    return i;
+}
+
 /* A write line of the text format: "wN" then three blanks. */
 static int is_write_line(const char *p, size_t n)
 {
@@ -165,7 +175,7 @@ static int same_values(const record *a, const record *b, char *why, size_t cap)
     const char *na, *nb;
     size_t la = line_len(a->start, a->end, &na), lb = line_len(b->start, b->end, &nb);
     if (la != lb || memcmp(a->start, b->start, la)) {
-        snprintf(why, cap, "the instruction lines differ");
+        snprintf(why, cap, "the instruction lines differ at column %zu", first_diff(a->start, la, b->start, lb) + 1);
         return 0;
     }
     int ca = record_values(a, va), cb = record_values(b, vb);
@@ -211,17 +221,58 @@ static int same(const record *a, const record *b)
     return p >= a->end && q >= b->end;
 }
 
-static void show(const char *mark, const trace *t, const record *r)
+/* Columns of a line echoed: a 50 MB line was printed whole. A longer one
+ * shows this many around the first column where it differs from the other
+ * trace's line, "..." where it is cut, and its length. */
+#define SHOW_COLS 200
+
+/* The record's lines; `other` (may be absent) is the record it is compared
+ * with, whose lines say where each long line is worth showing. */
+static void show(const char *mark, const trace *t, const record *r, const record *other)
 {
     if (!r->present) {
         printf("%s %s: (ends here)\n", mark, t->name);
         return;
     }
     size_t line = r->line;
+    const char *q = other->present ? other->start : NULL, *qnext;
     for (const char *p = r->start, *next; p < r->end; p = next, line++) {
-        size_t n = line_len(p, r->end, &next);
-        printf("%s %s:%zu: %.*s\n", mark, t->name, line, (int)n, p);
+        size_t n = line_len(p, r->end, &next), m = 0;
+        if (q && q < other->end) {
+            m = line_len(q, other->end, &qnext);
+        } else {
+            q = NULL;
+        }
+        if (n <= SHOW_COLS) {
+            printf("%s %s:%zu: %.*s\n", mark, t->name, line, (int)n, p);
+        } else {
+            size_t d = q ? first_diff(p, n, q, m) : 0, from = d > SHOW_COLS / 2 ? d - SHOW_COLS / 2 : 0;
+            if (from + SHOW_COLS > n)
+                from = n - SHOW_COLS;
+            printf("%s %s:%zu: %s%.*s%s (a line of %zu characters, shown from column %zu)\n", mark, t->name, line,
+                   from ? "..." : "", SHOW_COLS, p + from, from + SHOW_COLS < n ? "..." : "", n, from + 1);
+        }
+        q = q ? qnext : NULL;
     }
+}
+
+/* A NUL byte would cut the lines where they are compared and shown: a
+ * trace is text, and the byte is an error at its place. */
+static int refuse_nul(const cli_cmd *cmd, const trace *t)
+{
+    const char *z = memchr(t->buf, 0, t->len);
+    if (!z)
+        return CLI_CONTINUE;
+    size_t line = 1;
+    const char *bol = t->buf;
+    for (const char *p = t->buf; p < z; p++)
+        if (*p == '\n') {
+            line++;
+            bol = p + 1;
+        }
+    cli_error(cmd, "%s:%zu:%zu: a NUL byte: a trace is text (gisa run --trace)", t->name, line,
+              (size_t)(z - bol) + 1);
+    return EXIT_USAGE;
 }
 
 static int run(const cli_cmd *cmd, int argc, char **argv)
@@ -236,8 +287,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         return cli_usage_error(cmd, "standard input ('-') can be one of the traces, not both");
     trace t[2] = {{cli_input_name(a.pos[0]), NULL, 0, 0, 1}, {cli_input_name(a.pos[1]), NULL, 0, 0, 1}};
     for (int i = 0; i < 2; i++)
-        if ((r = cli_read_input(cmd, a.pos[i], &t[i].buf, &t[i].len)) != CLI_CONTINUE) {
+        if ((r = cli_read_input(cmd, a.pos[i], &t[i].buf, &t[i].len)) != CLI_CONTINUE ||
+            (r = refuse_nul(cmd, &t[i])) != CLI_CONTINUE) {
             free(t[0].buf);
+            free(i ? t[1].buf : NULL);
             return r;
         }
     size_t count = 0;
@@ -258,8 +311,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
             continue;
         }
         printf("first difference at instruction record %zu%s%s:\n", count, why[0] ? ": " : "", why);
-        show("-", &t[0], &x);
-        show("+", &t[1], &y);
+        show("-", &t[0], &x, &y);
+        show("+", &t[1], &y, &x);
         differ = 1;
         break;
     }
@@ -278,8 +331,10 @@ const cli_cmd cmd_trace_diff = {
     "write lines, by the value of every register and lane written (however the\n"
     "lanes are grouped), or one JSON line as text. Prints the first pair that\n"
     "differs and where (register, lane, both values), A's lines as '-', B's as\n"
-    "'+', with file:line.\n"
-    "Exits 0 when they agree, 1 when they differ, 2 when a file cannot be read.\n",
+    "'+', with file:line; a line longer than 200 characters shows 200 of them,\n"
+    "around where it differs.\n"
+    "Exits 0 when they agree, 1 when they differ, 2 when a file cannot be read\n"
+    "or is not text (a NUL byte).\n",
     NULL,
     0,
     2,

@@ -157,10 +157,21 @@ static const cli_opt global_opts[] = {
      "                           language.md, \"Adding an instruction\")"},
     {"isa-overlay", 0, "DIR", "take types.isa/rulings.isa from DIR when the --isa files have none"},
     {"target", 0, "NAME", "target to load (default gisa128)"},
+    {"max-memory", 0, "SIZE", "refuse work estimated to need more memory, loading the ISA\n"
+                              "                           included (default 4G; K, M, G, T suffixes)"},
     {"help", 'h', NULL, "show this help and exit"},
     {"version", 0, NULL, "show the version and exit"},
 };
-enum { G_ISA, G_ISA_ADD, G_OVERLAY, G_TARGET, G_HELP, G_VERSION, G_COUNT };
+enum { G_ISA, G_ISA_ADD, G_OVERLAY, G_TARGET, G_MAX_MEMORY, G_HELP, G_VERSION, G_COUNT };
+
+/* The command's own option named `name`, or -1. */
+static int own_opt(const cli_cmd *cmd, const char *name)
+{
+    for (size_t i = 0; i < cmd->nopts; i++)
+        if (!strcmp(cmd->opts[i].name, name))
+            return (int)i;
+    return -1;
+}
 
 static void print_opt(FILE *f, const cli_opt *o)
 {
@@ -192,7 +203,7 @@ void cli_print_help(const cli_cmd *cmd, FILE *f)
             print_opt(f, &cmd->opts[i]);
     }
     fputs("\nCommon options:\n", f);
-    cli_print_global_options(f);
+    cli_print_global_options(f); /* all of them, --max-memory too where the command says more of it above */
     fputs("\nExit status: 0 ok, 1 input errors, 2 usage or file errors, 3 simulation fault (see 'gisa --help').\n", f);
 }
 
@@ -311,6 +322,7 @@ static int parse_one(const cli_cmd *cmd, int argc, char **argv, int *i, cli_args
         break;
     case G_OVERLAY: a->overlay_dir = val; break;
     case G_TARGET: a->target = val; break;
+    case G_MAX_MEMORY: a->max_memory = val; break;
     case G_HELP: cli_print_help(cmd, stdout); return EXIT_OK;
     default: printf("gisa %s\n", gisa_version()); return EXIT_OK;
     }
@@ -408,6 +420,16 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
         return EXIT_INPUT;
     }
     gisa_load_options lo = GISA_LOAD_OPTIONS_INIT;
+    /* the same limit as the command's own estimates (0: the library's
+     * default, 4 GiB like CLI_DEFAULT_MAX_MEMORY) */
+    int mm = own_opt(cmd, "max-memory");
+    const char *max_memory = mm >= 0 ? a->val[mm] : a->max_memory;
+    if (max_memory && cli_parse_size(max_memory, &lo.max_memory)) {
+        free(buf);
+        free(paths);
+        gisa_diags_free(d);
+        return cli_check_size_option(cmd, max_memory);
+    }
     lo.target = target;
     lo.paths = paths;
     lo.npaths = npaths;
@@ -438,7 +460,7 @@ int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t 
     if (st == GISA_ERR_IO) /* a file or directory that cannot be read */
         return EXIT_USAGE;
     cli_error(cmd, "cannot load the ISA from %s: %s", *source,
-              errors ? "the description has errors" : gisa_status_str(st));
+              st == GISA_ERR_LIMIT ? "over a limit" : errors ? "the description has errors" : gisa_status_str(st));
     return EXIT_INPUT;
 }
 

@@ -46,6 +46,7 @@ typedef struct cli_args {
     const char *isa_add[CLI_MAX_ISA]; /* the --isa-add values, likewise */
     size_t nisa_add;
     const char *overlay_dir, *target;
+    const char *max_memory; /* the global --max-memory (as, dis and run have their own, the same) */
     const char *pos[CLI_MAX_POS];
     size_t npos;
     /* the argument after an option whose value is optional ("--trace
@@ -82,8 +83,9 @@ void cli_print_global_options(FILE *f);
  * flag, -1 if it is not global. `name` is argv text such as "--isa=x". */
 int cli_global_option_kind(const char *arg);
 
-/* Loads the ISA the options select (--isa, $GISA_ISA, else embedded) and
- * prints its diagnostics to stderr. Returns CLI_CONTINUE or an exit status.
+/* Loads the ISA the options select (--isa, $GISA_ISA, else embedded)
+ * within --max-memory (gisa_load_options.max_memory) and prints its
+ * diagnostics to stderr. Returns CLI_CONTINUE or an exit status.
  * *source describes it ("embedded gisa128", or the paths, ", "-separated). */
 int cli_load_isa(const cli_args *a, gisa_isa **isa, const char **source, size_t *warnings);
 

@@ -44,6 +44,17 @@ int cli_outdir_begin(const cli_cmd *cmd, const char *dir, const char *marker, cl
     }
     memcpy(o->target, dir, n);
     o->target[n] = 0;
+    /* a symbolic link to a directory (an earlier manual, an empty one) is
+     * written through: the directory it names is replaced, and the link
+     * still names it (renaming over the link itself fails: "not a
+     * directory"); a dangling link is left to the rename's error */
+    struct stat st;
+    char *real = !lstat(o->target, &st) && S_ISLNK(st.st_mode) && !stat(o->target, &st) && S_ISDIR(st.st_mode)
+                     ? realpath(o->target, NULL)
+                     : NULL;
+    if (real && strlen(real) < sizeof o->target && strcmp(real, "/"))
+        strcpy(o->target, real);
+    free(real);
     snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", o->target);
     if (!mkdtemp(o->tmp)) {
         cli_error(cmd, "cannot create a directory beside '%s': %s", dir, strerror(errno));

@@ -35,14 +35,22 @@ void *arena_alloc(arena *a, size_t size)
             a->failed = 1;
             return NULL;
         }
+        a->held += sizeof *b + cap; /* for a budget (the loader's max_memory) */
         b->cap = cap;
         b->used = 0;
-        b->next = a->head;
-        a->head = b;
+        /* a block of one large item goes behind the head, whose free tail
+         * the small items after it still fill (arrays that double would
+         * otherwise waste up to 64 KiB a step) */
+        if (a->head && size > 65536) {
+            b->next = a->head->next;
+            a->head->next = b;
+        } else {
+            b->next = a->head;
+            a->head = b;
+        }
     }
     void *p = b->data + b->used;
     b->used += size;
-    a->used_total += size;
     memset(p, 0, size);
     return p;
 }

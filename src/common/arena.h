@@ -6,13 +6,19 @@
 typedef struct arena_block arena_block;
 typedef struct arena {
     arena_block *head;
-    size_t used_total;
-    int failed; /* set once an allocation failed; callers check at the end */
+    size_t held;  /* bytes of the blocks malloc'd so far */
+    size_t limit; /* a budget for held (0: none), checked by the callers: arena_over */
+    int failed;   /* set once an allocation failed; callers check at the end */
 } arena;
 
 void arena_init(arena *a);
 void arena_free(arena *a);
 void *arena_alloc(arena *a, size_t size);           /* zeroed, 16-aligned */
+/* Whether the arena holds more than its budget. Allocations never fail for
+ * it: the builders check between their steps (a line, an optype), where
+ * stopping leaves nothing half-made, so a budget is exceeded by one step
+ * at most. */
+static inline int arena_over(const arena *a) { return a->limit && a->held > a->limit; }
 char *arena_strndup(arena *a, const char *s, size_t n);
 char *arena_strdup(arena *a, const char *s);
 /* Grows an arena-owned array: returns a copy with room for new_cap items. */

@@ -183,6 +183,14 @@ void diag_add(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *fm
     va_end(ap);
 }
 
+void diag_memory_limit(gisa_diags *d, const srcloc *at, size_t limit)
+{
+    diag_add(d, GISA_ERROR, at,
+             "loading the ISA description needs more memory than the limit of %zu MiB (raise the limit with "
+             "--max-memory SIZE, or gisa_load_options.max_memory)",
+             (limit + (1u << 20) - 1) >> 20);
+}
+
 void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max)
 {
     for (size_t i = 0; to && from && i < from->count; i++) {

@@ -16,6 +16,13 @@ typedef struct srcloc {
     const char *context; /* lines shown before it ("In file included from a.s:3:"), or NULL */
 } srcloc;
 
+/* A line kept with its location: a line of a description's code block
+ * (raw_line), which the pseudo-code's parser reads as it is (ds_line). */
+typedef struct src_line {
+    const char *text;
+    srcloc loc;
+} src_line;
+
 /* gisa_diags_new and gisa_diag_format for the library's own use: NULL
  * when out of memory. */
 gisa_diags *diags_alloc(void);
@@ -30,6 +37,9 @@ const char *errno_text(int err, char *buf, size_t cap);
 /* Gives the diagnostic just added (if it was kept) its category: a static
  * string, shown as [-Wcategory]. */
 void diag_set_category(gisa_diags *d, const char *category);
+/* The error of a load over its memory budget (gisa_load_options.max_memory)
+ * at `at` (NULL: the ISA as a whole): names the limit and how to raise it. */
+void diag_memory_limit(gisa_diags *d, const srcloc *at, size_t limit);
 /* Adds the diagnostics of `from` of severity max or less to `to`. */
 void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */

@@ -69,11 +69,10 @@ typedef struct ds_variant {
     srcloc loc;
 } ds_variant;
 
-/* One line of a block with where it came from (document or ruling). */
-typedef struct ds_line {
-    const char *text;
-    srcloc loc;
-} ds_line;
+/* One line of a block with where it came from (document or ruling): the
+ * description's own lines (raw_line), not a copy (a copy per line of a
+ * 90,000-line block was 5 MB an optype, and again in lint's rebuild). */
+typedef src_line ds_line;
 
 /* The deepest statement or expression tree the parser hands on, counted
  * from the variant's body: one level per statement, operator, call,
@@ -84,6 +83,14 @@ typedef struct ds_line {
  * under ASan, so 1 MiB at most. A deeper tree is an error of the variant at
  * the place where it crosses the bound. */
 #define DS_MAX_NESTING 256
+
+/* The tokens of one optype's pseudo-code, all its variants together (the
+ * documents' longest has a few hundred). The tree takes about 200 bytes a
+ * token, so one optype holds at most about 15 MB; the loader's memory
+ * budget (gisa_load_options.max_memory) bounds the optypes together. A
+ * block over it is an error at the first token past the limit, and nothing
+ * after it is parsed. */
+#define DS_MAX_TOKENS 65536
 
 /* Parses lines[0..n-1] into variants. Returns the number of errors added to
  * diags (file:line:col of the offending token); *out / *nout are the

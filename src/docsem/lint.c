@@ -186,15 +186,17 @@ void ds_lint(const gisa_isa *isa, gisa_diags *diags)
 {
     arena a;
     arena_init(&a);
+    a.limit = isa->max_memory; /* the copy may take what the load could */
     const ds_model *m = ds_model_rebuild(isa, &a, GISA_ERROR, diags);
-    const ds_optype **order = m ? arena_alloc(&a, sizeof *order * (size_t)(m->n ? m->n : 1)) : NULL;
+    int stopped = m && (a.failed || arena_over(&a)); /* build() said at which optype; the rest is not built */
+    const ds_optype **order = m && !stopped ? arena_alloc(&a, sizeof *order * (size_t)(m->n ? m->n : 1)) : NULL;
     for (int t = 0; order && t < m->n; t++)
         order[t] = &m->ot[t];
     if (order)
         qsort(order, (size_t)m->n, sizeof *order, by_name);
     for (int t = 0; order && t < m->n; t++)
         ds_lint_optype(order[t], &a, diags);
-    if (!order)
+    if (!order && !stopped)
         diag_add(diags, GISA_ERROR, NULL, "out of memory checking the pseudo-code");
     arena_free(&a);
 }

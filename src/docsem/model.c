@@ -44,18 +44,6 @@ static int covers(const gisa_isa *isa, const isa_optype *ot, const raw_def *def)
     return 0;
 }
 
-static ds_line *copy_lines(arena *a, const raw_line *l, int n)
-{
-    ds_line *out = arena_alloc(a, sizeof *out * (size_t)(n ? n : 1));
-    if (!out)
-        return NULL;
-    for (int i = 0; i < n; i++) {
-        out[i].text = l[i].text;
-        out[i].loc = l[i].loc;
-    }
-    return out;
-}
-
 static void add_patch(builder *b, ds_optype *s, ds_patch_kind k, const char *what, const char *reason,
                       const srcloc *at)
 {
@@ -349,7 +337,7 @@ static void patch_line(builder *b, ds_optype *s, const raw_line *l)
 static void apply(builder *b, ds_optype *s, const raw_def *r)
 {
     if (r->nsemantics) {
-        s->lines = copy_lines(b->a, r->semantics, r->nsemantics);
+        s->lines = r->semantics;
         s->nlines = r->nsemantics;
         add_patch(b, s, DP_BLOCK, "the whole block", r->description ? r->description : "", &r->loc);
     }
@@ -366,7 +354,7 @@ static void build_optype(builder *b, ds_optype *s, int t, const raw_def *extra)
     const isa_optype *ot = &isa->optypes[t];
     memset(s, 0, sizeof *s);
     s->ot = ot;
-    s->doc = copy_lines(b->a, ot->def->semantics, ot->def->nsemantics);
+    s->doc = ot->def->semantics;
     s->ndoc = ot->def->nsemantics;
     s->lines = s->doc;
     s->nlines = s->ndoc;
@@ -398,8 +386,18 @@ static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_di
     m->ot = arena_alloc(a, sizeof *m->ot * (size_t)(m->n ? m->n : 1));
     if (!m->ot)
         return NULL;
-    for (int t = 0; t < isa->noptypes; t++)
+    for (int t = 0; t < isa->noptypes; t++) {
         build_optype(&b, &m->ot[t], t, NULL);
+        if (a->failed || arena_over(a)) { /* the rest would fail too: say which optype it reached */
+            if (!a->failed)
+                diag_memory_limit(diags, &isa->optypes[t].def->loc, a->limit);
+            else
+                diag_add(diags, GISA_ERROR, &isa->optypes[t].def->loc, "out of memory parsing the pseudo-code of %s",
+                         isa->optypes[t].name);
+            b.errors++;
+            break;
+        }
+    }
     *nerrors = b.errors;
     return m;
 }

@@ -30,8 +30,9 @@ typedef struct tok {
 typedef struct parser {
     arena *a;
     const ds_line *lines;
-    tok *t;
+    tok *t; /* malloc'd, freed once the variant is parsed: the tree keeps none */
     int nt, cap, i;
+    int room; /* tokens the optype may still have (DS_MAX_TOKENS in all) */
     gisa_diags *diags;
     gisa_severity sev;
     int errors;
@@ -90,9 +91,11 @@ static tok *push_tok(parser *p)
 {
     if (p->nt == p->cap) {
         int nc = p->cap ? p->cap * 2 : 64;
-        tok *t = arena_grow(p->a, p->t, (size_t)p->nt, (size_t)nc, sizeof *t);
-        if (!t)
+        tok *t = realloc(p->t, (size_t)nc * sizeof *t);
+        if (!t) {
+            p->a->failed = 1; /* the loader reports it */
             return NULL;
+        }
         p->t = t;
         p->cap = nc;
     }
@@ -139,6 +142,12 @@ static void lex_line(parser *p, int li)
         }
         if (c == '/' && i + 1 < n && s[i + 1] == '/')
             break;
+        if (p->nt >= p->room) {
+            tok at = {.line = li, .col = (int)i + 1};
+            perr(p, &at, "the pseudo-code of this optype is too long: more than %d tokens (the limit of one optype)",
+                 DS_MAX_TOKENS);
+            return;
+        }
         tok *t = push_tok(p);
         if (!t)
             return;
@@ -773,7 +782,7 @@ int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int 
 {
     *out = NULL;
     *nout = 0;
-    int errors = 0;
+    int errors = 0, room = DS_MAX_TOKENS;
     for (int i = 0; i < n;) {
         if (!ds_is_header(lines[i].text)) {
             const char *s = lines[i].text;
@@ -799,20 +808,25 @@ int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int 
         *out = vs;
         ds_variant *v = &vs[(*nout)++];
         memset(v, 0, sizeof *v);
-        parser p = {.a = a, .lines = lines, .diags = diags, .sev = sev, .len_line = -1};
+        parser p = {.a = a, .lines = lines, .diags = diags, .sev = sev, .len_line = -1, .room = room};
         parse_header(&p, v, &lines[i]);
-        for (int k = i + 1; k < end; k++)
+        for (int k = i + 1; k < end && !(p.errors && p.nt >= p.room); k++)
             lex_line(&p, k);
+        room = p.nt < room ? room - p.nt : 0;
         tok *eof = push_tok(&p);
-        if (!eof)
+        if (!eof) {
+            free(p.t);
             return errors + 1;
+        }
         eof->kind = T_EOF;
         eof->line = end - 1;
         eof->col = (int)strlen(lines[end - 1].text) + 1;
         eof->bol = 1;
         ds_node *b = arena_alloc(a, sizeof *b);
-        if (!b)
+        if (!b) {
+            free(p.t);
             return errors + 1;
+        }
         b->kind = S_BLOCK;
         b->loc = v->loc;
         while (peek(&p)->kind != T_EOF && !p.errors)
@@ -830,6 +844,7 @@ int ds_parse_block(arena *a, const ds_line *lines, int n, ds_variant **out, int 
         }
         v->body = b;
         errors += p.errors;
+        free(p.t);
         i = end;
     }
     return errors;

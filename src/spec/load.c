@@ -28,7 +28,8 @@ static int is_overlay(const char *name)
     return !strcmp(base, overlay_names[0]) || !strcmp(base, overlay_names[1]);
 }
 
-gisa_status spec_load_sources(const gisa_source *files, size_t n, gisa_isa **out, gisa_diags *diags)
+gisa_status spec_load_sources(const gisa_source *files, size_t n, size_t max_memory, gisa_isa **out,
+                              gisa_diags *diags)
 {
     if (!out || (n && !files))
         return GISA_ERR_USAGE;
@@ -37,26 +38,40 @@ gisa_status spec_load_sources(const gisa_source *files, size_t n, gisa_isa **out
     if (!isa)
         return GISA_ERR_NOMEM;
     arena_init(&isa->a);
-    int errors = 0;
+    /* everything the model holds is in its arena: the budget bounds the
+     * load (the tools' tables and the pseudo-code's trees included) */
+    isa->a.limit = isa->max_memory = max_memory;
+    int errors = 0, reported = 0;
     /* the model keeps its own copy of names and texts: locations point into them */
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !isa->a.failed && !arena_over(&isa->a); i++) {
         const char *name = arena_strdup(&isa->a, files[i].name ? files[i].name : "<input>");
         size_t len = files[i].text ? files[i].len : 0;
         const char *text = arena_strndup(&isa->a, files[i].text ? files[i].text : "", len);
         if (!name || !text)
             break;
+        if (arena_over(&isa->a)) { /* the text alone */
+            srcloc at = {name, 0, 0, 0, NULL, 0, NULL};
+            diag_memory_limit(diags, &at, max_memory);
+            reported = 1;
+            break;
+        }
         errors += raw_parse_file(&isa->a, &isa->raw, name, text, len, diags);
+        reported = isa->a.failed || arena_over(&isa->a); /* at the line it reached */
     }
-    if (!errors)
+    if (!errors && !isa->a.failed && !arena_over(&isa->a))
         errors = model_build(isa, diags);
-    if (!errors && decoder_build(isa))
+    if (!errors && !isa->a.failed && !arena_over(&isa->a) && decoder_build(isa))
         errors++;
-    if (errors || isa->a.failed) {
-        int nomem = isa->a.failed;
-        if (nomem) /* a failed load always says why */
-            diag_add(diags, GISA_ERROR, NULL, "out of memory loading the ISA description");
+    if (errors || isa->a.failed || arena_over(&isa->a)) {
+        int nomem = isa->a.failed, limit = !nomem && arena_over(&isa->a);
+        if ((nomem || limit) && !reported) { /* a failed load always says why */
+            if (limit)
+                diag_memory_limit(diags, NULL, max_memory);
+            else
+                diag_add(diags, GISA_ERROR, NULL, "out of memory loading the ISA description");
+        }
         gisa_isa_free(isa);
-        return nomem ? GISA_ERR_NOMEM : GISA_ERR_INPUT;
+        return nomem ? GISA_ERR_NOMEM : limit ? GISA_ERR_LIMIT : GISA_ERR_INPUT;
     }
     *out = isa;
     return GISA_OK;
@@ -91,7 +106,7 @@ static int target_known(const char *target)
     return 0;
 }
 
-gisa_status spec_load_embedded(const char *target, gisa_isa **out, gisa_diags *diags)
+gisa_status spec_load_embedded(const char *target, size_t max_memory, gisa_isa **out, gisa_diags *diags)
 {
     if (!target)
         target = default_target();
@@ -108,7 +123,7 @@ gisa_status spec_load_embedded(const char *target, gisa_isa **out, gisa_diags *d
             src[n] = (gisa_source){names[n], gisa_embedded_files[i].text, gisa_embedded_files[i].len};
             n++;
         }
-    return spec_load_sources(src, n, out, diags);
+    return spec_load_sources(src, n, max_memory, out, diags);
 }
 
 /* *over_limit is set for a file over MAX_DESC_FILE: an input error, not an
@@ -254,6 +269,7 @@ typedef struct gather {
     int n;       /* src entries */
     int nnames;  /* names entries */
     int has_overlay, failed, over_limit, full;
+    size_t limit, bytes; /* the load's memory budget (0: none); the texts read so far */
     gisa_diags *diags;
 } gather;
 
@@ -283,6 +299,16 @@ static void take_file(gather *g, char *path, const struct stat *st)
     text = read_file(path, &len, &g->over_limit, g->diags);
     if (!text) {
         g->failed = 1;
+        free(path);
+        return;
+    }
+    /* the texts are all read before any is parsed (256 files of 16 MiB
+     * would be 4 GiB), and the model copies them: over the budget already */
+    if (g->limit && (g->bytes += len) > g->limit) {
+        srcloc at = {path, 0, 0, 0, NULL, 0, NULL};
+        diag_memory_limit(g->diags, &at, g->limit);
+        g->full = g->failed = g->over_limit = 1;
+        free(text);
         free(path);
         return;
     }
@@ -406,7 +432,8 @@ static void take_embedded(gather *g, const char *target)
 }
 
 gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char *const *add, size_t nadd,
-                            const char *overlay_dir, const char *target, gisa_isa **out, gisa_diags *diags)
+                            const char *overlay_dir, const char *target, size_t max_memory, gisa_isa **out,
+                            gisa_diags *diags)
 {
     if (!out)
         return GISA_ERR_USAGE;
@@ -422,6 +449,7 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
     if (!g)
         return GISA_ERR_NOMEM;
     g->diags = diags;
+    g->limit = max_memory;
     if (npaths)
         take_paths(g, paths, npaths);
     else
@@ -469,7 +497,7 @@ gisa_status spec_load_paths(const char *const *paths, size_t npaths, const char 
     }
     gisa_status st = failed ? (g->over_limit ? GISA_ERR_LIMIT : GISA_ERR_IO)
                      : none ? GISA_ERR_INPUT
-                            : spec_load_sources(g->src, (size_t)ns, out, diags);
+                            : spec_load_sources(g->src, (size_t)ns, max_memory, out, diags);
     if (none || (st == GISA_OK && !(*out)->nopcodes)) {
         /* only types and rulings (or nothing at all): no ISA a tool could use */
         char what[512];
@@ -494,7 +522,7 @@ gisa_status spec_load_dir(const char *dir, const char *overlay_dir, const char *
 {
     if (!dir || !out)
         return GISA_ERR_USAGE;
-    return spec_load_paths(&dir, 1, NULL, 0, overlay_dir, target, out, diags);
+    return spec_load_paths(&dir, 1, NULL, 0, overlay_dir, target, 0, out, diags);
 }
 
 void gisa_isa_free(gisa_isa *isa)

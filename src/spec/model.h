@@ -206,6 +206,7 @@ typedef struct isa_services {
 
 struct gisa_isa {
     arena a;
+    size_t max_memory; /* the load's budget (gisa_load_options.max_memory), which lint's rebuild keeps too */
     raw_spec raw;
     int word_bits;
     const char *target_name;

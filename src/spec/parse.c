@@ -1,6 +1,7 @@
 /* Parser of the ISA description language, line by line, as the ISA's
  * authors write it: definitions (__DefXxx), sections (__Encoding ...),
  * markdown code fences, // comments and free prose (ignored). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/arena.h"
@@ -40,6 +41,13 @@ typedef struct parser {
     srcloc fence_loc;
     srcloc line; /* the current line (col/len set per message) */
     cursor c;
+    /* the open code block's lines, malloc'd, moved to *block / *nblock (in
+     * the arena, at their size) when it closes: grown in the arena, a
+     * 90,000-line block left the copies of every doubling behind */
+    raw_line *kept;
+    int nkept, capkept;
+    raw_line **block;
+    int *nblock;
 } parser;
 
 #define MAX_ITEMS 100000 /* per list: bounds memory on hostile input */
@@ -531,6 +539,50 @@ static void keep_line(parser *p, raw_line **arr, int *n)
     l->loc.col = 1;
 }
 
+/* The open block's lines into their list, after what it holds already. */
+static void flush_block(parser *p)
+{
+    if (p->nkept) {
+        raw_line *all = arena_alloc(p->a, sizeof *all * (size_t)(*p->nblock + p->nkept));
+        if (all) {
+            if (*p->nblock)
+                memcpy(all, *p->block, sizeof *all * (size_t)*p->nblock);
+            memcpy(all + *p->nblock, p->kept, sizeof *all * (size_t)p->nkept);
+            *p->block = all;
+            *p->nblock += p->nkept;
+        }
+    }
+    p->nkept = 0;
+    p->block = NULL;
+}
+
+/* A line of a code block, for the list arr (n entries) once it closes. */
+static void keep_block_line(parser *p, raw_line **arr, int *n)
+{
+    if (p->block != arr)
+        flush_block(p);
+    p->block = arr;
+    p->nblock = n;
+    if (*n + p->nkept >= MAX_ITEMS) {
+        err(p, 0, p->c.n, "more than %s entries of one kind (definitions, fields, values or lines)", "100000");
+        return;
+    }
+    if (p->nkept == p->capkept) {
+        int nc = p->capkept ? 2 * p->capkept : 64;
+        raw_line *k = realloc(p->kept, sizeof *k * (size_t)nc);
+        if (!k) {
+            p->a->failed = 1;
+            return;
+        }
+        p->kept = k;
+        p->capkept = nc;
+    }
+    raw_line *l = &p->kept[p->nkept++];
+    l->text = arena_strndup(p->a, p->c.s, p->c.n);
+    l->loc = p->line;
+    l->loc.col = 1;
+}
+
 static int is_blank_or_comment(cursor *c)
 {
     cursor t = *c;
@@ -546,16 +598,17 @@ static void parse_line(parser *p)
     if (p->in_fence) {
         if (fence) {
             p->in_fence = 0;
+            flush_block(p);
             return;
         }
         if (!p->def)
             return;
         if (p->sec == SEC_SYNTAX)
-            keep_line(p, &p->def->syntax, &p->def->nsyntax);
+            keep_block_line(p, &p->def->syntax, &p->def->nsyntax);
         else if (p->sec == SEC_EXAMPLES)
-            keep_line(p, &p->def->examples, &p->def->nexamples);
+            keep_block_line(p, &p->def->examples, &p->def->nexamples);
         else if (p->sec == SEC_SEMANTICS && p->fence_no == 1) /* later blocks illustrate, they do not run */
-            keep_line(p, &p->def->semantics, &p->def->nsemantics);
+            keep_block_line(p, &p->def->semantics, &p->def->nsemantics);
         return;
     }
     if (fence) {
@@ -656,7 +709,9 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
     int lineno = 0;
     i = utf8_bom_len(text, len);
     size_t b, e;
-    while (next_line(text, len, &i, &b, &e)) {
+    /* out of memory, or over the load's budget (checked line by line, so
+     * that no line stops half-made): the error names the line it reached */
+    while (!a->failed && !arena_over(a) && next_line(text, len, &i, &b, &e)) {
         if (e > b && text[e - 1] == '\r')
             e--;
         lineno++;
@@ -670,14 +725,22 @@ int raw_parse_file(arena *a, raw_spec *spec, const char *file, const char *text,
         parse_line(&p);
         if (p.errors > 200) {
             diag_add(diags, GISA_ERROR, &p.line, "too many errors in %s; giving up", file);
+            free(p.kept);
             return p.errors;
         }
     }
-    if (p.in_fence) {
+    flush_block(&p); /* a block the file does not close still has its lines */
+    free(p.kept);
+    if (p.in_fence && !a->failed && !arena_over(a)) { /* not when the file was left midway */
         diag_add(diags, GISA_ERROR, &p.fence_loc, "unterminated code block: this ``` has no closing ```");
         p.errors++;
     }
-    if (a->failed) {
+    if (arena_over(a)) {
+        p.line.col = 0; /* the line as a whole: its text is no culprit */
+        p.line.line_text = NULL;
+        diag_memory_limit(diags, &p.line, a->limit);
+        p.errors++;
+    } else if (a->failed) {
         diag_add(diags, GISA_ERROR, NULL, "%s: out of memory while loading", file);
         p.errors++;
     }

@@ -40,10 +40,7 @@ typedef struct raw_field {
     srcloc loc, value_loc, type_loc;
 } raw_field;
 
-typedef struct raw_line { /* a line of a code fence, kept verbatim */
-    const char *text;
-    srcloc loc;
-} raw_line;
+typedef src_line raw_line; /* a line of a code fence, kept verbatim */
 
 typedef enum oi_kind { OI_INLIST, OI_OUTLIST, OI_ORDER, OI_BITWIDTH, OI_ASMFORMAT, OI_MODIORDER } oi_kind;
 

@@ -255,7 +255,9 @@ static char *deep_ruling(shape sh, size_t n)
 }
 
 /* Deeper than the bound: a located error from the load (a warning there),
- * from lint, and the fault of a word that reaches it; never a crash. */
+ * from lint, and the fault of a word that reaches it; never a crash. A
+ * million levels are more than the 65,536 tokens of one optype
+ * (DS_MAX_TOKENS): refused by that before they are parsed. */
 static void check_deep(shape sh, size_t n, const char *what)
 {
     char *ruling = deep_ruling(sh, n);
@@ -268,7 +270,8 @@ static void check_deep(shape sh, size_t n, const char *what)
     gisa_isa *isa = load_with(ruling, d);
     CHECKF(isa != NULL, "%s x %zu: the load failed", what, n);
     if (isa) {
-        const char *msg = "expression nested too deeply (more than 256 levels)";
+        const char *msg = n > 20000 ? "the pseudo-code of this optype is too long: more than 65536 tokens"
+                                    : "expression nested too deeply (more than 256 levels)";
         int placed = 0;
         for (size_t i = 0; i < gisa_diags_count(d); i++) {
             const gisa_diag *g = gisa_diags_get(d, i);
