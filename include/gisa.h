@@ -272,6 +272,31 @@ GISA_API gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* The categories of lint warnings, i = 0, 1, ... until NULL. */
 GISA_API const char *gisa_isa_lint_category(size_t i); /* static strings */
 
+/* The simulator's C semantics as a checked accelerator of the documents
+ * (docs/semantics-language.md, "C semantics and the documents"). Every C
+ * semantic function declares the fingerprint of the pseudo-code it
+ * implements; an optype whose pseudo-code has another fingerprint in this
+ * model runs its pseudo-code under GISA_ENGINE_AUTO, and gisa_isa_lint
+ * adds a note naming the place of the change.
+ * gisa_isa_fingerprints: the model's fingerprints, one C line per optype
+ * that has C semantics and pseudo-code (the lines of the table
+ * src/sim/fingerprints.c), into *out (release with gisa_free), and an
+ * error in diags (may be NULL) per optype whose fingerprint is not the
+ * declared one, naming the C function to review and the value to declare.
+ * GISA_OK; GISA_ERR_INPUT when one differs; GISA_ERR_NOMEM. */
+GISA_API gisa_status gisa_isa_fingerprints(const gisa_isa *isa, char **out, gisa_diags *diags);
+/* The differential check of the two engines: for every optype that has
+ * both C semantics and pseudo-code, random valid words of each of its
+ * opcodes (seeded by seed: the same words every time) from states biased
+ * to the hard values (signed zeros, infinities, NaNs, subnormals, INT_MIN,
+ * all ones), on full, partial and empty warps with random guards, run by
+ * both engines. *report (release with gisa_free) has a line per optype
+ * (words, lane results compared, disagreements) and, for the first
+ * disagreements of each optype, the instruction, the lane, the inputs and
+ * both results. GISA_OK when they agree everywhere; GISA_ERR_INPUT when
+ * not; GISA_ERR_NOMEM. */
+GISA_API gisa_status gisa_isa_check_semantics(const gisa_isa *isa, uint64_t seed, char **report);
+
 /* Plain-text reference for an optype or opcode (name NULL: the list of
  * all) into *out, a string to release with gisa_free; GISA_ERR_NOTFOUND
  * when no optype or opcode has that name. */

@@ -47,6 +47,8 @@ NOT_BOUND = {
     "gisa_state_warps": "Simulator.read_state_json applies a state to a simulator that exists; "
                         "gisa_sim_state_apply checks the warp count",
     "gisa_state_bytes": "the package keeps a parsed state only until it is applied",
+    "gisa_isa_fingerprints": "a check of the C semantics' table for their engineers (gisa lint --fingerprints)",
+    "gisa_isa_check_semantics": "the differential check of the engines (gisa lint --check-semantics)",
 }
 
 _BASE = {

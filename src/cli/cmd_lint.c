@@ -4,9 +4,12 @@
 
 #include "common.h"
 
-enum { O_WERROR };
+enum { O_WERROR, O_FINGERPRINTS, O_CHECK_SEMANTICS, O_SEED };
 static const cli_opt opts[] = {
     {"werror", 0, NULL, "exit 1 when there is any warning too"},
+    {"fingerprints", 0, NULL, "print the C semantics' fingerprints instead of the report"},
+    {"check-semantics", 0, NULL, "also compare the two engines on random words"},
+    {"seed", 0, "N", "the random words of --check-semantics (default 1)"},
 };
 
 static const char *plural(size_t n, const char *one, const char *many) { return n == 1 ? one : many; }
@@ -73,6 +76,39 @@ static int silenced(const gisa_diag *g, const char *const *off, size_t noff)
     return 0;
 }
 
+/* --fingerprints: the table, and an error per optype whose pseudo-code is
+ * not what its C semantics declare (the build runs this on the shipped
+ * targets: cmake/check_fingerprints.cmake). */
+static int fingerprints(const cli_cmd *cmd, gisa_isa *isa)
+{
+    gisa_diags *d = cli_diags();
+    char *table = NULL;
+    gisa_status st = d ? gisa_isa_fingerprints(isa, &table, d) : GISA_ERR_NOMEM;
+    if (table)
+        fputs(table, stdout);
+    if (d)
+        cli_print_diags(stderr, d, 0, NULL);
+    gisa_free(table);
+    gisa_diags_free(d);
+    gisa_isa_free(isa);
+    if (st == GISA_ERR_NOMEM)
+        cli_error(cmd, "out of memory");
+    return st == GISA_OK ? EXIT_OK : EXIT_INPUT;
+}
+
+/* --check-semantics: the engines against each other; 1 when they disagree */
+static int check_semantics(const cli_cmd *cmd, const gisa_isa *isa, size_t seed)
+{
+    char *report = NULL;
+    gisa_status st = gisa_isa_check_semantics(isa, seed, &report);
+    if (report)
+        fputs(report, stdout);
+    gisa_free(report);
+    if (st != GISA_OK && st != GISA_ERR_INPUT)
+        cli_error(cmd, "check-semantics stopped: %s", gisa_status_str(st));
+    return st != GISA_OK;
+}
+
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
@@ -85,6 +121,13 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, &load_warnings);
     if (r != CLI_CONTINUE)
         return r;
+    if (a.val[O_FINGERPRINTS])
+        return fingerprints(cmd, isa);
+    size_t seed = 1;
+    if (a.val[O_SEED] && cli_parse_count(a.val[O_SEED], &seed)) {
+        gisa_isa_free(isa);
+        return cli_usage_error(cmd, "--seed needs a number, not '%s'", a.val[O_SEED]);
+    }
     printf("loaded %zu opcodes (%zu optypes) from %s\n", gisa_isa_opcode_count(isa), gisa_isa_optype_count(isa),
            source);
     gisa_diags *d = cli_diags();
@@ -118,9 +161,10 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     putchar('\n');
     if (st != GISA_OK && st != GISA_ERR_INPUT)
         cli_error(cmd, "lint stopped: %s", gisa_status_str(st));
+    int differ = a.val[O_CHECK_SEMANTICS] && check_semantics(cmd, isa, seed);
     gisa_diags_free(d);
     gisa_isa_free(isa);
-    if (errors || st != GISA_OK || (a.val[O_WERROR] && warnings))
+    if (errors || differ || st != GISA_OK || (a.val[O_WERROR] && warnings))
         return EXIT_INPUT;
     return EXIT_OK;
 }
@@ -136,7 +180,16 @@ const cli_cmd cmd_lint = {
     "(repeatable; -Wkind undoes it). Kinds: asm-format, decoration,\n"
     "default-mismatch, example, narrow-field, operand-order, optype-name,\n"
     "pseudo-code, ruling, shared-value, spelling, unencodable-modifier,\n"
-    "unused-field.\n",
+    "unused-field.\n"
+    "A note names each optype whose pseudo-code differs from what its C\n"
+    "semantics implement (their declared fingerprint): --engine auto runs\n"
+    "its pseudo-code and --engine native refuses it. --fingerprints prints\n"
+    "the fingerprints as the lines of src/sim/fingerprints.c instead, and\n"
+    "exits 1 when one differs from the declared one. --check-semantics runs\n"
+    "random valid words of every optype that has both under both engines\n"
+    "(hard values, partial warps, guards; the same words for a --seed) and\n"
+    "exits 1 when they disagree, printing the instruction, lane, inputs and\n"
+    "both results.\n",
     opts,
     sizeof opts / sizeof *opts,
     0,

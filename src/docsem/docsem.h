@@ -54,6 +54,7 @@ typedef struct ds_optype {
     int ndecls;
     ds_patch *patches;
     int npatches;
+    uint64_t fingerprint; /* ds_fingerprint of the above, computed when it is built */
 } ds_optype;
 
 typedef struct ds_model {
@@ -128,6 +129,24 @@ void ds_prog_free(ds_prog *p);
  * PR operand (P7 is PT). */
 extern const char *const ds_warp_names[2];  /* activeMask, pgv */
 extern const char *const ds_pfile_names[8]; /* P0..P7 */
+
+/* The fingerprint of what the doc engine runs for s: the 64-bit FNV-1a
+ * hash of its canonical form (canon.c: the variants of the patched block as
+ * parsed, printed one statement a line with every expression fully
+ * parenthesised, and the operands' types and decorations), so that layout
+ * and comments do not count and every change of meaning does; 0 when s has
+ * no pseudo-code (never 0 otherwise). */
+uint64_t ds_fingerprint(const ds_optype *s);
+
+/* One line of the canonical form: its text and where it came from (the
+ * statement, the variant header, the patch that declared the operand). */
+typedef struct ds_canon_line {
+    const char *text;
+    srcloc loc;
+} ds_canon_line;
+/* The canonical form of s, one line each, into arena a (*out; 0 lines when
+ * s has no pseudo-code); -1 when out of memory. */
+int ds_canon_lines(const ds_optype *s, arena *a, ds_canon_line **out);
 
 /* The semantics of an optype, or NULL when the model has none. */
 const ds_optype *ds_optype_of(const gisa_isa *isa, const isa_optype *ot);

@@ -14,6 +14,8 @@ static gisa_status isa_lint_unguarded(const gisa_isa *isa, gisa_diags *diags)
         return st;
     size_t before = gisa_diags_errors(diags);
     ds_lint(isa, diags);
+    if (isa->tools.lint_semantics) /* the C semantics that do not implement the pseudo-code */
+        isa->tools.lint_semantics(isa, diags);
     return gisa_diags_errors(diags) > before ? GISA_ERR_INPUT : st;
 }
 

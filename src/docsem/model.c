@@ -374,6 +374,7 @@ static void build_optype(builder *b, ds_optype *s, int t, const raw_def *extra)
         s->errors += perr;
         b->errors += perr;
     }
+    s->fingerprint = ds_fingerprint(s);
 }
 
 static ds_model *build(const gisa_isa *isa, arena *a, gisa_severity sev, gisa_diags *diags, int *nerrors)

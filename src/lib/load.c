@@ -11,6 +11,7 @@
 #include "common/diag.h"
 #include "disasm/disasm.h"
 #include "docsem/docsem.h"
+#include "sim/fingerprint.h"
 #include "spec/load.h"
 
 static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
@@ -18,7 +19,7 @@ static gisa_status with_tools(gisa_status st, gisa_isa **out, gisa_diags *diags)
     if (st != GISA_OK)
         return st;
     /* the tools' services to the layers below them (spec/model.h) */
-    (*out)->tools = (isa_services){gisa_assemble, gisa_disassemble, gisa_print};
+    (*out)->tools = (isa_services){gisa_assemble, gisa_disassemble, gisa_print, sim_lint_fingerprints};
     /* pseudo-code that does not parse is a warning here (the optype does
      * not run under the doc engine) and an error of gisa lint */
     ds_model_build(*out, GISA_WARNING, diags);

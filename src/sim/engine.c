@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sim/engine.h"
+#include "sim/fingerprint.h"
 
 const sim_engine *sim_engine_choose(const gisa_sim *s, const isa_opcode *op, const sim_opdef **def, char *why,
                                     size_t cap)
@@ -16,6 +17,8 @@ const sim_engine *sim_engine_choose(const gisa_sim *s, const isa_opcode *op, con
     if (e == GISA_ENGINE_DOC)
         return &sim_engine_doc;
     const sim_opdef *c = sim_find_opdef(ot->semantics);
+    if (c && e == GISA_ENGINE_AUTO && !sim_native_implements(s->isa, ot, NULL, 0))
+        c = NULL; /* its pseudo-code is not what the C function implements (sim/fingerprint.h) */
     if (c) {
         *def = c;
         return &sim_engine_native;

@@ -11,11 +11,13 @@ const sim_opdef *const sim_families[] = {
 };
 const size_t sim_nfamilies = sizeof sim_families / sizeof sim_families[0];
 
-const sim_opdef *sim_find_opdef(const char *optype)
+const sim_opdef *sim_find_opdef_in(const sim_opdef *const *families, size_t nfamilies, const char *optype)
 {
-    for (size_t f = 0; f < sim_nfamilies; f++)
-        for (const sim_opdef *d = sim_families[f]; d->optype; d++)
+    for (size_t f = 0; f < nfamilies; f++)
+        for (const sim_opdef *d = families[f]; d->optype; d++)
             if (!strcmp(d->optype, optype))
                 return d;
     return NULL;
 }
+
+const sim_opdef *sim_find_opdef(const char *optype) { return sim_find_opdef_in(sim_families, sim_nfamilies, optype); }

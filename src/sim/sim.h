@@ -164,6 +164,8 @@ static inline void sim_invalidate(gisa_sim *s) { s->prog_valid = 0; }
  * words change). */
 void sim_program_free(gisa_sim *s);
 const sim_opdef *sim_find_opdef(const char *optype);
+/* The same in other tables (families[0 .. nfamilies-1], each ended by a NULL optype). */
+const sim_opdef *sim_find_opdef_in(const sim_opdef *const *families, size_t nfamilies, const char *optype);
 
 #define SIM_CBANK_BYTES 65536u /* each of the 64 constant banks */
 static inline uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned offset)

@@ -191,17 +191,21 @@ typedef struct decode_table {
 } decode_table;
 
 /* What code below the tools needs of a tool above it or beside it: the
- * library's loader (src/lib/load.c) sets these to the tools' public
- * functions, so that no layer calls a higher or a sibling one directly
- * (the build links each layer against the lower ones only: README, "How
- * it fits together"). The model's lint assembles the documents' examples;
- * the assembler checks that a `.invalid` word does not decode; the
- * simulator prints the instruction text of its trace and fault messages. */
+ * library's loader (src/lib/load.c) sets these to the tools' functions,
+ * so that no layer calls a higher or a sibling one directly (the build
+ * links each layer against the lower ones only: README, "How it fits
+ * together"). The model's lint assembles the documents' examples and asks
+ * the simulator which C semantics do not implement the pseudo-code; the
+ * assembler checks that a `.invalid` word does not decode; the simulator
+ * prints the instruction text of its trace and fault messages. */
 typedef struct isa_services {
     gisa_status (*assemble)(const gisa_isa *isa, const char *filename, const char *text, size_t len,
                             const gisa_asm_options *opt, gisa_word **words, size_t *nwords, gisa_diags *diags);
     gisa_status (*disassemble)(const gisa_isa *isa, gisa_word word, char *buf, size_t cap, size_t *len);
     gisa_status (*print)(const gisa_isa *isa, const gisa_inst *inst, char *buf, size_t cap);
+    /* gisa_isa_lint's notes of the optypes whose C semantics do not
+     * implement their pseudo-code (sim/fingerprint.h) */
+    void (*lint_semantics)(const gisa_isa *isa, gisa_diags *diags);
 } isa_services;
 
 struct gisa_isa {
