@@ -30,6 +30,9 @@ const char *errno_text(int err, char *buf, size_t cap);
 /* Gives the diagnostic just added (if it was kept) its category: a static
  * string, shown as [-Wcategory]. */
 void diag_set_category(gisa_diags *d, const char *category);
+/* Makes warning i of d a note whose message is prefix + message + suffix
+ * (its category stays); returns 0 when out of memory (d unchanged). */
+int diag_warning_to_note(gisa_diags *d, size_t i, const char *prefix, const char *suffix);
 /* Adds the diagnostics of `from` of severity max or less to `to`. */
 void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */
