@@ -12,6 +12,11 @@
 #include "spec/load.h"
 #include "spec/model.h"
 
+/* Acknowledgments lint matches: each warning is compared with each, so a
+ * hostile description with 100,000 of them and 10,000 warnings would take
+ * minutes. The shipped rulings have 34. */
+#define MAX_ERRATA 1000
+
 typedef struct ack {
     const raw_erratum *e;
     const raw_def *ruling, *target;
@@ -105,6 +110,17 @@ void spec_lint_errata(const gisa_isa *isa, gisa_diags *diags, size_t first)
         nacks += (size_t)isa->rulings[r].ruling->nerrata;
     if (!nacks)
         return;
+    if (nacks > MAX_ERRATA) {
+        for (int r = 0, seen = 0; r < isa->nrulings; r++) {
+            const raw_def *rd = isa->rulings[r].ruling;
+            if (seen + rd->nerrata > MAX_ERRATA) {
+                diag_add(diags, GISA_ERROR, &rd->errata[MAX_ERRATA - seen].loc,
+                         "more than %d __Errata lines: lint matches none of them", MAX_ERRATA);
+                return;
+            }
+            seen += rd->nerrata;
+        }
+    }
     ack *acks = calloc(nacks, sizeof *acks);
     char **anchors = calloc(nacks, sizeof *anchors);
     if (!acks || !anchors) {

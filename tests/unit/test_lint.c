@@ -551,6 +551,29 @@ static void test_errata(void)
         gisa_isa_free(isa);
         gisa_diags_free(d);
     }
+    { /* more than 1000 acknowledgments: an error at the 1001st, nothing matched */
+        size_t cap = 64 + 1001 * 48;
+        char *many = malloc(cap), *w = many;
+        if (many) {
+            w += sprintf(w, "__DefRuling OPA\n  __Errata\n");
+            for (int i = 0; i < 1001; i++)
+                w += sprintf(w, "example \"`OPA R1, R2`\" because \"copy %d\"\n", i);
+            gisa_diags *d = api_diags();
+            gisa_isa *isa = NULL;
+            CHECK(load(body, many, &isa, d) == GISA_OK);
+            if (isa) {
+                int n;
+                CHECK(gisa_isa_lint(isa, d) == GISA_ERR_INPUT);
+                const gisa_diag *g = find_one(d, "more than 1000 __Errata lines: lint matches none of them", &n);
+                CHECKF(g && g->severity == GISA_ERROR && !strcmp(g->file, "r.isa") && g->line == 1003,
+                       "errata cap: %d errors, at line %d", n, g ? g->line : 0);
+                CHECK(gisa_diags_warnings(d) == 2);
+                gisa_isa_free(isa);
+            }
+            gisa_diags_free(d);
+            free(many);
+        }
+    }
     /* what the parser refuses, at the line */
     static const char *const bad[][2] = {
         {"__DefRuling OPA\n  __Errata\nexampel \"x\" because \"y\"\n", "'exampel' is not a lint warning kind"},
