@@ -267,7 +267,14 @@ GISA_API gisa_status gisa_isa_find_opcode(const gisa_isa *isa, const char *name,
  * or errors, each at the line and column of the definition at fault; each
  * warning has a category (gisa_diag.category) by which a caller can
  * silence it; each semantic patch of the rulings is a note (the optype,
- * the patch, its reason). Returns GISA_ERR_INPUT when at least one error was found. */
+ * the patch, its reason). An erratum that a ruling corrects (the ruling's
+ * own change, or a finding its __Errata section acknowledges) is a note
+ * "erratum corrected by ruling (FILE:LINE...): ..." that keeps the
+ * category it would have as a warning: a note with a category is such an
+ * erratum, and a caller that wants them as warnings (gisa lint -Wruling)
+ * takes them as warnings. An __Errata line that matches no finding is a
+ * warning of category stale-erratum. Returns GISA_ERR_INPUT when at least
+ * one error was found. */
 GISA_API gisa_status gisa_isa_lint(const gisa_isa *isa, gisa_diags *diags);
 /* The categories of lint warnings, i = 0, 1, ... until NULL. */
 GISA_API const char *gisa_isa_lint_category(size_t i); /* static strings */

@@ -17,11 +17,14 @@ static const char *plural(size_t n, const char *one, const char *many) { return 
 #define MAX_OFF 64
 
 /* Takes the -Wno-NAME (and -WNAME, which undoes it) arguments out of argv,
- * as GCC spells them, into off[]. Returns CLI_CONTINUE or a usage error. */
-static int warning_options(const cli_cmd *cmd, int *argc, char **argv, const char **off, size_t *noff)
+ * as GCC spells them, into off[]; -Wruling (*ruling = 1) and -Wno-ruling
+ * (0, the default) say whether the errata that rulings acknowledge (notes
+ * with a kind) are shown as warnings. Returns CLI_CONTINUE or a usage error. */
+static int warning_options(const cli_cmd *cmd, int *argc, char **argv, const char **off, size_t *noff, int *ruling)
 {
     int n = 1;
     *noff = 0;
+    *ruling = 0;
     for (int i = 1; i < *argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--")) { /* the rest is not options */
@@ -54,6 +57,10 @@ static int warning_options(const cli_cmd *cmd, int *argc, char **argv, const cha
                 fprintf(stderr, " %s", gisa_isa_lint_category(k));
             fputc('\n', stderr);
             return cli_usage_error(cmd, "write -Wno-NAME to silence warning NAME");
+        }
+        if (!strcmp(known, "ruling")) {
+            *ruling = !no;
+            continue;
         }
         size_t k = 0;
         while (k < *noff && strcmp(off[k], known))
@@ -115,7 +122,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     gisa_isa *isa;
     const char *source, *off[MAX_OFF];
     size_t load_warnings = 0, noff;
-    int r = warning_options(cmd, &argc, argv, off, &noff);
+    int ruling;
+    int r = warning_options(cmd, &argc, argv, off, &noff, &ruling);
     if (r != CLI_CONTINUE)
         return r;
     r = cli_parse_and_load(cmd, argc, argv, &a, &isa, &source, &load_warnings);
@@ -138,9 +146,18 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     }
     gisa_diags_set_limit(d, (size_t)-1); /* a lint report is never cut short */
     gisa_status st = gisa_isa_lint(isa, d);
-    size_t errors = gisa_diags_errors(d), warnings = load_warnings, quiet = 0;
+    size_t errors = gisa_diags_errors(d), warnings = load_warnings, quiet = 0, acknowledged = 0;
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         const gisa_diag *g = gisa_diags_get(d, i);
+        gisa_diag shown;
+        if (g->severity == GISA_NOTE && g->category) { /* an erratum a ruling acknowledges */
+            if (ruling) {
+                shown = *g;
+                shown.severity = GISA_WARNING;
+                g = &shown;
+            } else
+                acknowledged++;
+        }
         if (g->severity != GISA_WARNING)
             ;
         else if (silenced(g, off, noff)) {
@@ -158,6 +175,8 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
            plural(warnings, "warning", "warnings"));
     if (quiet)
         printf(" (%zu silenced)", quiet);
+    if (acknowledged)
+        printf(", %zu acknowledged %s", acknowledged, plural(acknowledged, "erratum", "errata"));
     putchar('\n');
     if (st != GISA_OK && st != GISA_ERR_INPUT)
         cli_error(cmd, "lint stopped: %s", gisa_status_str(st));
@@ -179,8 +198,13 @@ const cli_cmd cmd_lint = {
     "Each warning ends with its kind, [-Wkind]; -Wno-kind silences that kind\n"
     "(repeatable; -Wkind undoes it). Kinds: asm-format, decoration,\n"
     "default-mismatch, example, narrow-field, operand-order, optype-name,\n"
-    "pseudo-code, ruling, shared-value, spelling, unencodable-modifier,\n"
-    "unused-field.\n"
+    "pseudo-code, ruling, shared-value, spelling, stale-erratum,\n"
+    "unencodable-modifier, unused-field.\n"
+    "An erratum of the documents that a ruling corrects (its own change, or a\n"
+    "finding its __Errata section acknowledges) is a note, 'erratum corrected\n"
+    "by ruling (FILE:LINE...)', that keeps its kind and is counted as an\n"
+    "acknowledged erratum; -Wruling shows them as warnings again (--werror\n"
+    "then fails on them), -Wno-ruling (the default) keeps them notes.\n"
     "A note names each optype whose pseudo-code differs from what its C\n"
     "semantics implement (their declared fingerprint): --engine auto runs\n"
     "its pseudo-code and --engine native refuses it. --fingerprints prints\n"

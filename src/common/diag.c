@@ -169,6 +169,25 @@ void diag_vadd(gisa_diags *d, gisa_severity sev, const srcloc *at, const char *f
     d->items[d->count++] = it;
 }
 
+int diag_warning_to_note(gisa_diags *d, size_t i, const char *prefix, const char *suffix)
+{
+    if (!d || i >= d->count || d->items[i]->pub.severity != GISA_WARNING)
+        return 0;
+    diag_item *it = d->items[i];
+    strbuf sb;
+    sb_init(&sb);
+    sb_printf(&sb, "%s%s%s", prefix, it->message, suffix);
+    char *m = sb_take(&sb);
+    if (!m)
+        return 0;
+    free(it->message);
+    it->message = m;
+    it->pub.message = m;
+    it->pub.severity = GISA_NOTE;
+    d->warnings--;
+    return 1;
+}
+
 void diag_set_category(gisa_diags *d, const char *category)
 {
     if (d && d->count && !d->items[d->count - 1]->pub.category)

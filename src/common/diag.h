@@ -40,6 +40,9 @@ void diag_set_category(gisa_diags *d, const char *category);
 /* The error of a load over its memory budget (gisa_load_options.max_memory)
  * at `at` (NULL: the ISA as a whole): names the limit and how to raise it. */
 void diag_memory_limit(gisa_diags *d, const srcloc *at, size_t limit);
+/* Makes warning i of d a note whose message is prefix + message + suffix
+ * (its category stays); returns 0 when out of memory (d unchanged). */
+int diag_warning_to_note(gisa_diags *d, size_t i, const char *prefix, const char *suffix);
 /* Adds the diagnostics of `from` of severity max or less to `to`. */
 void diag_copy(gisa_diags *to, const gisa_diags *from, gisa_severity max);
 /* Levenshtein distance, capped at 255; used for "did you mean" suggestions. */

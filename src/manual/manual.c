@@ -273,7 +273,7 @@ static void errata_page(const manual *m, strbuf *sb)
     html_table(sb, "notes", "<th>where</th><th>about</th><th>finding</th>");
     for (int i = 0; i < m->nnotes; i++) {
         const man_note *n = &m->notes[i];
-        sb_printf(sb, "<tr class=\"%s\"><td><code>", n->severity == GISA_ERROR ? "error" : "warning");
+        sb_printf(sb, "<tr class=\"%s\"><td><code>", man_note_class(n));
         html_printf(sb, "%s:%d", n->file, n->line);
         sb_puts(sb, "</code></td><td>");
         const raw_def *d = n->def;

@@ -14,6 +14,13 @@ typedef struct man_note {
     const char *message;
 } man_note;
 
+/* The HTML class of a finding: error, warning or note (an erratum a ruling
+ * acknowledges, a semantic patch). */
+static inline const char *man_note_class(const man_note *n)
+{
+    return n->severity == GISA_ERROR ? "error" : n->severity == GISA_NOTE ? "note" : "warning";
+}
+
 /* One example line of the documents, assembled. */
 typedef struct man_example {
     const raw_def *def;  /* the definition it is written in */

@@ -168,7 +168,7 @@ void man_notes(const manual *m, const isa_opcode *op, const isa_optype *ot, strb
             continue;
         if (!shown++)
             sb_puts(sb, "<ul class=\"notes\">\n");
-        sb_printf(sb, "<li class=\"%s\"><code>", n->severity == GISA_ERROR ? "error" : "warning");
+        sb_printf(sb, "<li class=\"%s\"><code>", man_note_class(n));
         html_printf(sb, "%s:%d", n->file, n->line);
         sb_puts(sb, "</code> (");
         html_puts(sb, n->def->name);

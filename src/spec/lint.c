@@ -424,7 +424,7 @@ static void lint_examples(linter *L)
 
 static const char *const categories[] = {
     "asm-format", "decoration", "default-mismatch", "example", "narrow-field", "operand-order", "optype-name",
-    "pseudo-code", "ruling", "shared-value", "spelling", "unencodable-modifier", "unused-field",
+    "pseudo-code", "ruling", "shared-value", "spelling", "stale-erratum", "unencodable-modifier", "unused-field",
 };
 
 const char *gisa_isa_lint_category(size_t i)
@@ -441,10 +441,13 @@ gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags)
     arena_init(&L.keys);
     for (int r = 0; r < isa->nrulings; r++) {
         const raw_def *rd = isa->rulings[r].ruling;
-        /* semantic patches are listed by the semantics layer with their reasons */
-        if (!rd->nfields && !rd->has_syntax && !rd->nexceptions && !rd->nopinfo && (rd->nsempatch || rd->nsemantics))
+        /* semantic patches are listed by the semantics layer with their reasons,
+         * acknowledged findings where they are found (errata.c) */
+        if (!rd->nfields && !rd->has_syntax && !rd->nexceptions && !rd->nopinfo &&
+            (rd->nsempatch || rd->nsemantics || rd->nerrata))
             continue;
-        emit(&L, GISA_WARNING, "ruling", &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
+        /* the erratum is the ruling's own correction: a note (-Wruling: a warning) */
+        emit(&L, GISA_NOTE, "ruling", &isa->rulings[r].target->loc, "erratum corrected by ruling (%s:%d): %s", isa->rulings[r].ruling->loc.file,
              isa->rulings[r].ruling->loc.line, isa->rulings[r].ruling->description ? isa->rulings[r].ruling->description : "");
     }
     lint_types(&L);

@@ -21,4 +21,9 @@ gisa_status spec_load_paths(const char *const *paths, size_t n, const char *cons
 /* The model's consistency checks (lint.c); gisa_isa_lint adds the
  * pseudo-code's (src/docsem/isa_lint.c). */
 gisa_status spec_lint(const gisa_isa *isa, gisa_diags *diags);
+/* The warnings of diags from index first on that a ruling's __Errata
+ * acknowledges become notes (category kept: gisa lint -Wruling shows them
+ * as warnings again); an acknowledgment that matches none is a warning
+ * (errata.c). */
+void spec_lint_errata(const gisa_isa *isa, gisa_diags *diags, size_t first);
 #endif

@@ -10,7 +10,7 @@
 
 typedef enum section {
     SEC_NONE, SEC_ENCODING, SEC_SYNTAX, SEC_DESCRIPTION, SEC_OPERANDINFO, SEC_MODIFIERINFO,
-    SEC_SEMANTICS, SEC_EXAMPLES, SEC_SIMULATION, SEC_EXCEPTION, SEC_SEMPATCH
+    SEC_SEMANTICS, SEC_EXAMPLES, SEC_SIMULATION, SEC_EXCEPTION, SEC_SEMPATCH, SEC_ERRATA
 } section;
 
 static const struct { const char *kw; section sec; } section_names[] = {
@@ -19,6 +19,7 @@ static const struct { const char *kw; section sec; } section_names[] = {
     {"__ModifierInfo", SEC_MODIFIERINFO}, {"__Semantics", SEC_SEMANTICS},
     {"__Examples", SEC_EXAMPLES},       {"__Simulation", SEC_SIMULATION},
     {"__Exception", SEC_EXCEPTION},     {"__SemanticPatch", SEC_SEMPATCH},
+    {"__Errata", SEC_ERRATA},
 };
 
 static const struct { const char *kw; raw_kind kind; int typed; } def_names[] = {
@@ -529,6 +530,59 @@ static void parse_exception(parser *p)
         *slot = ex;
 }
 
+/* A "..." string of an __Errata line: what names it in the error. */
+static const char *quoted(parser *p, const char *what)
+{
+    const char *s;
+    cur_skip_ws(&p->c);
+    size_t col = p->c.i;
+    long len = cur_string(&p->c, &s);
+    if (len <= 0) {
+        err(p, col, 1, len ? "expected %s in double quotes" : "%s must not be empty", what);
+        return NULL;
+    }
+    return arena_strndup(p->a, s, (size_t)len);
+}
+
+/* __Errata (in a __DefRuling): `KIND "ANCHOR" because "REASON"`, a lint
+ * finding the ruling acknowledges (src/spec/errata.c). */
+static void parse_erratum(parser *p)
+{
+    cursor *c = &p->c;
+    cur_skip_ws(c);
+    size_t col = c->i, e = col;
+    while (e < c->n && ((c->s[e] >= 'a' && c->s[e] <= 'z') || c->s[e] == '-'))
+        e++;
+    raw_erratum er = {0};
+    er.loc = at_col(p, col, e - col);
+    char *kind = arena_strndup(p->a, c->s + col, e - col);
+    int known = 0;
+    for (size_t k = 0; kind && gisa_isa_lint_category(k) && !known; k++)
+        known = !strcmp(kind, gisa_isa_lint_category(k)) && strcmp(kind, "ruling") && strcmp(kind, "stale-erratum");
+    if (!known) {
+        err(p, col, e > col ? e - col : 1,
+            e > col ? "'%s' is not a lint warning kind that an erratum can acknowledge (gisa lint --help lists them)"
+                    : "expected 'KIND \"ANCHOR\" because \"REASON\"' in __Errata%s",
+            e > col ? kind : "");
+        return;
+    }
+    c->i = e;
+    er.kind = kind;
+    if (!(er.anchor = quoted(p, "the \"ANCHOR\" text of the finding")))
+        return;
+    const char *s;
+    size_t bl = cur_ident(c, &s);
+    if (bl != 7 || memcmp(s, "because", 7)) {
+        err(p, c->i, 1, "expected 'because \"REASON\"' after the anchor%s", "");
+        return;
+    }
+    if (!(er.reason = quoted(p, "the \"REASON\"")) || !expect_end(p))
+        return;
+    raw_erratum *slot = push(p, &p->def->errata, &p->def->nerrata, sizeof er);
+    if (slot)
+        *slot = er;
+}
+
 static void keep_line(parser *p, raw_line **arr, int *n)
 {
     raw_line *l = push(p, arr, n, sizeof **arr);
@@ -677,6 +731,12 @@ static void parse_line(parser *p)
             err(p, start, c->n - start, "__SemanticPatch belongs in a __DefRuling%s", "");
         else
             keep_line(p, &p->def->sempatch, &p->def->nsempatch);
+        break;
+    case SEC_ERRATA:
+        if (p->def->kind != RAW_RULING)
+            err(p, start, c->n - start, "__Errata belongs in a __DefRuling%s", "");
+        else
+            parse_erratum(p);
         break;
     case SEC_ENCODING: parse_field(p); break;
     case SEC_OPERANDINFO: parse_opinfo(p); break;

@@ -62,6 +62,13 @@ typedef struct raw_exception {
     srcloc loc;
 } raw_exception;
 
+typedef struct raw_erratum { /* __DefRuling __Errata: KIND "ANCHOR" because "REASON" */
+    const char *kind;   /* a lint warning kind (gisa_isa_lint_category) */
+    const char *anchor; /* text the finding's message holds, as a whole */
+    const char *reason;
+    srcloc loc;
+} raw_erratum;
+
 typedef struct raw_def {
     raw_kind kind;
     const char *name, *parent;
@@ -80,6 +87,8 @@ typedef struct raw_def {
     int nsemantics;
     raw_line *sempatch; /* __DefRuling: __SemanticPatch lines */
     int nsempatch;
+    raw_erratum *errata; /* __DefRuling: __Errata lines, the findings it acknowledges */
+    int nerrata;
     raw_opinfo *opinfo;
     int nopinfo;
     raw_exception *exceptions;

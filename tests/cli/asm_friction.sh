@@ -188,13 +188,19 @@ check "... and names the target they fit" has err "not for target 'fermi'.*load 
 expect 0 "lint of the shipped ISA" "$G" lint
 check "every lint line has a column" test -z "$(grep -E ': (warning|error): ' out | grep -vE '^[^:]+:[0-9]+:[0-9]+: ')"
 check "every warning shows its kind" test -z "$(grep ': warning: ' out | grep -vE ' \[-W[a-z-]+\]$')"
+check "lint: every acknowledged erratum is a note, with its kind" test "$(grep -cE ': note: erratum corrected by ruling \(.*\[-W[a-z-]+\]$' out)" -gt 0
+run "$G" lint -Wruling
 kinds=$(grep -oE '\[-W[a-z-]+\]$' out | sed 's/\[-W//; s/\]//' | sort -u)
 nos=()
-for k in $kinds; do nos+=("-Wno-$k"); done
-expect 0 "lint --werror with every kind silenced passes" "$G" lint --werror "${nos[@]}"
-check "... and says how many were silenced" has out '^lint: 0 errors, 0 warnings \([0-9]+ silenced\)$'
-expect 1 "lint --werror with one kind on" "$G" lint --werror "${nos[@]}" -Wruling
-check "... reports that kind" has out '\[-Wruling\]$'
+for k in $kinds; do [ "$k" = ruling ] || nos+=("-Wno-$k"); done
+expect 1 "lint --werror -Wruling with every other kind silenced" "$G" lint --werror -Wruling "${nos[@]}"
+check "... reports the rulings' own corrections only" test -z "$(grep ': warning: ' out | grep -v '\[-Wruling\]$')"
+check "... and says how many were silenced" has out '^lint: 0 errors, 4 warnings \([0-9]+ silenced\)$'
+expect 1 "lint --werror -Wruling with one kind on" "$G" lint --werror -Wruling "${nos[@]}" -Wexample
+check "... reports that kind" has out ': warning: .*\[-Wexample\]$'
+check "... and no note of it" hasnt out ': note: .*\[-Wexample\]$'
+expect 0 "lint --werror: -Wno-ruling after -Wruling keeps the notes" "$G" lint --werror -Wruling -Wno-ruling
+check "... and counts them" has out '^lint: 0 errors, 0 warnings, [0-9]+ acknowledged errata$'
 expect 2 "an unknown kind" "$G" lint -Wno-rulng
 check "... suggests the right one" grep -qF "unknown warning 'rulng' (did you mean 'ruling'?)" err
 expect 0 "gisa lint --help" "$G" lint --help

@@ -169,7 +169,7 @@ static const struct lint_case {
      GISA_OK, {{GISA_WARNING, "OPA.EX", "OPA: the pseudo-code writes .EX, which no syntax line of OPA has"}}},
     {"ruling applied", OPTYPE(PLAIN) OPCODE("OPA_RR", "RR", "    field<32, 8> Reg rb == RZ;\n"),
      "// rulings\n__DefRuling OPA_RR\n  __Description\nrb is a register, not RZ.\n  __Encoding\n    field<32, 8> Reg rb;\n",
-     GISA_OK, {{GISA_WARNING, "__DefOpcode OPA_RR", "erratum corrected by ruling (r.isa:2): rb is a register, not RZ."}}},
+     GISA_OK, {{GISA_NOTE, "__DefOpcode OPA_RR", "erratum corrected by ruling (r.isa:2): rb is a register, not RZ."}}},
 };
 
 /* Line (1-based) of the first occurrence of `at` in text, or 0. */
@@ -234,7 +234,7 @@ static void run_case(const struct lint_case *c)
         char *s = api_diag_text(g, 0), want_head[64];
         snprintf(want_head, sizeof want_head, "t.isa:%d", line);
         CHECKF(s && !strncmp(s, want_head, strlen(want_head)) &&
-                   strstr(s, w->sev == GISA_ERROR ? ": error: " : ": warning: "),
+                   strstr(s, w->sev == GISA_ERROR ? ": error: " : w->sev == GISA_NOTE ? ": note: " : ": warning: "),
                "%s: formatted as \"%s\"", c->what, s ? s : "(null)");
         free(s);
     }
@@ -314,7 +314,8 @@ static int count_containing(const gisa_diags *d, const char *needle)
     return n;
 }
 
-/* The known errata of the documents, each reported once as a warning. */
+/* The known errata of the documents, each reported once, as a note: a
+ * ruling's __Errata acknowledges it (rulings.isa). */
 static const char *const errata[] = {
     "HADD2: modifier .F32 has no encoding field",
     "HADD2: modifier .rnd has no encoding field",
@@ -338,11 +339,13 @@ static int check_shipped(const char *what, gisa_isa *isa, gisa_diags *d, const c
     for (size_t i = 0; i < sizeof errata / sizeof *errata; i++) {
         int n;
         const gisa_diag *g = find_one(d, errata[i], &n);
-        CHECKF(g && g->severity == GISA_WARNING && g->line > 0, "%s: %d warnings contain \"%s\"", what, n, errata[i]);
+        CHECKF(g && g->severity == GISA_NOTE && g->category && g->line > 0 &&
+                   !strncmp(g->message, "erratum corrected by ruling (<embedded>/gisa128/rulings.isa:", 60),
+               "%s: %d notes contain \"%s\"", what, n, errata[i]);
     }
-    CHECKF(count_containing(d, "example `LEA") == 5, "%s: %d LEA example warnings, want 5", what,
+    CHECKF(count_containing(d, "example `LEA") == 5, "%s: %d LEA example notes, want 5", what,
            count_containing(d, "example `LEA"));
-    /* each ruling: a warning at the corrected definition naming rulings.isa:LINE */
+    /* each ruling: a note at the corrected definition naming rulings.isa:LINE */
     static const char *const rulings[][2] = {{"ISET", "ialu"}, {"I2IP", "ialu"}, {"HFMA2", "halu"}, {"IADD", "ialu"}};
     for (int r = 0; r < 4; r++) {
         char needle[96];
@@ -350,13 +353,17 @@ static int check_shipped(const char *what, gisa_isa *isa, gisa_diags *d, const c
                  ruling_line(rulings[r][0]));
         int n;
         const gisa_diag *g = find_one(d, needle, &n);
-        CHECKF(g && g->severity == GISA_WARNING && strstr(g->file, rulings[r][1]) &&
+        CHECKF(g && g->severity == GISA_NOTE && g->category && !strcmp(g->category, "ruling") &&
+                   strstr(g->file, rulings[r][1]) &&
                    !strncmp(g->file, docdir, strlen(docdir)) &&
                    g->line > 0,
-               "%s: ruling %s: %d warnings contain \"%s\" in a %s file", what, rulings[r][0], n, needle, rulings[r][1]);
+               "%s: ruling %s: %d notes contain \"%s\" in a %s file", what, rulings[r][0], n, needle, rulings[r][1]);
     }
-    CHECKF(count_containing(d, "erratum corrected by ruling") == 4, "%s: %d rulings listed, want 4", what,
+    /* the 4 rulings' own corrections and the 34 findings their __Errata acknowledge */
+    CHECKF(count_containing(d, "erratum corrected by ruling") == 38, "%s: %d errata listed, want 38", what,
            count_containing(d, "erratum corrected by ruling"));
+    CHECKF(gisa_diags_warnings(d) == 0, "%s: %zu warnings, want none (gisa lint --werror passes)", what,
+           gisa_diags_warnings(d));
     for (size_t i = 0; i < gisa_diags_count(d); i++) {
         const gisa_diag *g = gisa_diags_get(d, i);
         if (g->severity == GISA_NOTE) /* "FILE: note: skipped: not an ISA description" (README.md of seeds/) */
@@ -365,7 +372,10 @@ static int check_shipped(const char *what, gisa_isa *isa, gisa_diags *d, const c
     }
     if (test_failed != fails)
         test_dump_diags(d);
-    return st == GISA_OK ? (int)gisa_diags_warnings(d) : -1;
+    int notes = 0;
+    for (size_t i = 0; i < gisa_diags_count(d); i++)
+        notes += gisa_diags_get(d, i)->severity == GISA_NOTE && gisa_diags_get(d, i)->category;
+    return st == GISA_OK ? notes : -1;
 }
 
 static int count_equal(const gisa_diags *d, const char *msg)
@@ -385,7 +395,7 @@ static void test_shipped(void)
     gisa_status st = api_load_embedded(NULL, &isa, e);
     CHECKF(st == GISA_OK, "embedded: load status %d", st);
     int embedded = st == GISA_OK ? check_shipped("embedded", isa, e, "<embedded>/gisa128/") : -1;
-    printf("embedded ISA: %d warnings\n", embedded);
+    printf("embedded ISA: %d acknowledged errata\n", embedded);
     gisa_isa_free(isa);
     isa = NULL;
 
@@ -398,7 +408,7 @@ static void test_shipped(void)
         printf("skipped: lint of the original documents (no ../shared/seeds)\n");
     else if (st == GISA_OK) {
         int seeds = check_shipped("seeds", isa, d, dir);
-        CHECKF(seeds == embedded, "seeds: %d warnings, embedded %d", seeds, embedded);
+        CHECKF(seeds == embedded, "seeds: %d acknowledged errata, embedded %d", seeds, embedded);
         for (size_t i = 0; i < gisa_diags_count(e); i++) {
             const char *m = gisa_diags_get(e, i)->message;
             CHECKF(count_equal(d, m) == count_equal(e, m), "seeds: \"%s\" %d times, embedded %d", m,
@@ -473,8 +483,125 @@ static void test_semantics(void)
     gisa_diags_free(d);
 }
 
+/* __Errata: a ruling acknowledges findings by kind and anchor. A matching
+ * warning about the ruling's definition (or one inheriting from it)
+ * becomes a note naming the line and reason, with its kind; another
+ * finding stays a warning; an acknowledgment matching none is a warning. */
+static void test_errata(void)
+{
+    static const char body[] = OPTYPE(PLAIN) "  __Examples\n```asm\nOPA R1, R2 ;\nOPA   R1 ;\n```\n"
+        OPCODE("OPA_RR", "RR", RB);
+    static const struct {
+        const char *what, *rulings;
+        int notes, warnings, stale_line; /* stale_line: the r.isa line of the stale warning, 0: none */
+    } cs[] = {
+        {"acknowledged", "__DefRuling OPA\n  __Errata\nexample \"`OPA R1, R2`\" because \"the test's erratum\"\n", 1, 1, 0},
+        {"both, white space compared as one blank",
+         "__DefRuling OPA\n  __Errata\nexample \"`OPA R1, R2`\" because \"one\"\nexample \"`OPA R1`\" because \"two\"\n", 2, 0, 0},
+        {"stale", "__DefRuling OPA\n  __Errata\nexample \"`OPA R1, R2`\" because \"one\"\nexample \"`OPA R9`\" because \"gone\"\n",
+         1, 2, 4},
+        {"not inside a word", "__DefRuling OPA\n  __Errata\nexample \"PA R1, R\" because \"partial\"\n", 0, 3, 3},
+        {"another kind", "__DefRuling OPA\n  __Errata\nspelling \"`OPA R1, R2`\" because \"wrong kind\"\n", 0, 3, 3},
+        {"a definition the finding is not about", "__DefRuling OPA_RR\n  __Errata\nexample \"`OPA R1, R2`\" because \"x\"\n",
+         0, 3, 3},
+    };
+    for (size_t c = 0; c < sizeof cs / sizeof *cs; c++) {
+        gisa_diags *d = api_diags();
+        gisa_isa *isa = NULL;
+        gisa_status st = load(body, cs[c].rulings, &isa, d);
+        CHECKF(st == GISA_OK && gisa_diags_count(d) == 0, "errata %s: load status %d", cs[c].what, st);
+        if (!isa) {
+            test_dump_diags(d);
+            gisa_diags_free(d);
+            continue;
+        }
+        int fails = test_failed;
+        CHECKF(gisa_isa_lint(isa, d) == GISA_OK, "errata %s: lint failed", cs[c].what);
+        int notes = 0, n;
+        for (size_t i = 0; i < gisa_diags_count(d); i++) {
+            const gisa_diag *g = gisa_diags_get(d, i);
+            if (g->severity != GISA_NOTE)
+                continue;
+            notes++;
+            CHECKF(g->category && !strcmp(g->category, "example") && !strcmp(g->file, "t.isa") &&
+                       !strncmp(g->message, "erratum corrected by ruling (r.isa:", 35) &&
+                       strstr(g->message, "): example `OPA "),
+                   "errata %s: note \"%s\"", cs[c].what, g->message);
+        }
+        CHECKF(notes == cs[c].notes && gisa_diags_warnings(d) == (size_t)cs[c].warnings,
+               "errata %s: %d notes, %zu warnings; want %d, %d", cs[c].what, notes, gisa_diags_warnings(d), cs[c].notes,
+               cs[c].warnings);
+        if (!c) {
+            const gisa_diag *g = find_one(d, "erratum corrected by ruling (r.isa:3: the test's erratum): example `OPA R1, R2 ` "
+                                             "matches no syntax form: ", &n);
+            CHECKF(g && g->line == line_of(body, "OPA R1, R2 ;"), "errata: the note's text or place");
+            g = find_one(d, "example `OPA   R1 ` matches no syntax form", &n);
+            CHECKF(g && g->severity == GISA_WARNING && !strcmp(g->category, "example"),
+                   "errata: one more bad example is a warning");
+        }
+        const gisa_diag *g = find_one(d, "stale acknowledgment: ruling ", &n);
+        if (cs[c].stale_line)
+            CHECKF(g && g->severity == GISA_WARNING && !strcmp(g->file, "r.isa") && g->line == cs[c].stale_line &&
+                       g->category && !strcmp(g->category, "stale-erratum"),
+                   "errata %s: stale acknowledgment: %d found", cs[c].what, n);
+        else
+            CHECKF(!g && !n, "errata %s: %d stale acknowledgments", cs[c].what, n);
+        if (test_failed != fails)
+            test_dump_diags(d);
+        gisa_isa_free(isa);
+        gisa_diags_free(d);
+    }
+    { /* more than 1000 acknowledgments: an error at the 1001st, nothing matched */
+        size_t cap = 64 + 1001 * 48;
+        char *many = malloc(cap), *w = many;
+        if (many) {
+            w += sprintf(w, "__DefRuling OPA\n  __Errata\n");
+            for (int i = 0; i < 1001; i++)
+                w += sprintf(w, "example \"`OPA R1, R2`\" because \"copy %d\"\n", i);
+            gisa_diags *d = api_diags();
+            gisa_isa *isa = NULL;
+            CHECK(load(body, many, &isa, d) == GISA_OK);
+            if (isa) {
+                int n;
+                CHECK(gisa_isa_lint(isa, d) == GISA_ERR_INPUT);
+                const gisa_diag *g = find_one(d, "more than 1000 __Errata lines: lint matches none of them", &n);
+                CHECKF(g && g->severity == GISA_ERROR && !strcmp(g->file, "r.isa") && g->line == 1003,
+                       "errata cap: %d errors, at line %d", n, g ? g->line : 0);
+                CHECK(gisa_diags_warnings(d) == 2);
+                gisa_isa_free(isa);
+            }
+            gisa_diags_free(d);
+            free(many);
+        }
+    }
+    /* what the parser refuses, at the line */
+    static const char *const bad[][2] = {
+        {"__DefRuling OPA\n  __Errata\nexampel \"x\" because \"y\"\n", "'exampel' is not a lint warning kind"},
+        {"__DefRuling OPA\n  __Errata\nruling \"x\" because \"y\"\n", "'ruling' is not a lint warning kind"},
+        {"__DefRuling OPA\n  __Errata\nexample \"x\" \"y\"\n", "expected 'because \"REASON\"'"},
+        {"__DefRuling OPA\n  __Errata\nexample \"\" because \"y\"\n", "must not be empty"},
+        {"__DefRuling OPA\n  __Errata\nexample x because \"y\"\n", "expected the \"ANCHOR\""},
+        {"__DefRuling OPA\n  __Errata\nexample \"x\" because \"y\" z\n", "unexpected text after the end"},
+        {"__DefOptype OPB : [G]\n  __Errata\nexample \"x\" because \"y\"\n", "__Errata belongs in a __DefRuling"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        gisa_diags *d = api_diags();
+        gisa_isa *isa = NULL;
+        gisa_status st = load(body, bad[i][0], &isa, d);
+        int n;
+        const gisa_diag *g = find_one(d, bad[i][1], &n);
+        CHECKF(st == GISA_ERR_INPUT && g && g->severity == GISA_ERROR && !strcmp(g->file, "r.isa") && g->line == 3,
+               "errata parse %zu: status %d, %d errors contain \"%s\"", i, st, n, bad[i][1]);
+        if (test_failed)
+            test_dump_diags(d);
+        gisa_isa_free(isa);
+        gisa_diags_free(d);
+    }
+}
+
 int main(void)
 {
+    test_errata();
     test_semantics();
     test_clean();
     test_cases();
