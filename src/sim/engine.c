@@ -6,9 +6,38 @@
 #include "sim/engine.h"
 #include "sim/fingerprint.h"
 
-const sim_engine *sim_engine_choose(const gisa_sim *s, const isa_opcode *op, const sim_opdef **def, char *why,
-                                    size_t cap)
+/* Whether ot's C function implements its pseudo-code as loaded (sim/
+ * fingerprint.h), asked once per optype and simulator: 1, or 0 with *why
+ * (kept for the simulator's life); -1 when out of memory. */
+static int implements(gisa_sim *s, const isa_optype *ot, const char **why)
 {
+    const int n = s->isa->noptypes, t = (int)(ot - s->isa->optypes);
+    if (!s->native_ok) {
+        s->native_ok = calloc((size_t)n, sizeof *s->native_ok);
+        s->native_why = calloc((size_t)n, sizeof *s->native_why);
+        if (!s->native_ok || !s->native_why) {
+            free(s->native_ok);
+            free(s->native_why);
+            s->native_ok = NULL;
+            s->native_why = NULL;
+            return -1;
+        }
+    }
+    if (!s->native_ok[t]) {
+        char buf[512];
+        int yes = sim_native_implements(s->isa, ot, buf, sizeof buf);
+        if (!yes && !(s->native_why[t] = strdup(buf)))
+            return -1;
+        s->native_ok[t] = (signed char)(yes ? 1 : -1);
+    }
+    *why = s->native_why[t];
+    return s->native_ok[t] > 0;
+}
+
+const sim_engine *sim_engine_choose(gisa_sim *s, const isa_opcode *op, const sim_opdef **def, const char **fault,
+                                    char *why, size_t cap)
+{
+    *fault = why;
     const isa_optype *ot = op->optype;
     gisa_sim_engine e = s->engine;
     if (s->optype_engine && s->optype_engine[ot - s->isa->optypes] != SIM_ENGINE_UNSET)
@@ -17,11 +46,23 @@ const sim_engine *sim_engine_choose(const gisa_sim *s, const isa_opcode *op, con
     if (e == GISA_ENGINE_DOC)
         return &sim_engine_doc;
     const sim_opdef *c = sim_find_opdef(ot->semantics);
-    if (c && e == GISA_ENGINE_AUTO && !sim_native_implements(s->isa, ot, NULL, 0))
-        c = NULL; /* its pseudo-code is not what the C function implements (sim/fingerprint.h) */
     if (c) {
-        *def = c;
-        return &sim_engine_native;
+        /* an edited pseudo-code is not what the C function implements: auto
+         * runs the pseudo-code, native refuses it */
+        const char *differs = NULL;
+        int yes = s->native_unchecked && e == GISA_ENGINE_NATIVE ? 1 : implements(s, ot, &differs);
+        if (yes < 0) {
+            snprintf(why, cap, "out of memory");
+            return NULL;
+        }
+        if (yes) {
+            *def = c;
+            return &sim_engine_native;
+        }
+        if (e == GISA_ENGINE_AUTO)
+            return &sim_engine_doc;
+        *fault = differs; /* kept by the simulator: never cut */
+        return NULL;
     }
     if (e == GISA_ENGINE_AUTO)
         return &sim_engine_doc;

@@ -26,9 +26,10 @@ extern const sim_engine sim_engine_native, sim_engine_doc;
 
 /* The one place that decides which engine runs an opcode: the simulator's
  * choice for the optype (gisa_sim_set_engine_for), else its engine. auto:
- * the C function when the optype has one, else the pseudo-code; native: the
- * C function, or NULL with why (the word faults); doc: the pseudo-code.
+ * the C function when the optype has one that implements its pseudo-code
+ * as loaded (sim/fingerprint.h), else the pseudo-code; native: that C
+ * function, or NULL with why (the word faults); doc: the pseudo-code.
  * *def receives the C entry (NULL for the doc engine). */
-const sim_engine *sim_engine_choose(const gisa_sim *s, const isa_opcode *op, const sim_opdef **def, char *why,
-                                    size_t cap);
+const sim_engine *sim_engine_choose(gisa_sim *s, const isa_opcode *op, const sim_opdef **def, const char **fault,
+                                    char *why, size_t cap);
 #endif

@@ -2,6 +2,7 @@
  * declared fingerprints (fingerprints.c) against the model's, and where a
  * difference comes from. */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +76,7 @@ static const ds_optype *shipped_optype(explain *x, const gisa_isa *isa, const ch
 {
     if (!x->tried) {
         x->tried = 1;
-        if (!isa->target_name || spec_load_embedded(isa->target_name, &x->shipped, NULL) != GISA_OK ||
+        if (!isa->target_name || spec_load_embedded(isa->target_name, SIZE_MAX, &x->shipped, NULL) != GISA_OK ||
             ds_model_build(x->shipped, GISA_WARNING, NULL) || !x->shipped->docsem) {
             gisa_isa_free(x->shipped);
             x->shipped = NULL;

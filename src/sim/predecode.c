@@ -145,12 +145,12 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     const isa_opcode *op = &isa->opcodes[inst.opcode];
     const syntax_form *F = &op->forms[inst.form];
     const sim_opdef *def;
-    const sim_engine *e = sim_engine_choose(s, op, &def, why, TEXT_CAP);
-    signed char roles[SIM_MAX_SLOTS];
-    if (!e || (in->fault = sim_bind_roles(isa, op, F, def, roles, why, TEXT_CAP)) != NULL) {
-        in->fault = why;
+    const sim_engine *e = sim_engine_choose(s, op, &def, &in->fault, why, TEXT_CAP);
+    if (!e)
         return;
-    }
+    signed char roles[SIM_MAX_SLOTS];
+    if ((in->fault = sim_bind_roles(isa, op, F, def, roles, why, TEXT_CAP)) != NULL)
+        return;
     unsigned guard;
     bool guard_not;
     if (gisa_inst_guard(isa, &inst, &guard, &guard_not) == GISA_OK) {

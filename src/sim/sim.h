@@ -151,6 +151,13 @@ struct gisa_sim {
     sim_exec *step_x;    /* gisa_sim_step's execution context, made on first use */
     gisa_sim_engine engine;
     uint8_t *optype_engine; /* [noptypes]: gisa_sim_set_engine_for's choice, SIM_ENGINE_UNSET: engine */
+    /* [noptypes], made on first use (engine.c): whether the optype's C
+     * function implements its loaded pseudo-code (0 unknown, 1 yes, -1 no)
+     * and, for no, why (what --engine native refuses it with) */
+    signed char *native_ok;
+    char **native_why;
+    uint8_t native_unchecked; /* the C functions run whatever the pseudo-code says (the
+                               * differential check compares them with it: crosscheck.c) */
 };
 #define SIM_ENGINE_UNSET 0xffu
 

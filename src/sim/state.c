@@ -85,6 +85,10 @@ void gisa_sim_free(gisa_sim *s)
     sim_program_free(s);
     free(s->step_x);
     free(s->optype_engine);
+    for (int t = 0; s->native_why && t < s->isa->noptypes; t++)
+        free(s->native_why[t]);
+    free(s->native_why);
+    free(s->native_ok);
     free(s);
 }
 

@@ -60,6 +60,16 @@ for e in auto doc; do
     check "$e: the rest as before" has $e.json '"R3": "0x3f800000"'
     check "$e: FADD as before" has $e.json '"R5": "0x40400000"'
 done
+expect 0 "auto: the trace says FMNMX ran the pseudo-code" "$G" run --isa desc --state s.json --trace=t.txt \
+    --trace-engine -o /dev/null p.s
+check "auto: FMNMX by the pseudo-code" has t.txt '^w0 0 exec 0xffffffff \[doc\] FMNMX R0, R1, R2, PT$'
+check "auto: FADD by its C function" has t.txt '^w0 2 exec 0xffffffff \[native\] FADD R5, R1, R4$'
+expect 3 "--engine native refuses the edited optype" "$G" run --isa desc --engine native --state s.json -o n.json p.s
+check "native: the same message, at the edited line" has err \
+    "FMNMX: the pseudo-code differs from what the C semantics implement \(desc/falu.isa:$line:[0-9]+ changed it\)"
+check "native: nothing after the refused word" hasnt err "FADD"
+expect 0 "--engine native:FADD runs the rest" "$G" run --isa desc --engine native:FADD --state s.json -o nf.json p.s
+check "native:FADD: FMNMX still by the edited pseudo-code" has nf.json '"R0": "0x7fffffff"'
 
 # layout and comments are no change
 cp -r "$SRC/isa/gisa128" layout
