@@ -502,7 +502,7 @@ def _path_array(paths: Any) -> Tuple[List[Any], Any]:
 def load(target: Optional[str] = None, paths: Optional[Union[PathLike, Sequence[PathLike]]] = None,
          overlay_dir: Optional[PathLike] = None,
          sources: Optional[Union[Dict[str, Union[str, bytes]], Iterable[Tuple[str, Union[str, bytes]]]]] = None,
-         add: Optional[Union[PathLike, Sequence[PathLike]]] = None) -> Isa:
+         add: Optional[Union[PathLike, Sequence[PathLike]]] = None, max_memory: int = 0) -> Isa:
     """Loads an ISA (gisa_isa_load): the embedded descriptions of `target`
     (None: the default, gisa128), or the description files/directories
     `paths` (`target` then supplies types.isa/rulings.isa unless the files
@@ -511,14 +511,17 @@ def load(target: Optional[str] = None, paths: Optional[Union[PathLike, Sequence[
     needs, types and target included, must be among them). `add`:
     description files/directories read after that ISA (the embedded one or
     `paths`), an author's own instructions beside the shipped ones (`gisa
-    --isa-add`). Raises Error with the diagnostics on failure."""
+    --isa-add`). `max_memory`: bytes the load may use (0: the library's
+    default, 4 GiB; gisa --max-memory). Raises Error with the diagnostics on
+    failure."""
     L = _c.lib()
     h = ctypes.c_void_p()
     if sum(x is not None for x in (paths, sources)) > 1:
         raise Error("load: give paths or sources, not both", _c.ERR_USAGE)
     if sources is not None and add is not None:
         raise Error("load: add goes with the embedded ISA or paths, not with sources", _c.ERR_USAGE)
-    opt = _c.gisa_load_options(target=_b(target), overlay_dir=_b(overlay_dir))
+    opt = _c.gisa_load_options(target=_b(target), overlay_dir=_b(overlay_dir),
+                               max_memory=_uint(max_memory, "max_memory", SIZE_BITS))
     keep: List[Any] = []  # what opt points to, alive while the library reads it
     if sources is not None:
         items = list(sources.items() if isinstance(sources, dict) else sources)

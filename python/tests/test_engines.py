@@ -1,6 +1,7 @@
 """Per-optype engines from Python: set_engine(engine, optypes) runs those
 optypes under that engine and the rest as before; each Commit says which
-engine ran it; the results equal auto's; an unknown optype is a KeyError."""
+engine ran it; the results equal auto's; an unknown optype is a KeyError.
+Also gisa.load(max_memory=)."""
 
 import pytest
 
@@ -37,3 +38,13 @@ def test_unknown_optype():
     sim = fresh()
     with pytest.raises(KeyError):
         sim.set_engine("doc", optypes=["FFMX"])
+
+
+def test_load_memory_limit():
+    """gisa.load(max_memory=) bounds the load (gisa_load_options.max_memory)"""
+    with pytest.raises(gisa.Error) as e:
+        gisa.load(max_memory=1 << 20)
+    assert "more memory than the limit" in str(e.value)
+    assert len(gisa.load(max_memory=64 << 20).opcodes) > 100
+    with pytest.raises(ValueError):
+        gisa.load(max_memory=-1)
