@@ -64,15 +64,21 @@ expect 0 "--isa DIR --isa-add FILE" "$G" as --isa "$SRC/isa/gisa128" "${ADD[@]}"
 check "--isa DIR gives the same words" cmp -s got.hex got2.hex
 
 # ---- simulation from the pseudo-code, against the Python reference
+# against_reference WHAT REFERENCE PROG STATE ADD...: run PROG under auto and
+# doc with the --isa-add files ADD, each final state checked by REFERENCE
+against_reference() {
+    local what=$1 ref=$2 prog=$3 state=$4 engine
+    shift 4
+    for engine in auto doc; do
+        expect 0 "$what: run --engine $engine" "$G" run "$@" --engine "$engine" "$prog" --state "$state" -o "out.$engine.json"
+        run python3 "$ref" check "$prog" "$state" "out.$engine.json"
+        if [ "$rc" -eq 0 ]; then ok; else bad "$what, engine $engine: $(head -3 out)"; fi
+    done
+}
 for seed in 11 12 13 14; do
     python3 "$REF" forms "$SRC" "$seed" sim | cut -f1 >sim.s
     python3 "$REF" state "$seed" 8 >state.json
-    for engine in auto doc; do
-        expect 0 "run --engine $engine (seed $seed)" "$G" run "${ADD[@]}" --engine "$engine" sim.s \
-            --state state.json -o "out.$engine.json"
-        run python3 "$REF" check sim.s state.json "out.$engine.json"
-        if [ "$rc" -eq 0 ]; then ok; else bad "engine $engine, seed $seed: $(head -3 out)"; fi
-    done
+    against_reference "IADD3 (seed $seed)" "$REF" sim.s state.json "${ADD[@]}"
 done
 check "the reference compared every lane" has out "^67072 lane values compared, 0 differ$"
 expect 3 "--engine native: no C semantics" "$G" run "${ADD[@]}" --engine native sim.s --state state.json -o n.json
@@ -102,12 +108,7 @@ for seed in 21 22 23; do
     expect 0 "SHLACC: assemble the disassembly (seed $seed)" "$G" as "${SADD[@]}" --format hex -o sgot2.hex sdis.s
     check "SHLACC: round trip to the same bits (seed $seed)" cmp -s swant.hex sgot2.hex
     python3 "$REF" state "$seed" 4 >sstate.json
-    for engine in auto doc; do
-        expect 0 "SHLACC: run --engine $engine (seed $seed)" "$G" run "${SADD[@]}" --engine "$engine" sprog.s \
-            --state sstate.json -o "sout.$engine.json"
-        run python3 "$SREF" check sprog.s sstate.json "sout.$engine.json"
-        if [ "$rc" -eq 0 ]; then ok; else bad "SHLACC, engine $engine, seed $seed: $(head -3 out)"; fi
-    done
+    against_reference "SHLACC (seed $seed)" "$SREF" sprog.s sstate.json "${SADD[@]}"
     check "SHLACC: the reference compared every lane (seed $seed)" has out "^33536 lane values compared, 0 differ$"
 done
 expect 0 "SHLACC: the trace says the doc engine ran it" "$G" run "${SADD[@]}" --trace=strace.txt --trace-engine \

@@ -44,18 +44,20 @@ def block_fields(text, header):
     return out
 
 
-def model(src):
+def model(src, name="IADD3", opcodes=OPCODES, types_of=("SType", "PModi", "IExt", "SignModi")):
+    """The enumerations and, per opcode suffix, the fields of the example
+    optype `name` (examples/new-instruction/<name>.isa, lower case)"""
     types = open(src + "/isa/gisa128/types.isa").read()
     ialu = open(src + "/isa/gisa128/ialu.isa").read()
-    mine = open(src + "/examples/new-instruction/iadd3.isa").read()
-    enums = {t: enum_values(types + ialu, t) for t in ("SType", "PModi", "IExt", "SignModi")}
+    mine = open(src + "/examples/new-instruction/%s.isa" % name.lower()).read()
+    enums = {t: enum_values(types + ialu, t) for t in types_of}
     enums["Optype"] = enum_values(mine, "Optype")  # the file's own added value
     common = block_fields(ialu, "__DefGroup IALU : [ALL]")
-    common.update(block_fields(mine, "__DefOptype IADD3 : [IALU]"))
+    common.update(block_fields(mine, "__DefOptype %s : [IALU]" % name))
     ops = {}
-    for o in OPCODES:
+    for o in opcodes:
         f = dict(common)
-        f.update(block_fields(mine, "__DefOpcode IADD3_%s : [IADD3]" % o))
+        f.update(block_fields(mine, "__DefOpcode %s_%s : [%s]" % (name, o, name)))
         ops[o] = f
     return enums, ops
 
@@ -177,14 +179,21 @@ LINE = re.compile(r"^(?:@(!?)P(\d) )?IADD3(\.X)? (R\d+|RZ)(?:, P(\d))?, (-?)(R\d
                   r"(-?)(R\d+|RZ)(?:, (!?)P(\d|T))?$")
 
 
+def warp_files(w):
+    """A state's warp as register and predicate files: R[0..255] (RZ reads
+    0), P[0..7] (PT true), 32 lanes each"""
+    R = {r: lanes(w, "R%d" % r) for r in range(256)}
+    R[255] = [0] * 32
+    P = {p: [bool(v) for v in lanes(w, "P%d" % p)] for p in range(7)}
+    P[7] = [True] * 32
+    return R, P
+
+
 def run_reference(program, st):
     consts = {k: value(v) for k, v in st.items() if k.startswith("c[")}
     out = []
     for w in st["warps"]:
-        R = {r: lanes(w, "R%d" % r) for r in range(256)}
-        R[255] = [0] * 32
-        P = {p: [bool(v) for v in lanes(w, "P%d" % p)] for p in range(7)}
-        P[7] = [True] * 32
+        R, P = warp_files(w)
         UR = {u: value(w.get("UR%d" % u, 0)) for u in range(63)}
         UR[63] = 0
         for text in program:

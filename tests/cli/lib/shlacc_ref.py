@@ -17,25 +17,9 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from iadd3_ref import MASK, block_fields, check, corner, enum_values, lanes  # noqa: E402
+from iadd3_ref import MASK, check, corner, model, warp_files  # noqa: E402
 
 OPCODES = {"RR": "RRR", "RI": "RIR"}
-
-
-def model(src):
-    types = open(src + "/isa/gisa128/types.isa").read()
-    ialu = open(src + "/isa/gisa128/ialu.isa").read()
-    mine = open(src + "/examples/new-instruction/shlacc.isa").read()
-    enums = {t: enum_values(types + ialu, t) for t in ("SType", "PModi", "IExt")}
-    enums["Optype"] = enum_values(mine, "Optype")
-    common = block_fields(ialu, "__DefGroup IALU : [ALL]")
-    common.update(block_fields(mine, "__DefOptype SHLACC : [IALU]"))
-    ops = {}
-    for o in OPCODES:
-        f = dict(common)
-        f.update(block_fields(mine, "__DefOpcode SHLACC_%s : [SHLACC]" % o))
-        ops[o] = f
-    return enums, ops
 
 
 def reg(rng):
@@ -43,7 +27,7 @@ def reg(rng):
 
 
 def prog(src, seed, n):
-    enums, ops = model(src)
+    enums, ops = model(src, "SHLACC", OPCODES, ("SType", "PModi", "IExt"))
     rng = random.Random(seed)
     for _ in range(n):
         o = rng.choice(sorted(OPCODES))
@@ -93,10 +77,7 @@ LINE = re.compile(r"^(?:@(!?)P(\d) )?SHLACC(\.X)? P(\d|T), (R\d+|RZ), (R\d+|RZ),
 def run_reference(program, st):
     out = []
     for w in st["warps"]:
-        R = {r: lanes(w, "R%d" % r) for r in range(256)}
-        R[255] = [0] * 32
-        P = {p: [bool(v) for v in lanes(w, "P%d" % p)] for p in range(7)}
-        P[7] = [True] * 32
+        R, P = warp_files(w)
         for text in program:
             m = LINE.match(text)
             assert m, text
