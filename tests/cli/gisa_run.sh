@@ -269,7 +269,10 @@ expect 0 "trace B (other inputs)" "$G" run td.s --state td.json --trace=tb.txt -
 expect 0 "trace-diff of a trace with itself" "$G" trace-diff ta.txt ta.txt
 check "agree: the record count" has out '^traces agree: 3 instruction records$'
 expect 1 "trace-diff of different traces" "$G" trace-diff ta.txt tb.txt
-check "names the first register and lane that differ" has out '^first difference at instruction record 1: R1 lane 1: A 0x1, B 0x2:$'
+check "names the first register and lane that differ" has out '^first difference in warp 0, its instruction record 1 \(pc 0\): R1 lane 1: A 0x1, B 0x2:$'
+check "shows A's instruction" has out '^- ta.txt:1: w0 0 exec 0xffffffff IADD R1, R1, 0x1$'
+check "one line per lane group" has out '^  pc 0 IADD R1, R1, 0x1: R1 lanes 0x00000002 \(1 lane\): A 0x1, B 0x2$'
+expect 1 "trace-diff --verbose of different traces" "$G" trace-diff --verbose ta.txt tb.txt
 check "shows A's record" has out '^- ta.txt:2: w0   R1 = 0x00000001 lanes 0xffffffff$'
 check "shows B's record" has out '^\+ tb.txt:3: w0   R1\[1\] = 0x00000002$'
 # lanes grouped another way (as another tool may write them) still agree
