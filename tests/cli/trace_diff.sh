@@ -87,4 +87,18 @@ check "... and the two instruction lines: 4 lines in all ($(wc -l <out))" test "
 expect 1 "--verbose shows the records whole" "$G" trace-diff --verbose l.txt onelane.txt
 check "... every write line" test "$(grep -c '^[-+] ' out)" -eq 66
 
+# ------------------------------------------------------------ the minimum of docs/verification.md
+printf 'MOV R1, 0x5\nISETP.GT.AND P0, PT, R1, 0x3, PT\n' >m.s
+expect 0 "the documented program runs" "$G" run m.s --trace=m.txt -o /dev/null
+# the two logs of the documentation, taken from it
+awk '/^#### The minimum an RTL log/ { on = 1 } on && /^```$/ { n++; next } on && n == 1 { print >"rtl.txt" }
+     on && n == 3 { print >"rtl.jsonl" } n == 4 { exit }' "$GISA_SOURCE_DIR/docs/verification.md"
+check "the documented text log" has rtl.txt '^w0   P0 = 0xffffffff lanes 0xffffffff$'
+check "the documented json log" has rtl.jsonl '"pc": 1, "exec": 4294967295'
+expect 0 "the documented minimal text log agrees with the model" "$G" trace-diff m.txt rtl.txt
+expect 0 "the documented minimal json log agrees with the model" "$G" trace-diff m.txt rtl.jsonl
+sed 's/R1 = 0x5/R1 = 0x6/' rtl.txt >rtl_bad.txt
+expect 1 "... and a wrong value in it is found" "$G" trace-diff m.txt rtl_bad.txt
+check "... its line has the word-less instruction" has out '^\+ rtl_bad.txt:1: w0 0 exec 0xffffffff$'
+
 finish
