@@ -87,6 +87,18 @@ check "... and the two instruction lines: 4 lines in all ($(wc -l <out))" test "
 expect 1 "--verbose shows the records whole" "$G" trace-diff --verbose l.txt onelane.txt
 check "... every write line" test "$(grep -c '^[-+] ' out)" -eq 66
 
+expect 0 "a trace where every lane's R1 differs from l.txt's" "$G" run p.s --trace=u.txt -o /dev/null
+expect 1 "31 lanes that differ, each otherwise" "$G" trace-diff l.txt u.txt
+check "... 8 lines of lane groups" test "$(grep -c '^  pc 0 IADD R1, R1, 0x1: R1 lanes' out)" -eq 8
+check "... then how many more" has out '^  pc 0 IADD R1, R1, 0x1: \.\.\. and 23 more lanes that differ \(--verbose: the records whole\)$'
+
+# ------------------------------------------------------------ each warp's first difference
+sed -E 's/^(w[01])   R3 = 0x00000003 lanes 0xffffffff$/\1   R3 = 0x00000004 lanes 0xffffffff/' wi.txt >both.txt
+expect 1 "both warps differ" "$G" trace-diff w.txt both.txt
+check "... warp 0's first difference" has out '^first difference in warp 0, its instruction record 3 \(pc 2\): R3 lane 0: A 0x3, B 0x4:$'
+check "... and warp 1's" has out '^first difference in warp 1, its instruction record 3 \(pc 2\): R3 lane 0: A 0x3, B 0x4:$'
+check "... one lane group each" test "$(grep -c 'R3 lanes 0xffffffff (32 lanes): A 0x3, B 0x4$' out)" -eq 2
+
 # ------------------------------------------------------------ the minimum of docs/verification.md
 printf 'MOV R1, 0x5\nISETP.GT.AND P0, PT, R1, 0x3, PT\n' >m.s
 expect 0 "the documented program runs" "$G" run m.s --trace=m.txt -o /dev/null
