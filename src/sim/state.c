@@ -5,7 +5,6 @@
 
 #include "sim/sim.h"
 
-
 /* A fresh warp: its rows are in the zeroed slab already. */
 static void warp_init(sim_warp *w, unsigned id)
 {
