@@ -43,12 +43,20 @@ typedef struct gen_stream_def {
 extern const gen_stream_def gen_stream_defs[];
 extern const int gen_nstreams;
 
+/* The kinds of a warp's active mask (--active), in the order of gen_active_names. */
+enum { ACT_FULL, ACT_RANDOM, ACT_SINGLE, ACT_EMPTY, GEN_ACTIVE_KINDS };
+extern const char *const gen_active_names[GEN_ACTIVE_KINDS];
+extern const uint32_t gen_active_default[GEN_ACTIVE_KINDS];
+
 /* A weight, include or exclude entry: a family, optype or opcode index. */
 typedef enum { NAME_FAMILY, NAME_OPTYPE, NAME_OPCODE } name_level;
 
 typedef struct gen_options {
     uint32_t regs, uregs, cbanks, cwords;
     uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl; /* rates, ppm */
+    uint32_t warps;                 /* warps in the state */
+    uint32_t active[GEN_ACTIVE_KINDS]; /* weights of the active-mask kinds */
+    int active_given;
     int64_t *w_family, *w_optype;   /* weights; -1 unset */
     uint8_t *inc[3], *exc[3];       /* per level: named in --include / --exclude */
     int ninclude;

@@ -12,7 +12,7 @@
 #include "common/diag.h"
 #include "gen/gen.h"
 
-typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS } opt_kind;
+typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -40,6 +40,8 @@ static const opt_def opt_defs[] = {
     {"include", OPT_INCLUDE, 0, 0, 0, 0},
     {"exclude", OPT_EXCLUDE, 0, 0, 0, 0},
     {"streams", OPT_STREAMS, 0, 0, 0, 0},
+    {"warps", OPT_COUNT, U32(warps), 1, 1, 1024},
+    {"active", OPT_ACTIVE, 0, 0, 0, 0},
 };
 #define NOPTS (sizeof opt_defs / sizeof *opt_defs)
 #define MAX_WEIGHT 1000000
@@ -68,6 +70,7 @@ int gen_options_init(gisa_gen *g)
             *opt_u32(o, &opt_defs[i]) = opt_defs[i].def;
     if (o->regs > g->max_regs)
         o->regs = g->max_regs;
+    memcpy(o->active, gen_active_default, sizeof o->active);
     o->w_family = malloc((size_t)(g->nfamilies + 1) * sizeof *o->w_family);
     o->w_optype = malloc((size_t)(isa->noptypes + 1) * sizeof *o->w_optype);
     int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
@@ -366,6 +369,53 @@ static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags
     return GISA_OK;
 }
 
+/* "full=W,random=W,single=W,empty=W": the kinds not named get 0 */
+static gisa_status set_active(gisa_gen *g, const char *value, gisa_diags *diags)
+{
+    uint32_t w[GEN_ACTIVE_KINDS] = {0}, seen = 0, total = 0;
+    list_iter it = {value, NULL, 0};
+    while (list_next(&it)) {
+        const char *eq = memchr(it.item, '=', it.len);
+        if (!eq)
+            return fail(diags, "active", "expected KIND=WEIGHT items separated by commas (kinds: full, random, "
+                        "single, empty), not '%.*s'", (int)it.len, it.item);
+        size_t nl = (size_t)(eq - it.item);
+        while (nl && it.item[nl - 1] == ' ')
+            nl--;
+        int k = -1, best = -1, bestd = 3;
+        for (int j = 0; j < GEN_ACTIVE_KINDS; j++) {
+            int d = edit_distance(it.item, nl, gen_active_names[j], strlen(gen_active_names[j]));
+            if (strlen(gen_active_names[j]) == nl && !strncasecmp(it.item, gen_active_names[j], nl))
+                k = j;
+            else if (d < bestd)
+                bestd = d, best = j;
+        }
+        if (k < 0 && best >= 0)
+            return fail(diags, "active", "unknown mask kind '%.*s' (did you mean %s?)", (int)nl, it.item,
+                        gen_active_names[best]);
+        if (k < 0)
+            return fail(diags, "active", "unknown mask kind '%.*s' (expected full, random, single or empty)", (int)nl,
+                        it.item);
+        if (seen >> k & 1)
+            return fail(diags, "active", "%s is given two weights", gen_active_names[k]);
+        const char *v = eq + 1;
+        while (*v == ' ')
+            v++;
+        char num[16];
+        size_t vl = (size_t)(it.item + it.len - v);
+        if (vl >= sizeof num || (memcpy(num, v, vl), num[vl] = 0, parse_count(num, MAX_WEIGHT, &w[k])))
+            return fail(diags, "active", "weight of %s: expected an integer from 0 to %d, not '%.*s'",
+                        gen_active_names[k], MAX_WEIGHT, (int)vl, v);
+        seen |= 1u << k;
+        total += w[k];
+    }
+    if (!total)
+        return fail(diags, "active", "every mask kind has weight 0: give one a weight above 0");
+    memcpy(g->o.active, w, sizeof w);
+    g->o.active_given = memcmp(w, gen_active_default, sizeof w) != 0;
+    return GISA_OK;
+}
+
 gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags)
 {
     if (!g || !name || !value)
@@ -412,6 +462,7 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
     case OPT_INCLUDE: return set_list(g, 0, value, diags);
     case OPT_EXCLUDE: return set_list(g, 1, value, diags);
     case OPT_STREAMS: return set_streams(g, value, diags);
+    case OPT_ACTIVE: return set_active(g, value, diags);
     }
     return GISA_ERR_USAGE;
 }
@@ -477,6 +528,9 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
             PUT(" --%s '%s'", d->name, o->text[d->kind - OPT_WEIGHTS]);
         else if (d->kind == OPT_STREAMS && o->streams_text)
             PUT(" --%s '%s'", d->name, o->streams_text);
+        else if (d->kind == OPT_ACTIVE && o->active_given)
+            PUT(" --%s 'full=%u,random=%u,single=%u,empty=%u'", d->name, o->active[ACT_FULL], o->active[ACT_RANDOM],
+                o->active[ACT_SINGLE], o->active[ACT_EMPTY]);
     }
 #undef PUT
 }

@@ -54,6 +54,30 @@ check "FFMA_RCR stays (a constant SrcB)" has w.s '^FFMA[^,]*,[^,]*, -?[|]?c\['
 check "no guards at guard-rate 0" hasnt w.s '^@'
 check "header has the options" has w.s "--guard-rate 0 --weights 'FFMA=1' --include 'FFMA,FADD' --exclude 'FFMA_RRC'"
 
+# active masks: partial by default, per warp with --warps, by kind with --active
+partial=0
+for s in 1 2 3 4 5 6 7 8 9 10; do
+    "$G" gen --seed $s -n 200 -o m.s --state-out m.json || bad "gen seed $s"
+    m=$(grep -oE '"active": "0x[0-9a-f]+"' m.json | grep -oE '0x[0-9a-f]+')
+    [ "$m" = 0xffffffff ] || [ "$m" = 0x00000000 ] || partial=$((partial + 1))
+    expect 0 "seed $s runs from its state with mask $m" "$G" run --regs 32 --state m.json m.s -o /dev/null
+done
+check "default masks: most of 10 seeds partial ($partial)" test "$partial" -ge 5
+expect 0 "--warps 4 --active" "$G" gen --seed 3 -n 300 --warps 4 --active 'random=1' -o w4.s --state-out w4.json
+check "header has --warps and --active" has w4.s "--warps 4 --active 'full=0,random=1,single=0,empty=0'"
+check "four warps in the state" test "$(grep -c '"active"' w4.json)" -eq 4
+check "their masks differ" test "$(grep '"active"' w4.json | sort -u | wc -l)" -gt 1
+check "no full or empty mask" hasnt w4.json '"active": "0x(ffffffff|00000000)"'
+expect 0 "the four warps run" "$G" run --state w4.json w4.s -o w4.out
+check "four warps out, their masks kept" cmp -s <(grep '"active"' w4.json | tr -d ' ,') <(grep '"active"' w4.out | tr -d ' ,')
+expect 0 "--active single=1" "$G" gen --seed 3 -n 20 --active single=1 --state-out s1.json -o /dev/null
+check "one lane" has s1.json '"active": "0x(0*[1248]0*)"'
+expect 2 "bad --active kind" "$G" gen --active fulll=1 -o bad.s
+check "--active: did you mean" has err "active: unknown mask kind 'fulll' \(did you mean full\?\)"
+check "nothing written" test ! -e bad.s
+expect 2 "--active all 0" "$G" gen --active full=0
+check "--active all 0 explained" has err "every mask kind has weight 0"
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

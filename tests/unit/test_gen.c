@@ -232,6 +232,12 @@ static void test_bad_options(void)
     expect_bad(g, "streams", "none,add64", "'none' and streams together");
     expect_bad(g, "streams", "add64, None", "'none' and streams together");
     expect_bad(g, "weights", "FFMA=1,IALU=2,ffma=3", "ffma is given two weights");
+    expect_bad(g, "active", "fulll=1", "did you mean full?");
+    expect_bad(g, "active", "full", "expected KIND=WEIGHT");
+    expect_bad(g, "active", "full=0,empty=0", "every mask kind has weight 0");
+    expect_bad(g, "active", "full=1,FULL=2", "full is given two weights");
+    expect_bad(g, "active", "single=-1", "weight of single");
+    expect_bad(g, "warps", "0", "from 1 to 1024");
     set(g, "regs", "8");
     expect_bad(g, "regs", "x", "not 'x'");
     CHECK(gisa_gen_regs(g) == 8);
@@ -407,6 +413,7 @@ static void test_stream(const char *name, int len)
         set(g, "stream-rate", "1");
         set(g, "guard-rate", "0");
         set(g, "fp-rate", "0.5");
+        set(g, "active", "full=1"); /* the arithmetic is checked in every lane */
         CHECK(generate(g, seed, (size_t)len));
         size_t n;
         const gisa_word *w = api_gen_words(g, &n);
@@ -548,6 +555,96 @@ static void test_state(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ active masks */
+
+/* The active masks of a state, in warp order; how many. */
+static int state_masks(const char *st, uint32_t *m, int max)
+{
+    int n = 0;
+    for (const char *p = st; n < max && (p = strstr(p, "\"active\": \"0x")) != NULL; p += 12)
+        m[n++] = (uint32_t)strtoul(p + 13, NULL, 16);
+    return n;
+}
+
+/* Defaults: most warps get a partial mask, some full, some a single lane,
+ * none empty; the simulator runs every program from its state without a
+ * fault, with the state's mask, and leaves the inactive lanes alone. */
+static void test_active(void)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    int partial = 0, full = 0, single = 0, empty = 0, untouched = 0;
+    const int seeds = 200;
+    for (uint64_t s = 1; s <= (uint64_t)seeds; s++) {
+        CHECK(generate(g, s, 60));
+        const char *st = api_gen_state(g, NULL);
+        uint32_t m = 0;
+        CHECK(state_masks(st, &m, 1) == 1);
+        full += m == UINT32_MAX, empty += m == 0, single += m && !(m & (m - 1));
+        partial += m && m != UINT32_MAX;
+        size_t n;
+        const gisa_word *w = api_gen_words(g, &n);
+        gisa_status rs;
+        gisa_sim_fault f;
+        gisa_sim *before = simulate(isa, w, 0, gisa_gen_regs(g), st, &rs, &f);
+        gisa_sim *after = simulate(isa, w, n, gisa_gen_regs(g), st, &rs, &f);
+        CHECKF(after && rs == GISA_OK, "seed %llu: fault with a partial mask", (unsigned long long)s);
+        uint32_t am = 0;
+        CHECK(after && gisa_sim_get_active(after, 0, &am) == GISA_OK && am == m);
+        int same = 1; /* the inactive lanes keep every register */
+        for (unsigned r = 0; r < gisa_gen_regs(g) && before && after; r++)
+            for (unsigned l = 0; l < 32; l++) {
+                uint32_t a = 0, b = 0;
+                gisa_sim_get(before, 0, GISA_RF_R, r, l, &a);
+                gisa_sim_get(after, 0, GISA_RF_R, r, l, &b);
+                same &= (m >> l & 1) || a == b;
+            }
+        untouched += same;
+        gisa_sim_free(before);
+        gisa_sim_free(after);
+    }
+    CHECKF(partial >= seeds / 2 && full > 0 && single > 0 && empty == 0 && untouched == seeds,
+           "masks of %d seeds: %d partial, %d full, %d single, %d empty; %d left the inactive lanes", seeds, partial,
+           full, single, empty, untouched);
+    /* the kinds one at a time */
+    set(g, "active", "empty=1");
+    CHECK(generate(g, 1, 50));
+    uint32_t m = 1;
+    CHECK(state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m == 0);
+    set(g, "active", "FULL=3");
+    CHECK(generate(g, 1, 50) && state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m == UINT32_MAX);
+    CHECK(strstr(api_gen_text(g, NULL), "--active 'full=3,random=0,single=0,empty=0'") != NULL);
+    set(g, "active", "single=1");
+    CHECK(generate(g, 1, 50) && state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m && !(m & (m - 1)));
+    /* several warps, each its own mask and registers; the simulator runs them all */
+    set(g, "active", "full=2,random=6,single=2");
+    set(g, "warps", "8");
+    CHECK(generate(g, 5, 200));
+    const char *st = api_gen_state(g, NULL);
+    uint32_t ms[9];
+    CHECK(state_masks(st, ms, 9) == 8 && strstr(st, "\"warps\": [") != NULL);
+    int differ = 0;
+    for (int k = 1; k < 8; k++)
+        differ |= ms[k] != ms[0];
+    CHECK(differ);
+    size_t n;
+    const gisa_word *w = api_gen_words(g, &n);
+    gisa_sim *sim = NULL;
+    CHECK(gisa_sim_new(isa, gisa_gen_regs(g), 8, &sim) == GISA_OK);
+    gisa_sim_load(sim, w, n);
+    gisa_diags *d = api_diags();
+    CHECK(api_state_read(sim, "gen.json", st, strlen(st), d) == GISA_OK);
+    gisa_diags_free(d);
+    gisa_sim_fault f;
+    CHECK(gisa_sim_run(sim, &f) == GISA_OK);
+    for (unsigned k = 0; k < 8; k++) {
+        uint32_t am = 0;
+        CHECK(gisa_sim_get_active(sim, k, &am) == GISA_OK && am == ms[k]);
+    }
+    gisa_sim_free(sim);
+    gisa_gen_free(g);
+}
+
 /* ------------------------------------------------------------ shrinking */
 
 typedef struct need {
@@ -654,6 +751,7 @@ int main(void)
         for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
             test_stream(streams[i].name, streams[i].len);
         test_state();
+        test_active();
         test_shrink();
     }
     return test_summary();
