@@ -43,6 +43,8 @@ void gisa_gen_free(gisa_gen *g)
     free(g->cum);
     free(g->cls_ops);
     free(g->cls_at);
+    free(g->sel_ops);
+    free(g->sel_at);
     free(g->words);
     sb_free(&g->text);
     free(g->state);
@@ -55,13 +57,18 @@ void gisa_gen_free(gisa_gen *g)
 static int prepare(gisa_gen *g)
 {
     const gisa_isa *isa = g->isa;
+    int nsel = g->o.nsel;
     free(g->cum);
     free(g->cls_ops);
     free(g->cls_at);
-    g->cum = malloc((size_t)(isa->noptypes + 1) * sizeof *g->cum);
+    free(g->sel_ops);
+    free(g->sel_at);
+    g->cum = malloc((size_t)(isa->noptypes + nsel + 1) * sizeof *g->cum);
     g->cls_ops = malloc((size_t)(isa->nopcodes + 1) * sizeof *g->cls_ops);
     g->cls_at = malloc((size_t)(isa->noptypes + 1) * (CLS_COUNT + 1) * sizeof *g->cls_at);
-    if (!g->cum || !g->cls_ops || !g->cls_at)
+    g->sel_ops = malloc(((size_t)nsel * (size_t)isa->nopcodes + 1) * sizeof *g->sel_ops);
+    g->sel_at = malloc((size_t)(nsel + 1) * sizeof *g->sel_at);
+    if (!g->cum || !g->cls_ops || !g->cls_at || !g->sel_ops || !g->sel_at)
         return -1;
     uint64_t total = 0;
     int n = 0;
@@ -76,6 +83,18 @@ static int prepare(gisa_gen *g)
         }
         g->cls_at[t * (CLS_COUNT + 1) + CLS_COUNT] = n;
     }
+    /* after the optypes, the NAME.VALUE=W entries of --weights: the allowed
+     * opcodes each covers */
+    n = 0;
+    for (int i = 0; i < nsel; i++) {
+        const gen_modsel *s = &g->o.sel[i];
+        g->sel_at[i] = n;
+        for (int k = 0; s->weight > 0 && k < isa->nopcodes; k++)
+            if (gen_opcode_allowed(g, k) && gen_sel_covers(g, s, k))
+                g->sel_ops[n++] = k;
+        g->cum[isa->noptypes + i] = total += n > g->sel_at[i] ? (uint64_t)s->weight : 0;
+    }
+    g->sel_at[nsel] = n;
     g->total = total;
     return 0;
 }
@@ -83,7 +102,7 @@ static int prepare(gisa_gen *g)
 static int pick_optype(gisa_gen *g)
 {
     uint64_t x = gen_below(&g->rng, g->total);
-    int lo = 0, hi = g->isa->noptypes - 1;
+    int lo = 0, hi = g->isa->noptypes + g->o.nsel - 1;
     while (lo < hi) { /* the first optype whose cumulative weight exceeds x */
         int mid = (lo + hi) / 2;
         if (g->cum[mid] > x)
@@ -180,6 +199,7 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
         g->cap_words = count + 1;
     }
     reset(g, seed);
+    long fails = 0;
     char header[1024];
     gen_options_describe(g, seed, count, header, sizeof header);
     sb_putn(&g->text, header, strlen(header));
@@ -197,10 +217,26 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
             if (n)
                 continue;
         }
-        int t = pick_optype(g), opc = pick_opcode(g, t);
-        if (gen_pick(g, opc, &insts[0]) == 0)
+        int t = pick_optype(g), opc;
+        const gen_modsel *req = NULL;
+        if (t < g->isa->noptypes) {
+            opc = pick_opcode(g, t);
+            req = g->o.nsel ? gen_requirement(g, opc) : NULL;
+        } else { /* a NAME.VALUE=W entry: one of its opcodes, with its values */
+            int i = t - g->isa->noptypes, *at = &g->sel_at[i];
+            opc = g->sel_ops[at[0] + (int)gen_below(&g->rng, (uint64_t)(at[1] - at[0]))];
+            req = &g->o.sel[i];
+        }
+        if (gen_pick(g, opc, req, &insts[0]) == 0) {
             emit(g, &insts[0]);
-        else { /* never again (no shipped opcode comes here) */
+            fails = 0;
+        } else if (req || g->o.nsel) { /* values asked for are rare: not the opcode's fault */
+            if (++fails > 10000) {
+                diag_add(diags, GISA_ERROR, &at, "no instruction with the modifier values the options ask for "
+                         "could be generated");
+                return GISA_ERR_INPUT;
+            }
+        } else { /* never again (no shipped opcode comes here) */
             g->ops[opc].usable = 0;
             if (prepare(g))
                 return GISA_ERR_NOMEM;

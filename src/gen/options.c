@@ -101,6 +101,7 @@ void gen_options_free(gen_options *o)
     }
     free(o->stream_on);
     free(o->streams_text);
+    free(o->sel);
 }
 
 /* ------------------------------------------------------------ numbers */
@@ -239,6 +240,175 @@ static char *append_text(char *old, const char *add)
     return s;
 }
 
+/* ------------------------------------------------------------ modifier values */
+
+static int in_scope(const gisa_gen *g, name_level lv, int idx, int opcode)
+{
+    int t = (int)(g->isa->opcodes[opcode].optype - g->isa->optypes);
+    return lv == NAME_OPCODE ? opcode == idx : lv == NAME_OPTYPE ? t == idx : g->types[t].family == idx;
+}
+
+/* The value spelled s (len n, any case) of a mnemonic modifier of F, or
+ * NULL; *slot: which modifier */
+static const mod_choice *form_choice(const syntax_form *F, const char *s, size_t n, int *slot)
+{
+    for (int j = 0; j < F->nmods; j++)
+        for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++)
+            if ((size_t)F->mods[j].choices[c].len == n && !strncasecmp(F->mods[j].choices[c].spell, s, n))
+                return *slot = j, &F->mods[j].choices[c];
+    return NULL;
+}
+
+/* each value in a modifier of its own (FFMA.RM.RZ: two values of one) */
+int gen_form_carries(const syntax_form *F, const gen_modsel *s)
+{
+    int slots[GEN_SEL_MODS];
+    for (int i = 0; i < s->nmods; i++) {
+        if (!form_choice(F, s->mods[i], strlen(s->mods[i]), &slots[i]))
+            return 0;
+        for (int k = 0; k < i; k++)
+            if (slots[k] == slots[i])
+                return 0;
+    }
+    return 1;
+}
+
+int gen_sel_covers(const gisa_gen *g, const gen_modsel *s, int opcode)
+{
+    const isa_opcode *op = &g->isa->opcodes[opcode];
+    for (int f = 0; in_scope(g, s->level, s->idx, opcode) && f < op->nforms; f++)
+        if (gen_form_carries(&op->forms[f], s))
+            return 1;
+    return 0;
+}
+
+/* The closest value of a mnemonic modifier in the scope to s (len n), or NULL */
+static const char *close_value(const gisa_gen *g, name_level lv, int idx, const char *s, size_t n)
+{
+    char up[64];
+    size_t k = 0;
+    for (; k < n && k < sizeof up - 1; k++)
+        up[k] = (char)toupper((unsigned char)s[k]);
+    const char *best = NULL;
+    int bestd = n < 4 ? 2 : 3;
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms; f++) {
+            const syntax_form *F = &g->isa->opcodes[o].forms[f];
+            for (int j = 0; j < F->nmods; j++)
+                for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++) {
+                    int d = edit_distance(up, k, F->mods[j].choices[c].spell, (size_t)F->mods[j].choices[c].len);
+                    if (d < bestd)
+                        bestd = d, best = F->mods[j].choices[c].spell;
+                }
+        }
+    return best;
+}
+
+/* NAME.VALUE[.VALUE...] (len bytes of item) into *s */
+static gisa_status parse_modsel(const gisa_gen *g, gisa_diags *diags, const char *opt, const char *item, size_t len,
+                                gen_modsel *s)
+{
+    const char *dot = memchr(item, '.', len), *end = item + len;
+    size_t bl = (size_t)(dot - item);
+    name_level lv;
+    int idx = find_name(g, item, bl, &lv);
+    if (idx < 0)
+        return unknown_name(g, diags, opt, item, bl, 1);
+    *s = (gen_modsel){.level = lv, .idx = idx, .weight = -1};
+    for (const char *p = dot + 1; p <= end;) {
+        const char *q = memchr(p, '.', (size_t)(end - p));
+        q = q ? q : end;
+        size_t n = (size_t)(q - p);
+        const mod_choice *c = NULL;
+        int slot;
+        for (int o = 0; o < g->isa->nopcodes && !c && n; o++)
+            for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms && !c; f++)
+                c = form_choice(&g->isa->opcodes[o].forms[f], p, n, &slot);
+        if (!c) {
+            const char *best = n ? close_value(g, lv, idx, p, n) : NULL;
+            if (best)
+                return fail(diags, opt, "unknown name '%.*s': %.*s has no modifier value %.*s (did you mean %.*s.%s?)",
+                            (int)len, item, (int)bl, item, (int)n, p, (int)bl, item, best);
+            return fail(diags, opt, "unknown name '%.*s': %.*s has no modifier value '%.*s' (NAME.VALUE takes the "
+                        "values of the modifiers written after its mnemonic)", (int)len, item, (int)bl, item, (int)n, p);
+        }
+        if (s->nmods == GEN_SEL_MODS)
+            return fail(diags, opt, "'%.*s': at most %d modifier values", (int)len, item, GEN_SEL_MODS);
+        s->mods[s->nmods] = c->spell;
+        s->ids[s->nmods++] = c->id;
+        p = q + 1;
+    }
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        if (gen_sel_covers(g, s, o))
+            return GISA_OK;
+    return fail(diags, opt, "'%.*s': no syntax form of %.*s has these modifier values together", (int)len, item,
+                (int)bl, item);
+}
+
+/* Adds s, or replaces the weight of the same entry */
+static int add_sel(gen_options *o, const gen_modsel *s)
+{
+    for (int i = 0; i < o->nsel; i++) {
+        gen_modsel *t = &o->sel[i];
+        if (t->level == s->level && t->idx == s->idx && t->nmods == s->nmods && (t->weight < 0) == (s->weight < 0) &&
+            !memcmp(t->ids, s->ids, sizeof s->ids)) {
+            t->weight = s->weight;
+            return 0;
+        }
+    }
+    gen_modsel *n = realloc(o->sel, (size_t)(o->nsel + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    o->sel = n;
+    o->sel[o->nsel++] = *s;
+    return 0;
+}
+
+static int modifier_present(const gisa_gen *g, const gisa_inst *inst, const char *spell)
+{
+    size_t n = gisa_inst_modifier_count(g->isa, inst);
+    for (size_t k = 0; k < n; k++) {
+        gisa_modifier m;
+        if (gisa_inst_modifier(g->isa, inst, k, &m) == GISA_OK && m.value && !strcasecmp(m.value, spell))
+            return 1;
+    }
+    return 0;
+}
+
+static int modifiers_present(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *s)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (!modifier_present(g, inst, s->mods[i]))
+            return 0;
+    return 1;
+}
+
+int gen_mods_ok(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *req)
+{
+    if (req && !modifiers_present(g, inst, req))
+        return 0;
+    for (int i = 0; i < g->o.nsel; i++) {
+        const gen_modsel *s = &g->o.sel[i];
+        if (s->weight == 0 && in_scope(g, s->level, s->idx, inst->opcode) && modifiers_present(g, inst, s))
+            return 0;
+    }
+    return 1;
+}
+
+const gen_modsel *gen_requirement(gisa_gen *g, int opcode)
+{
+    if (gen_opcode_plain(g, opcode))
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < g->o.nsel; i++)
+        n += g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode);
+    int k = n > 1 ? (int)gen_below(&g->rng, (uint64_t)n) : 0;
+    for (int i = 0; i < g->o.nsel; i++)
+        if (g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode) && k-- == 0)
+            return &g->o.sel[i];
+    return NULL;
+}
+
 static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags)
 {
     gen_options *o = &g->o;
@@ -254,7 +424,14 @@ static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags
         size_t nl = (size_t)(eq - it.item);
         while (nl && it.item[nl - 1] == ' ')
             nl--;
-        if (find_name(g, it.item, nl, &lv) < 0)
+        gen_modsel ms;
+        int idx0 = find_name(g, it.item, nl, &lv);
+        if (idx0 < 0 && memchr(it.item, '.', nl)) {
+            gisa_status st = parse_modsel(g, diags, "weights", it.item, nl, &ms);
+            if (st != GISA_OK)
+                return st;
+            lv = ms.level;
+        } else if (idx0 < 0)
             return unknown_name(g, diags, "weights", it.item, nl, 0);
         if (lv == NAME_OPCODE)
             return fail(diags, "weights", "'%.*s' is an opcode: weights are per family or optype (--include and "
@@ -298,6 +475,14 @@ static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags
         for (; w < it.item + it.len; w++)
             if (*w >= '0' && *w <= '9')
                 v = v * 10 + (uint32_t)(*w - '0');
+        gen_modsel ms;
+        if (idx < 0) { /* NAME.VALUE: checked above */
+            parse_modsel(g, NULL, "weights", it.item, nl, &ms);
+            ms.weight = v;
+            if (add_sel(o, &ms))
+                return GISA_ERR_NOMEM;
+            continue;
+        }
         (lv == NAME_FAMILY ? o->w_family : o->w_optype)[idx] = v;
     }
     o->text[0] = append_text(o->text[0], value);
@@ -314,7 +499,12 @@ static gisa_status set_list(gisa_gen *g, int exclude, const char *value, gisa_di
         name_level lv;
         if (!it.len)
             return fail(diags, opt, "expected names separated by commas, found an empty item");
-        if (find_name(g, it.item, it.len, &lv) < 0)
+        gen_modsel ms;
+        if (find_name(g, it.item, it.len, &lv) < 0 && memchr(it.item, '.', it.len)) {
+            gisa_status st = parse_modsel(g, diags, opt, it.item, it.len, &ms);
+            if (st != GISA_OK)
+                return st;
+        } else if (find_name(g, it.item, it.len, &lv) < 0)
             return unknown_name(g, diags, opt, it.item, it.len, 1);
         n++;
     }
@@ -324,8 +514,16 @@ static gisa_status set_list(gisa_gen *g, int exclude, const char *value, gisa_di
     while (list_next(&it)) {
         name_level lv;
         int idx = find_name(g, it.item, it.len, &lv);
-        (exclude ? o->exc : o->inc)[lv][idx] = 1;
         o->ninclude += !exclude;
+        if (idx < 0) { /* NAME.VALUE: only with those values; excluded: never with them */
+            gen_modsel ms;
+            parse_modsel(g, NULL, opt, it.item, it.len, &ms);
+            ms.weight = exclude ? 0 : -1;
+            if (add_sel(o, &ms))
+                return GISA_ERR_NOMEM;
+            continue;
+        }
+        (exclude ? o->exc : o->inc)[lv][idx] = 1;
     }
     o->text[exclude ? 2 : 1] = append_text(o->text[exclude ? 2 : 1], value);
     return GISA_OK;
@@ -470,6 +668,21 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
 /* ------------------------------------------------------------ effects */
 
 int gen_opcode_allowed(const gisa_gen *g, int opcode)
+{
+    if (gen_opcode_plain(g, opcode))
+        return 1;
+    const gen_options *o = &g->o;
+    const isa_opcode *op = &g->isa->opcodes[opcode];
+    int t = (int)(op->optype - g->isa->optypes), f = g->types[t].family;
+    if (o->exc[NAME_OPCODE][opcode] || o->exc[NAME_OPTYPE][t] || o->exc[NAME_FAMILY][f] || !g->ops[opcode].usable)
+        return 0;
+    for (int i = 0; i < o->nsel; i++)
+        if (o->sel[i].weight < 0 && gen_sel_covers(g, &o->sel[i], opcode))
+            return 1;
+    return 0;
+}
+
+int gen_opcode_plain(const gisa_gen *g, int opcode)
 {
     const gen_options *o = &g->o;
     const isa_opcode *op = &g->isa->opcodes[opcode];

@@ -78,6 +78,20 @@ check "nothing written" test ! -e bad.s
 expect 2 "--active all 0" "$G" gen --active full=0
 check "--active all 0 explained" has err "every mask kind has weight 0"
 
+# modifier values: NAME.VALUE in --include, --weights, --exclude
+expect 0 "--include FFMA.RM,IMAD.HI.X" "$G" gen --seed 4 -n 500 --include FFMA.RM,IMAD.HI.X -o mv.s --words mv.hex
+check "only FFMA with .RM and IMAD with .HI.X" \
+    test "$(grep -v '^//' mv.s | grep -cvE '^(@!?P[0-6T] )?(FFMA(\.[A-Z0-9]+)*\.RM\b|IMAD\.HI\.X\b)')" -eq 0
+check "both there" has mv.s '^(@!?P[0-6T] )?FFMA[.A-Z]*\.RM '
+check "both there (IMAD)" has mv.s '^(@!?P[0-6T] )?IMAD\.HI\.X'
+expect 0 "... assembles to its words" "$G" as --format hex -o mva.hex mv.s
+check "... the same words" cmp -s mva.hex mv.hex
+expect 0 "--weights FFMA.RZ=0" "$G" gen --seed 4 -n 500 --include FFMA --weights FFMA.RZ=0 -o rz.s
+check "no .RZ" test -z "$(grep -v '^//' rz.s | grep -E '\.RZ\b' || true)"
+expect 2 "unknown modifier value" "$G" gen --include FFMA.RMM -o bad.s
+check "did you mean FFMA.RM" has err "did you mean FFMA.RM\?"
+check "nothing written" test ! -e bad.s
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

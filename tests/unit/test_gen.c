@@ -555,6 +555,74 @@ static void test_state(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ modifier values */
+
+static int has_modifier(const gisa_isa *isa, const gisa_inst *in, const char *value)
+{
+    for (size_t k = 0; k < gisa_inst_modifier_count(isa, in); k++) {
+        gisa_modifier m;
+        if (gisa_inst_modifier(isa, in, k, &m) == GISA_OK && m.value && !strcmp(m.value, value))
+            return 1;
+    }
+    return 0;
+}
+
+/* --include FFMA.RM,IMAD.HI.X: only those, with those values, and legal;
+ * --weights FFMA.RZ=W and --exclude FFMA.RZ */
+static void test_modifiers(void)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    set(g, "include", "FFMA.RM,imad.hi.x");
+    long ffma = 0, imad = 0, other = 0;
+    for (uint64_t s = 1; s <= 20; s++) {
+        CHECK(generate(g, s, 300));
+        check_program(isa, g, s);
+        size_t n;
+        const gisa_word *w = api_gen_words(g, &n);
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            gisa_decode(isa, w[i], &in);
+            const char *t = gisa_inst_optype_name(isa, &in);
+            if (!strcmp(t, "FFMA") && has_modifier(isa, &in, "RM"))
+                ffma++;
+            else if (!strcmp(t, "IMAD") && has_modifier(isa, &in, "HI") && has_modifier(isa, &in, "X"))
+                imad++;
+            else
+                other++;
+        }
+    }
+    CHECKF(other == 0 && ffma > 1000 && imad > 1000, "FFMA.RM %ld, IMAD.HI.X %ld, others %ld", ffma, imad, other);
+    CHECK(strstr(api_gen_text(g, NULL), "--include 'FFMA.RM,imad.hi.x'") != NULL);
+    gisa_gen_free(g);
+    /* weights: an entry of its own (FFMA's weight 1 beside it), or never */
+    for (int w = 0; w < 3; w++) {
+        g = fresh(isa);
+        set(g, "include", "FFMA");
+        set(g, w == 2 ? "exclude" : "weights", w == 0 ? "FFMA.RZ=4" : w == 1 ? "FFMA.rz=0" : "FFMA.RZ");
+        CHECK(generate(g, 7, 2000));
+        size_t n, rz = 0;
+        const gisa_word *ws = api_gen_words(g, &n);
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            gisa_decode(isa, ws[i], &in);
+            rz += has_modifier(isa, &in, "RZ");
+        }
+        check_program(isa, g, 7);
+        /* FFMA draws .RZ about one time in five by itself: 4/5 + 1/5 * 1/5 */
+        CHECKF(w == 0 ? rz > n * 3 / 4 : rz == 0, "weights %d: %zu of %zu with .RZ", w, rz, n);
+        gisa_gen_free(g);
+    }
+    g = fresh(isa);
+    expect_bad(g, "include", "FFMA.RMM", "did you mean FFMA.RM?");
+    expect_bad(g, "include", "FFMA.RM.RZ", "no syntax form of FFMA has these modifier values together");
+    expect_bad(g, "include", "FFMA.", "has no modifier value ''");
+    expect_bad(g, "include", "FFAM.RM", "did you mean FFMA?");
+    expect_bad(g, "weights", "FFMA_RRR.RZ=2", "is an opcode");
+    expect_bad(g, "weights", "FFMA.RZZ=2", "did you mean FFMA.RZ?");
+    gisa_gen_free(g);
+}
+
 /* ------------------------------------------------------------ active masks */
 
 /* The active masks of a state, in warp order; how many. */
@@ -752,6 +820,7 @@ int main(void)
             test_stream(streams[i].name, streams[i].len);
         test_state();
         test_active();
+        test_modifiers();
         test_shrink();
     }
     return test_summary();
