@@ -187,6 +187,11 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
                  "--exclude)");
         return GISA_ERR_USAGE;
     }
+    char why[400];
+    if (gen_options_unsatisfiable(g, why, sizeof why)) {
+        diag_add(diags, GISA_ERROR, &at, "%s", why);
+        return GISA_ERR_USAGE;
+    }
     int avail[GEN_MAX_STREAMS], navail = 0;
     for (int s = 0; s < gen_nstreams; s++)
         if ((!g->o.streams_given || g->o.stream_on[s]) && gen_stream_allowed(g, s))

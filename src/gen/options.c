@@ -44,6 +44,7 @@ static const opt_def opt_defs[] = {
     {"active", OPT_ACTIVE, 0, 0, 0, 0},
 };
 #define NOPTS (sizeof opt_defs / sizeof *opt_defs)
+_Static_assert(NOPTS <= 32, "gen_options.given has a bit per option");
 #define MAX_WEIGHT 1000000
 
 static uint32_t *opt_u32(gen_options *o, const opt_def *d) { return (uint32_t *)((char *)o + d->off); }
@@ -614,6 +615,8 @@ static gisa_status set_active(gisa_gen *g, const char *value, gisa_diags *diags)
     return GISA_OK;
 }
 
+static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, gisa_diags *diags);
+
 gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags)
 {
     if (!g || !name || !value)
@@ -636,6 +639,14 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
             return fail(diags, name, "unknown generator option (did you mean --%s?)", best);
         return fail(diags, name, "unknown generator option");
     }
+    gisa_status st = set_option(g, d, value, diags);
+    if (st == GISA_OK)
+        g->o.given |= 1u << (d - opt_defs);
+    return st;
+}
+
+static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, gisa_diags *diags)
+{
     uint32_t v;
     switch (d->kind) {
     case OPT_COUNT: {
@@ -746,4 +757,98 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
                 o->active[ACT_SINGLE], o->active[ACT_EMPTY]);
     }
 #undef PUT
+}
+
+/* ------------------------------------------------------------ what was asked */
+
+static int opt_given(const gisa_gen *g, const char *name)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!strcmp(opt_defs[i].name, name))
+            return g->o.given >> i & 1;
+    return 0;
+}
+
+/* Some opcode in the scope of (lv, idx), or covered by s, is allowed (a
+ * weight of 0 may still turn an included name off: that is asked) */
+static int emits_some(const gisa_gen *g, name_level lv, int idx, const gen_modsel *s)
+{
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        if ((s ? gen_sel_covers(g, s, o) : in_scope(g, lv, idx, o)) && gen_opcode_allowed(g, o))
+            return 1;
+    return 0;
+}
+
+static const char *level_name(const gisa_gen *g, name_level lv, int idx)
+{
+    return lv == NAME_FAMILY ? g->families[idx] : lv == NAME_OPTYPE ? g->isa->optypes[idx].name
+                                                                    : g->isa->opcodes[idx].name;
+}
+
+static void put_sel(const gisa_gen *g, const gen_modsel *s, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", level_name(g, s->level, s->idx));
+    for (int i = 0; i < s->nmods && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, ".%s", s->mods[i]);
+}
+
+/* The options ask for something no program of theirs can have: an
+ * --include name all of whose instructions are excluded or of weight 0, a
+ * NAME.VALUE=W that no allowed instruction matches, a named stream whose
+ * instructions are not allowed (or --stream-rate 0), a --stream-rate with
+ * no stream to emit. Called after gen.c's prepare. */
+const char *gen_options_unsatisfiable(gisa_gen *g, char *buf, size_t cap)
+{
+    const gen_options *o = &g->o;
+    const gisa_isa *isa = g->isa;
+    int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < sizes[l]; i++)
+            if (o->inc[l][i] && !emits_some(g, (name_level)l, i, NULL)) {
+                snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", level_name(g, (name_level)l, i));
+                return buf;
+            }
+    char name[128];
+    for (int i = 0; i < o->nsel; i++) {
+        const gen_modsel *s = &o->sel[i];
+        if (s->weight < 0 && !emits_some(g, s->level, s->idx, s)) {
+            put_sel(g, s, name, sizeof name);
+            snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", name);
+            return buf;
+        }
+        if (s->weight > 0 && g->sel_at[i + 1] == g->sel_at[i]) {
+            put_sel(g, s, name, sizeof name);
+            snprintf(buf, cap, "--weights %s=%lld: no instruction the other options allow has these values", name,
+                     (long long)s->weight);
+            return buf;
+        }
+    }
+    int avail = 0, target_has = 0;
+    for (int s = 0; s < gen_nstreams; s++) {
+        target_has |= g->stream_ok[s];
+        int asked = o->streams_given && o->stream_on[s];
+        if (gen_stream_allowed(g, s))
+            avail += !o->streams_given || o->stream_on[s];
+        else if (asked) {
+            const char *why = "";
+            for (int i = 0; i < GEN_STREAM_LINES && g->stream_ops[s][i] >= 0 && !*why; i++) {
+                int opc = g->stream_ops[s][i];
+                if (!gen_opcode_plain(g, opc) || !gen_optype_weight(g, (int)(isa->opcodes[opc].optype - isa->optypes)))
+                    why = isa->opcodes[opc].optype->name;
+            }
+            snprintf(buf, cap, "--streams %s: it uses %s, which --include, --exclude or --weights leave out (or allow "
+                     "only with modifier values)", gen_stream_defs[s].name, why);
+            return buf;
+        }
+        if (asked && o->stream == 0) {
+            snprintf(buf, cap, "--streams %s with --stream-rate 0: no stream would be emitted", gen_stream_defs[s].name);
+            return buf;
+        }
+    }
+    if (!avail && target_has && o->stream > 0 && opt_given(g, "stream-rate")) { /* a target without streams: the rate is moot */
+        snprintf(buf, cap, "--stream-rate: no directed stream is left to emit (%s)",
+                 o->streams_given ? "--streams none" : "--include, --exclude or --weights leave out their instructions");
+        return buf;
+    }
+    return NULL;
 }

@@ -92,6 +92,18 @@ expect 2 "unknown modifier value" "$G" gen --include FFMA.RMM -o bad.s
 check "did you mean FFMA.RM" has err "did you mean FFMA.RM\?"
 check "nothing written" test ! -e bad.s
 
+# options that can give nothing of what they ask for: refused, not silence
+expect 2 "a stream whose instructions are not included" "$G" gen --include FFMA --streams add64 --stream-rate 1 -o bad.s
+check "... says which" has err "--streams add64: it uses IADD, which --include, --exclude or --weights leave out"
+check "nothing written" test ! -e bad.s
+expect 2 "an included optype excluded" "$G" gen --include FFMA,IADD --exclude FALU -o bad.s
+check "... says which" has err "--include FFMA: all its instructions are excluded"
+expect 2 "weight 0 on everything included" "$G" gen --include FFMA,IADD --weights FFMA=0,IADD=0 -o bad.s
+check "... explained" has err "leave no instruction"
+expect 2 "a stream rate with no stream left" "$G" gen --include FFMA --stream-rate 0.5
+check "... explained" has err "--stream-rate: no directed stream is left to emit"
+expect 0 "a stream rate on a target without streams" "$G" gen --target fermi --stream-rate 0.5 -n 5
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

@@ -623,6 +623,53 @@ static void test_modifiers(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ asking for nothing */
+
+/* Options that can give nothing of what they ask for are refused at
+ * generation, with the reason; nothing is generated. */
+static void expect_refused(const char *const *opts, const char *needle)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    for (int i = 0; opts[i]; i += 2)
+        set(g, opts[i], opts[i + 1]);
+    gisa_diags *d = api_diags();
+    gisa_status st = gisa_gen_generate(g, 1, 20, d);
+    CHECKF(st == GISA_ERR_USAGE && test_diags_contain(d, needle), "%s=%s ...: want '%s'", opts[0], opts[1], needle);
+    gisa_diags_free(d);
+    gisa_gen_free(g);
+}
+
+static void test_nothing_asked(void)
+{
+    expect_refused((const char *const[]){"include", "FFMA", "streams", "add64", "stream-rate", "1", NULL},
+                   "--streams add64: it uses IADD");
+    expect_refused((const char *const[]){"include", "IADD", "streams", "add64", "stream-rate", "0", NULL},
+                   "--stream-rate 0: no stream would be emitted");
+    expect_refused((const char *const[]){"include", "FFMA", "stream-rate", "0.5", NULL},
+                   "--stream-rate: no directed stream is left");
+    expect_refused((const char *const[]){"include", "FFMA,IADD", "exclude", "FALU", NULL},
+                   "--include FFMA: all its instructions are excluded");
+    expect_refused((const char *const[]){"include", "FFMA", "weights", "FFMA=0", NULL}, "leave no instruction");
+    expect_refused((const char *const[]){"include", "FFMA", "exclude", "FALU", NULL}, "leave no instruction");
+    expect_refused((const char *const[]){"include", "IADD,FFMA.RM", "exclude", "FFMA", NULL},
+                   "--include FFMA.RM: all its instructions are excluded");
+    expect_refused((const char *const[]){"include", "IADD", "weights", "FFMA.RZ=3", NULL},
+                   "--weights FFMA.RZ=3: no instruction the other options allow");
+    /* and what still works: a target without streams takes a stream rate,
+     * streams beside other instructions */
+    gisa_gen *f = fresh(test_isa_target("fermi"));
+    set(f, "stream-rate", "0.5");
+    CHECK(generate(f, 1, 20));
+    gisa_gen_free(f);
+    gisa_gen *g = fresh(test_isa());
+    set(g, "include", "FFMA,IADD");
+    set(g, "streams", "add64");
+    set(g, "stream-rate", "1");
+    CHECK(generate(g, 1, 20));
+    gisa_gen_free(g);
+}
+
 /* ------------------------------------------------------------ active masks */
 
 /* The active masks of a state, in warp order; how many. */
@@ -821,6 +868,7 @@ int main(void)
         test_state();
         test_active();
         test_modifiers();
+        test_nothing_asked();
         test_shrink();
     }
     return test_summary();
