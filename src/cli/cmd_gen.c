@@ -35,6 +35,9 @@ static const cli_opt opts[] = {
     {"fp-rate", 0, "R", "chance that a state value is a floating-point corner value (default 0.3)"},
     {"uniform-rate", 0, "R", "chance that a state register is the same in every lane (default 0.25)"},
     {"ctl-rate", 0, "R", "chance of random scheduling controls $sched $req $wsb (default 0)"},
+    {"illegal-rate", 0, "R", "chance that the next item is a word the decoder refuses, '.inst 0x... // invalid: "
+                             "why', of each kind of reason; the first one's fault is in a second header line "
+                             "(default 0)"},
     {"warps", 0, "N", "warps in the --state-out file, each with its own registers and mask (default 1)"},
     {"active", 0, "LIST", "KIND=W,...: active masks per warp by kind, full, random (partial), single (one "
                           "lane), empty; kinds not named get 0 (default full=2,random=6,single=2,empty=0)"},

@@ -156,6 +156,30 @@ static void emit(gisa_gen *g, const gisa_inst *inst)
     gen_note_writes(g, inst);
 }
 
+/* `.inst 0x...` of a word the decoder refuses, with the reason; the first
+ * one's pc and reason into *pc, why */
+static int emit_illegal(gisa_gen *g, size_t *pc, char *why, size_t cap)
+{
+    gisa_word w;
+    char reason[GISA_INST_WHY + 1];
+    if (gen_illegal(g, &w, reason, sizeof reason) < 0)
+        return -1;
+    if (*pc == (size_t)-1) {
+        *pc = g->nwords;
+        snprintf(why, cap, "%s", reason);
+    }
+    g->words[g->nwords++] = w;
+    int digits = (int)gisa_isa_word_bits(g->isa) / 4;
+    if (digits > 16)
+        sb_printf(&g->text, ".inst 0x%0*llx%016llx // invalid: %s\n", digits - 16, (unsigned long long)w.w[1],
+                  (unsigned long long)w.w[0], reason);
+    else
+        sb_printf(&g->text, ".inst 0x%0*llx // invalid: %s\n", digits, (unsigned long long)w.w[0], reason);
+    if (g->text.failed)
+        g->oom = -1;
+    return 0;
+}
+
 static void reset(gisa_gen *g, uint64_t seed)
 {
     gen_rng_seed(&g->rng, seed, 1);
@@ -205,6 +229,8 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
     }
     reset(g, seed);
     long fails = 0;
+    size_t fault_pc = (size_t)-1;
+    char fault[GISA_INST_WHY + 1];
     char header[1024];
     gen_options_describe(g, seed, count, header, sizeof header);
     sb_putn(&g->text, header, strlen(header));
@@ -213,6 +239,8 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
         return GISA_ERR_NOMEM;
     while (g->nwords < count && !g->oom) {
         gisa_inst insts[GEN_STREAM_LINES];
+        if (gen_chance(&g->rng, g->o.illegal) && emit_illegal(g, &fault_pc, fault, sizeof fault) == 0)
+            continue;
         if (navail && gen_chance(&g->rng, g->o.stream)) {
             int s = avail[gen_below(&g->rng, (uint64_t)navail)];
             int n = gen_stream_emit(g, s, insts, (int)(count - g->nwords < GEN_STREAM_LINES ? count - g->nwords
@@ -250,6 +278,17 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
                 return GISA_ERR_INPUT;
             }
         }
+    }
+    if (fault_pc != (size_t)-1 && !g->oom) { /* the fault a run will stop at, after the header line */
+        char line[GISA_INST_WHY + 96];
+        int n = snprintf(line, sizeof line, "// expected fault: pc %zu (byte 0x%zx): %s\n", fault_pc,
+                         fault_pc * (gisa_isa_word_bits(g->isa) / 8), fault);
+        size_t at_line = strlen(header) + 1, len = (size_t)n;
+        if (!sb_reserve(&g->text, len + 1))
+            return GISA_ERR_NOMEM;
+        memmove(g->text.s + at_line + len, g->text.s + at_line, g->text.len - at_line + 1);
+        memcpy(g->text.s + at_line, line, len);
+        g->text.len += len;
     }
     if (g->oom || gen_state_build(g, seed))
         return GISA_ERR_NOMEM;

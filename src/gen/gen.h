@@ -66,7 +66,7 @@ typedef struct gen_modsel {
 
 typedef struct gen_options {
     uint32_t regs, uregs, cbanks, cwords;
-    uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl; /* rates, ppm */
+    uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl, illegal; /* rates, ppm */
     uint32_t warps;                 /* warps in the state */
     uint32_t active[GEN_ACTIVE_KINDS]; /* weights of the active-mask kinds */
     int active_given;
@@ -158,6 +158,14 @@ int gen_stream_emit(gisa_gen *g, int s, gisa_inst *insts, int max);
 int gen_stream_length(int s);
 /* The optypes a stream uses are all allowed by the weights. */
 int gen_stream_allowed(const gisa_gen *g, int s);
+
+/* illegal.c: a word gisa_decode refuses, of a kind drawn among the kinds
+ * of reason it reports; the kind (-1: none could be made), the reason in why. */
+enum { IL_FIXED, IL_UNCOVERED, IL_UNNAMED, IL_FORM, GEN_ILLEGAL_KINDS };
+extern const char *const gen_illegal_names[GEN_ILLEGAL_KINDS];
+int gen_illegal(gisa_gen *g, gisa_word *w, char *why, size_t cap);
+/* The kind of a reason gisa_decode gave. */
+int gen_illegal_kind(const char *why);
 
 /* state.c: the initial state as JSON into g->state */
 int gen_state_build(gisa_gen *g, uint64_t seed);

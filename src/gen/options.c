@@ -36,6 +36,7 @@ static const opt_def opt_defs[] = {
     {"fp-rate", OPT_RATE, U32(fp), 300000, 0, 0},
     {"uniform-rate", OPT_RATE, U32(uniform), 250000, 0, 0},
     {"ctl-rate", OPT_RATE, U32(ctl), 0, 0, 0},
+    {"illegal-rate", OPT_RATE, U32(illegal), 0, 0, 0},
     {"weights", OPT_WEIGHTS, 0, 0, 0, 0},
     {"include", OPT_INCLUDE, 0, 0, 0, 0},
     {"exclude", OPT_EXCLUDE, 0, 0, 0, 0},

@@ -104,6 +104,19 @@ expect 2 "a stream rate with no stream left" "$G" gen --include FFMA --stream-ra
 check "... explained" has err "--stream-rate: no directed stream is left to emit"
 expect 0 "a stream rate on a target without streams" "$G" gen --target fermi --stream-rate 0.5 -n 5
 
+# illegal words: .inst lines the decoder refuses, the first one's fault announced
+expect 0 "--illegal-rate" "$G" gen --seed 2 -n 300 --illegal-rate 0.1 -o il.s --words il.hex --state-out il.json
+check "some .inst lines, each with its reason" has il.s '^\.inst 0x[0-9a-f]{32} // invalid: '
+check "300 words" test "$(grep -vc '^//' il.s)" -eq 300
+expect 0 "... assembles" "$G" as --format hex -o ila.hex il.s
+check "... to the words gen wrote" cmp -s ila.hex il.hex
+want=$(sed -n '2s|^// expected fault: ||p' il.s)
+check "second header line: the expected fault ($want)" test -n "$want"
+expect 3 "the run faults" "$G" run --state il.json il.s -o /dev/null
+check "... where the header says" grep -qxF "gisa run: simulation fault: warp 0, $want" err
+expect 0 "off by default" "$G" gen --seed 2 -n 300 -o noil.s
+check "... no .inst" hasnt noil.s '^\.inst'
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

@@ -670,6 +670,66 @@ static void test_nothing_asked(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ illegal words */
+
+/* --illegal-rate: `.inst` words the decoder refuses, of every kind of
+ * reason; the text assembles to the words; a run stops at the first one
+ * with the fault the second header line announces. */
+#define GEN_KINDS 4
+static void test_illegal(const char *target)
+{
+    const gisa_isa *isa = test_isa_target(target);
+    gisa_gen *g = fresh(isa);
+    set(g, "illegal-rate", "0.1");
+    int kinds[GEN_KINDS] = {0};
+    for (uint64_t s = 1; s <= 30; s++) {
+        CHECK(generate(g, s, 200));
+        size_t n, len;
+        const gisa_word *w = api_gen_words(g, &n);
+        const char *text = api_gen_text(g, &len);
+        gisa_word *as = NULL;
+        size_t nas = 0;
+        gisa_diags *d = api_diags();
+        int ok = gisa_assemble(isa, "gen.s", text, len, NULL, &as, &nas, d) == GISA_OK && gisa_diags_count(d) == 0 &&
+                 nas == n;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = as[i].w[0] == w[i].w[0] && as[i].w[1] == w[i].w[1];
+        CHECKF(ok, "%s seed %llu: the text with .inst words assembles to the words", target, (unsigned long long)s);
+        gisa_free(as);
+        gisa_diags_free(d);
+        size_t first = n;
+        char why[GISA_INST_WHY + 1] = "";
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            if (gisa_decode(isa, w[i], &in) == GISA_OK)
+                continue;
+            if (first == n) {
+                first = i;
+                snprintf(why, sizeof why, "%s", in.why);
+            }
+            kinds[!strcmp(in.why, "no opcode has these fixed bits") ? 0 : strstr(in.why, "no field covers it") ? 1
+                  : strstr(in.why, "is no value of") ? 2 : 3]++; /* fixed bits, uncovered bit, unnamed value, form */
+        }
+        gisa_status rs;
+        gisa_sim_fault f;
+        gisa_sim *sim = simulate(isa, w, n, gisa_gen_regs(g), api_gen_state(g, NULL), &rs, &f);
+        if (first == n) {
+            CHECK(rs == GISA_OK && !strstr(text, "// expected fault"));
+        } else {
+            char want[GISA_INST_WHY + 64];
+            snprintf(want, sizeof want, "\n// expected fault: pc %zu (byte 0x%zx): %s\n", first,
+                     first * (gisa_isa_word_bits(isa) / 8), why);
+            CHECKF(rs == GISA_ERR_SIM && f.pc == first && strstr(f.message, why) && strstr(text, want),
+                   "%s seed %llu: fault at %zu (%s), want %zu (%s)", target, (unsigned long long)s,
+                   rs == GISA_ERR_SIM ? f.pc : 0, rs == GISA_ERR_SIM ? f.message : "", first, why);
+        }
+        gisa_sim_free(sim);
+    }
+    CHECKF(kinds[0] && kinds[1] && kinds[2] && kinds[3], "%s: fixed %d, uncovered %d, unnamed %d, form %d", target,
+           kinds[0], kinds[1], kinds[2], kinds[3]);
+    gisa_gen_free(g);
+}
+
 /* ------------------------------------------------------------ active masks */
 
 /* The active masks of a state, in warp order; how many. */
@@ -869,6 +929,8 @@ int main(void)
         test_active();
         test_modifiers();
         test_nothing_asked();
+        test_illegal("gisa128");
+        test_illegal("fermi");
         test_shrink();
     }
     return test_summary();
