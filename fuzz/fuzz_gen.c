@@ -4,8 +4,10 @@
  * changes nothing (the header comment of a program, which spells every
  * option's value, is the same after it as before); whatever options were
  * accepted, a generated program assembles
- * without a diagnostic to its words and runs from its state, and without
- * it, without a fault; a refused generation says why. */
+ * without a diagnostic to its words and runs from its state (with as many
+ * warps as it has), and without it, without a fault (with --illegal-rate:
+ * with the fault its second header line announces); a refused generation
+ * says why. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,16 +43,23 @@ static void check_program(const gisa_isa *isa, gisa_gen *g)
         memcmp(as, w, n * sizeof *w))
         abort();
     gisa_free(as);
+    /* the warps of the state (--warps), and the fault --illegal-rate announces */
+    const char *st = api_gen_state(g, &len), *fault = strstr(text, "\n// expected fault: pc ");
+    unsigned warps = 0;
+    for (const char *p = st; (p = strstr(p, "\"active\"")) != NULL; p++)
+        warps++;
+    size_t fault_pc = fault ? (size_t)strtoull(fault + strlen("\n// expected fault: pc "), NULL, 10) : (size_t)-1;
     for (int with_state = 0; with_state < 2; with_state++) {
         gisa_sim *sim;
-        if (gisa_sim_new(isa, gisa_gen_regs(g), 1, &sim) != GISA_OK)
+        if (gisa_sim_new(isa, gisa_gen_regs(g), warps ? warps : 1, &sim) != GISA_OK)
             abort();
         gisa_sim_set_threads(sim, 1);
         gisa_sim_load(sim, w, n);
-        const char *st = api_gen_state(g, &len);
         if (with_state && api_state_read(sim, "gen.json", st, len, d) != GISA_OK)
             abort();
-        if (gisa_sim_run(sim, NULL) != GISA_OK)
+        gisa_sim_fault f;
+        gisa_status rs = gisa_sim_run(sim, &f);
+        if (fault ? rs != GISA_ERR_SIM || f.pc != fault_pc : rs != GISA_OK)
             abort();
         gisa_sim_free(sim);
     }

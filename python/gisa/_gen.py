@@ -50,9 +50,13 @@ class Program:
         """The instructions' text, one per word (the header left out)."""
         return [ln for ln in self.text.splitlines() if ln and not ln.startswith("//")]
 
-    def simulator(self, warps: int = 1, threads: Optional[int] = None, engine: Optional[str] = None) -> Simulator:
+    def simulator(self, warps: Optional[int] = None, threads: Optional[int] = None,
+                  engine: Optional[str] = None) -> Simulator:
         """A Simulator with the registers the program needs, its initial
-        state read and the program loaded."""
+        state read and the program loaded; as many warps as the state has
+        (the generator's warps option) unless warps says."""
+        if warps is None:
+            warps = self.state.count('"active"') or 1
         sim = self.isa.simulator(warps=warps, regs=self.regs, threads=threads, engine=engine)
         sim.read_state_json(self.state, name="<generated state, seed %d>" % self.seed)
         sim.load(self.words)

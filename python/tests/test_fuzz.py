@@ -235,7 +235,7 @@ def test_run_step_fuzz(target, data):
 
 # ------------------------------------------------------------------ generator and coverage
 _GEN_OPTIONS = ["regs", "uregs", "cbanks", "cwords", "dep-rate", "guard-rate", "ureg-rate", "cbank-rate", "imm-rate",
-                "stream-rate", "fp-rate", "uniform-rate", "ctl-rate", "weights", "include", "exclude", "streams"]
+                "stream-rate", "fp-rate", "uniform-rate", "ctl-rate", "weights", "include", "exclude", "streams", "warps", "active"]
 
 
 @fuzz_each_target

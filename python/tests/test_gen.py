@@ -38,6 +38,22 @@ def test_generate_is_legal_and_deterministic():
     sim.run()  # no fault, with its state
 
 
+def test_active_masks_per_warp():
+    isa = isa_of("gisa128")
+    p = isa.generator(**OPTS, warps=4, active={"random": 1}).generate(seed=2, count=100)
+    masks = [int(w["active"], 16) for w in json.loads(p.state)["warps"]]
+    assert len(masks) == 4 and all(0 < m < 2**32 - 1 for m in masks) and len(set(masks)) > 1
+    assert "--warps 4 --active 'full=0,random=1,single=0,empty=0'" in p.text.splitlines()[0]
+    sim = p.simulator()  # four warps, from the state
+    sim.run()
+    assert [sim.get_active(w) for w in range(4)] == masks
+    one = isa.generator(**OPTS, active="single=1").generate(seed=2, count=10)
+    m = int(json.loads(one.state)["active"], 16)
+    assert m and m & (m - 1) == 0
+    with pytest.raises(gisa.Error, match="did you mean full"):
+        isa.generator(active="ful=1")
+
+
 def test_generate_equals_the_cli(tmp_path):
     b = need_bin()
     isa = isa_of("gisa128")

@@ -16,9 +16,11 @@ static const cli_opt opts[] = {
     {"state-out", 0, "FILE", "write an initial state for 'gisa run --state' to FILE"},
     {"list", 0, NULL, "list the families, optypes and directed streams the options take"},
     /* the generator's options (gisa_gen_set), from O_GEN on */
-    {"weights", 0, "LIST", "NAME=W,...: weight per family or optype (default 1 each)"},
-    {"include", 0, "LIST", "only these families, optypes or opcodes (comma-separated)"},
-    {"exclude", 0, "LIST", "never these families, optypes or opcodes"},
+    {"weights", 0, "LIST", "NAME=W,...: weight per family or optype (default 1 each); NAME.VALUE=W (FFMA.RZ=4): "
+                           "a draw of its own of NAME with those modifier values, 0: never them"},
+    {"include", 0, "LIST", "only these families, optypes or opcodes (comma-separated); NAME.VALUE[.VALUE] "
+                           "(FFMA.RM, IMAD.HI.X): only with those modifier values"},
+    {"exclude", 0, "LIST", "never these families, optypes or opcodes; NAME.VALUE: never with those values"},
     {"regs", 0, "N", "registers per lane the program uses, R0..R(N-1) (default 32)"},
     {"uregs", 0, "N", "uniform registers it uses, UR0..UR(N-1) (default 16)"},
     {"cbanks", 0, "N", "constant banks it reads, from c[0x0] (default 2)"},
@@ -33,6 +35,12 @@ static const cli_opt opts[] = {
     {"fp-rate", 0, "R", "chance that a state value is a floating-point corner value (default 0.3)"},
     {"uniform-rate", 0, "R", "chance that a state register is the same in every lane (default 0.25)"},
     {"ctl-rate", 0, "R", "chance of random scheduling controls $sched $req $wsb (default 0)"},
+    {"illegal-rate", 0, "R", "chance that the next item is a word the decoder refuses, '.inst 0x... // invalid: "
+                             "why', of each kind of reason; the first one's fault is in a second header line "
+                             "(default 0)"},
+    {"warps", 0, "N", "warps in the --state-out file, each with its own registers and mask (default 1)"},
+    {"active", 0, "LIST", "KIND=W,...: active masks per warp by kind, full, random (partial), single (one "
+                          "lane), empty; kinds not named get 0 (default full=2,random=6,single=2,empty=0)"},
 };
 #define NOPTS (sizeof opts / sizeof *opts)
 

@@ -43,6 +43,8 @@ void gisa_gen_free(gisa_gen *g)
     free(g->cum);
     free(g->cls_ops);
     free(g->cls_at);
+    free(g->sel_ops);
+    free(g->sel_at);
     free(g->words);
     sb_free(&g->text);
     free(g->state);
@@ -55,13 +57,18 @@ void gisa_gen_free(gisa_gen *g)
 static int prepare(gisa_gen *g)
 {
     const gisa_isa *isa = g->isa;
+    int nsel = g->o.nsel;
     free(g->cum);
     free(g->cls_ops);
     free(g->cls_at);
-    g->cum = malloc((size_t)(isa->noptypes + 1) * sizeof *g->cum);
+    free(g->sel_ops);
+    free(g->sel_at);
+    g->cum = malloc((size_t)(isa->noptypes + nsel + 1) * sizeof *g->cum);
     g->cls_ops = malloc((size_t)(isa->nopcodes + 1) * sizeof *g->cls_ops);
     g->cls_at = malloc((size_t)(isa->noptypes + 1) * (CLS_COUNT + 1) * sizeof *g->cls_at);
-    if (!g->cum || !g->cls_ops || !g->cls_at)
+    g->sel_ops = malloc(((size_t)nsel * (size_t)isa->nopcodes + 1) * sizeof *g->sel_ops);
+    g->sel_at = malloc((size_t)(nsel + 1) * sizeof *g->sel_at);
+    if (!g->cum || !g->cls_ops || !g->cls_at || !g->sel_ops || !g->sel_at)
         return -1;
     uint64_t total = 0;
     int n = 0;
@@ -76,6 +83,18 @@ static int prepare(gisa_gen *g)
         }
         g->cls_at[t * (CLS_COUNT + 1) + CLS_COUNT] = n;
     }
+    /* after the optypes, the NAME.VALUE=W entries of --weights: the allowed
+     * opcodes each covers */
+    n = 0;
+    for (int i = 0; i < nsel; i++) {
+        const gen_modsel *s = &g->o.sel[i];
+        g->sel_at[i] = n;
+        for (int k = 0; s->weight > 0 && k < isa->nopcodes; k++)
+            if (gen_opcode_allowed(g, k) && gen_sel_covers(g, s, k))
+                g->sel_ops[n++] = k;
+        g->cum[isa->noptypes + i] = total += n > g->sel_at[i] ? (uint64_t)s->weight : 0;
+    }
+    g->sel_at[nsel] = n;
     g->total = total;
     return 0;
 }
@@ -83,7 +102,7 @@ static int prepare(gisa_gen *g)
 static int pick_optype(gisa_gen *g)
 {
     uint64_t x = gen_below(&g->rng, g->total);
-    int lo = 0, hi = g->isa->noptypes - 1;
+    int lo = 0, hi = g->isa->noptypes + g->o.nsel - 1;
     while (lo < hi) { /* the first optype whose cumulative weight exceeds x */
         int mid = (lo + hi) / 2;
         if (g->cum[mid] > x)
@@ -137,6 +156,30 @@ static void emit(gisa_gen *g, const gisa_inst *inst)
     gen_note_writes(g, inst);
 }
 
+/* `.inst 0x...` of a word the decoder refuses, with the reason; the first
+ * one's pc and reason into *pc, why */
+static int emit_illegal(gisa_gen *g, size_t *pc, char *why, size_t cap)
+{
+    gisa_word w;
+    char reason[GISA_INST_WHY + 1];
+    if (gen_illegal(g, &w, reason, sizeof reason) < 0)
+        return -1;
+    if (*pc == (size_t)-1) {
+        *pc = g->nwords;
+        snprintf(why, cap, "%s", reason);
+    }
+    g->words[g->nwords++] = w;
+    int digits = (int)gisa_isa_word_bits(g->isa) / 4;
+    if (digits > 16)
+        sb_printf(&g->text, ".inst 0x%0*llx%016llx // invalid: %s\n", digits - 16, (unsigned long long)w.w[1],
+                  (unsigned long long)w.w[0], reason);
+    else
+        sb_printf(&g->text, ".inst 0x%0*llx // invalid: %s\n", digits, (unsigned long long)w.w[0], reason);
+    if (g->text.failed)
+        g->oom = -1;
+    return 0;
+}
+
 static void reset(gisa_gen *g, uint64_t seed)
 {
     gen_rng_seed(&g->rng, seed, 1);
@@ -168,6 +211,11 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
                  "--exclude)");
         return GISA_ERR_USAGE;
     }
+    char why[400];
+    if (gen_options_unsatisfiable(g, why, sizeof why)) {
+        diag_add(diags, GISA_ERROR, &at, "%s", why);
+        return GISA_ERR_USAGE;
+    }
     int avail[GEN_MAX_STREAMS], navail = 0;
     for (int s = 0; s < gen_nstreams; s++)
         if ((!g->o.streams_given || g->o.stream_on[s]) && gen_stream_allowed(g, s))
@@ -180,6 +228,9 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
         g->cap_words = count + 1;
     }
     reset(g, seed);
+    long fails = 0;
+    size_t fault_pc = (size_t)-1;
+    char fault[GISA_INST_WHY + 1];
     char header[1024];
     gen_options_describe(g, seed, count, header, sizeof header);
     sb_putn(&g->text, header, strlen(header));
@@ -188,6 +239,8 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
         return GISA_ERR_NOMEM;
     while (g->nwords < count && !g->oom) {
         gisa_inst insts[GEN_STREAM_LINES];
+        if (gen_chance(&g->rng, g->o.illegal) && emit_illegal(g, &fault_pc, fault, sizeof fault) == 0)
+            continue;
         if (navail && gen_chance(&g->rng, g->o.stream)) {
             int s = avail[gen_below(&g->rng, (uint64_t)navail)];
             int n = gen_stream_emit(g, s, insts, (int)(count - g->nwords < GEN_STREAM_LINES ? count - g->nwords
@@ -197,10 +250,26 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
             if (n)
                 continue;
         }
-        int t = pick_optype(g), opc = pick_opcode(g, t);
-        if (gen_pick(g, opc, &insts[0]) == 0)
+        int t = pick_optype(g), opc;
+        const gen_modsel *req = NULL;
+        if (t < g->isa->noptypes) {
+            opc = pick_opcode(g, t);
+            req = g->o.nsel ? gen_requirement(g, opc) : NULL;
+        } else { /* a NAME.VALUE=W entry: one of its opcodes, with its values */
+            int i = t - g->isa->noptypes, *at = &g->sel_at[i];
+            opc = g->sel_ops[at[0] + (int)gen_below(&g->rng, (uint64_t)(at[1] - at[0]))];
+            req = &g->o.sel[i];
+        }
+        if (gen_pick(g, opc, req, &insts[0]) == 0) {
             emit(g, &insts[0]);
-        else { /* never again (no shipped opcode comes here) */
+            fails = 0;
+        } else if (req || g->o.nsel) { /* values asked for are rare: not the opcode's fault */
+            if (++fails > 10000) {
+                diag_add(diags, GISA_ERROR, &at, "no instruction with the modifier values the options ask for "
+                         "could be generated");
+                return GISA_ERR_INPUT;
+            }
+        } else { /* never again (no shipped opcode comes here) */
             g->ops[opc].usable = 0;
             if (prepare(g))
                 return GISA_ERR_NOMEM;
@@ -209,6 +278,17 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
                 return GISA_ERR_INPUT;
             }
         }
+    }
+    if (fault_pc != (size_t)-1 && !g->oom) { /* the fault a run will stop at, after the header line */
+        char line[GISA_INST_WHY + 96];
+        int n = snprintf(line, sizeof line, "// expected fault: pc %zu (byte 0x%zx): %s\n", fault_pc,
+                         fault_pc * (gisa_isa_word_bits(g->isa) / 8), fault);
+        size_t at_line = strlen(header) + 1, len = (size_t)n;
+        if (!sb_reserve(&g->text, len + 1))
+            return GISA_ERR_NOMEM;
+        memmove(g->text.s + at_line + len, g->text.s + at_line, g->text.len - at_line + 1);
+        memcpy(g->text.s + at_line, line, len);
+        g->text.len += len;
     }
     if (g->oom || gen_state_build(g, seed))
         return GISA_ERR_NOMEM;

@@ -43,12 +43,36 @@ typedef struct gen_stream_def {
 extern const gen_stream_def gen_stream_defs[];
 extern const int gen_nstreams;
 
+/* The kinds of a warp's active mask (--active), in the order of gen_active_names. */
+enum { ACT_FULL, ACT_RANDOM, ACT_SINGLE, ACT_EMPTY, GEN_ACTIVE_KINDS };
+extern const char *const gen_active_names[GEN_ACTIVE_KINDS];
+extern const uint32_t gen_active_default[GEN_ACTIVE_KINDS];
+
 /* A weight, include or exclude entry: a family, optype or opcode index. */
 typedef enum { NAME_FAMILY, NAME_OPTYPE, NAME_OPCODE } name_level;
 
+/* A name with modifier values, FFMA.RM or IMAD.HI.X: in --include, its
+ * instructions only with those values; in --weights, an entry of its own in
+ * the draw (weight > 0) or never those values together (weight 0). */
+#define GEN_SEL_MODS 4
+typedef struct gen_modsel {
+    name_level level;
+    int idx;                        /* the family, optype or opcode */
+    int nmods;
+    const char *mods[GEN_SEL_MODS]; /* the model's spellings (mod_choice.spell) */
+    int ids[GEN_SEL_MODS];          /* their mod_choice.id */
+    int64_t weight;                 /* -1: an --include entry */
+} gen_modsel;
+
 typedef struct gen_options {
     uint32_t regs, uregs, cbanks, cwords;
-    uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl; /* rates, ppm */
+    uint32_t dep, guard, ureg, cbank, imm, stream, fp, uniform, ctl, illegal; /* rates, ppm */
+    uint32_t warps;                 /* warps in the state */
+    uint32_t active[GEN_ACTIVE_KINDS]; /* weights of the active-mask kinds */
+    int active_given;
+    gen_modsel *sel;                /* --include and --weights entries with modifiers */
+    int nsel;
+    uint32_t given;                 /* bit i: option i (options.c) was set */
     int64_t *w_family, *w_optype;   /* weights; -1 unset */
     uint8_t *inc[3], *exc[3];       /* per level: named in --include / --exclude */
     int ninclude;
@@ -83,6 +107,7 @@ struct gisa_gen {
     uint64_t total;
     int *cls_ops;                   /* [nopcodes]: allowed opcodes, by optype then class */
     int *cls_at;                    /* [noptypes * (CLS_COUNT + 1)]: where each class starts */
+    int *sel_ops, *sel_at;          /* per modifier-weight entry: the allowed opcodes it covers */
     gen_recent rgpr, rpred, rur, rup;
     unsigned base_value;            /* the value the state gives the index base register */
     gisa_word *words;
@@ -101,13 +126,25 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
 /* The weight of an optype after --weights/--include/--exclude (0: never). */
 uint64_t gen_optype_weight(const gisa_gen *g, int optype);
 int gen_opcode_allowed(const gisa_gen *g, int opcode);
+/* Allowed without a modifier constraint of --include (the streams use these). */
+int gen_opcode_plain(const gisa_gen *g, int opcode);
+/* Entry s covers opcode: in its scope, and some form can carry its modifiers. */
+int gen_sel_covers(const gisa_gen *g, const gen_modsel *s, int opcode);
+/* Some mnemonic modifier slot of F has each value of s. */
+int gen_form_carries(const syntax_form *F, const gen_modsel *s);
+/* The modifier entry an instruction of opcode must satisfy (NULL: none). */
+const gen_modsel *gen_requirement(gisa_gen *g, int opcode);
+/* inst carries the modifiers of req (NULL: yes), and no weight-0 combination. */
+int gen_mods_ok(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *req);
+/* A reason the options cannot give what they ask for, or NULL. */
+const char *gen_options_unsatisfiable(gisa_gen *g, char *buf, size_t cap);
 
 /* pick.c: the per-opcode tables, and one random instruction */
 int gen_model_init(gisa_gen *g);
 void gen_model_probe(gisa_gen *g);
 void gen_model_free(gisa_gen *g);
 /* A random valid instruction of `opcode`; 0, or -1 when no attempt decoded. */
-int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst);
+int gen_pick(gisa_gen *g, int opcode, const gen_modsel *req, gisa_inst *inst);
 /* Register choices shared with the streams */
 unsigned gen_gpr_source(gisa_gen *g, int pair);
 /* Records what inst writes, for later dependent sources. */
@@ -121,6 +158,14 @@ int gen_stream_emit(gisa_gen *g, int s, gisa_inst *insts, int max);
 int gen_stream_length(int s);
 /* The optypes a stream uses are all allowed by the weights. */
 int gen_stream_allowed(const gisa_gen *g, int s);
+
+/* illegal.c: a word gisa_decode refuses, of a kind drawn among the kinds
+ * of reason it reports; the kind (-1: none could be made), the reason in why. */
+enum { IL_FIXED, IL_UNCOVERED, IL_UNNAMED, IL_FORM, GEN_ILLEGAL_KINDS };
+extern const char *const gen_illegal_names[GEN_ILLEGAL_KINDS];
+int gen_illegal(gisa_gen *g, gisa_word *w, char *why, size_t cap);
+/* The kind of a reason gisa_decode gave. */
+int gen_illegal_kind(const char *why);
 
 /* state.c: the initial state as JSON into g->state */
 int gen_state_build(gisa_gen *g, uint64_t seed);

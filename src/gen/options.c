@@ -12,7 +12,7 @@
 #include "common/diag.h"
 #include "gen/gen.h"
 
-typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS } opt_kind;
+typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -36,12 +36,16 @@ static const opt_def opt_defs[] = {
     {"fp-rate", OPT_RATE, U32(fp), 300000, 0, 0},
     {"uniform-rate", OPT_RATE, U32(uniform), 250000, 0, 0},
     {"ctl-rate", OPT_RATE, U32(ctl), 0, 0, 0},
+    {"illegal-rate", OPT_RATE, U32(illegal), 0, 0, 0},
     {"weights", OPT_WEIGHTS, 0, 0, 0, 0},
     {"include", OPT_INCLUDE, 0, 0, 0, 0},
     {"exclude", OPT_EXCLUDE, 0, 0, 0, 0},
     {"streams", OPT_STREAMS, 0, 0, 0, 0},
+    {"warps", OPT_COUNT, U32(warps), 1, 1, 1024},
+    {"active", OPT_ACTIVE, 0, 0, 0, 0},
 };
 #define NOPTS (sizeof opt_defs / sizeof *opt_defs)
+_Static_assert(NOPTS <= 32, "gen_options.given has a bit per option");
 #define MAX_WEIGHT 1000000
 
 static uint32_t *opt_u32(gen_options *o, const opt_def *d) { return (uint32_t *)((char *)o + d->off); }
@@ -68,6 +72,7 @@ int gen_options_init(gisa_gen *g)
             *opt_u32(o, &opt_defs[i]) = opt_defs[i].def;
     if (o->regs > g->max_regs)
         o->regs = g->max_regs;
+    memcpy(o->active, gen_active_default, sizeof o->active);
     o->w_family = malloc((size_t)(g->nfamilies + 1) * sizeof *o->w_family);
     o->w_optype = malloc((size_t)(isa->noptypes + 1) * sizeof *o->w_optype);
     int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
@@ -98,6 +103,7 @@ void gen_options_free(gen_options *o)
     }
     free(o->stream_on);
     free(o->streams_text);
+    free(o->sel);
 }
 
 /* ------------------------------------------------------------ numbers */
@@ -236,6 +242,175 @@ static char *append_text(char *old, const char *add)
     return s;
 }
 
+/* ------------------------------------------------------------ modifier values */
+
+static int in_scope(const gisa_gen *g, name_level lv, int idx, int opcode)
+{
+    int t = (int)(g->isa->opcodes[opcode].optype - g->isa->optypes);
+    return lv == NAME_OPCODE ? opcode == idx : lv == NAME_OPTYPE ? t == idx : g->types[t].family == idx;
+}
+
+/* The value spelled s (len n, any case) of a mnemonic modifier of F, or
+ * NULL; *slot: which modifier */
+static const mod_choice *form_choice(const syntax_form *F, const char *s, size_t n, int *slot)
+{
+    for (int j = 0; j < F->nmods; j++)
+        for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++)
+            if ((size_t)F->mods[j].choices[c].len == n && !strncasecmp(F->mods[j].choices[c].spell, s, n))
+                return *slot = j, &F->mods[j].choices[c];
+    return NULL;
+}
+
+/* each value in a modifier of its own (FFMA.RM.RZ: two values of one) */
+int gen_form_carries(const syntax_form *F, const gen_modsel *s)
+{
+    int slots[GEN_SEL_MODS];
+    for (int i = 0; i < s->nmods; i++) {
+        if (!form_choice(F, s->mods[i], strlen(s->mods[i]), &slots[i]))
+            return 0;
+        for (int k = 0; k < i; k++)
+            if (slots[k] == slots[i])
+                return 0;
+    }
+    return 1;
+}
+
+int gen_sel_covers(const gisa_gen *g, const gen_modsel *s, int opcode)
+{
+    const isa_opcode *op = &g->isa->opcodes[opcode];
+    for (int f = 0; in_scope(g, s->level, s->idx, opcode) && f < op->nforms; f++)
+        if (gen_form_carries(&op->forms[f], s))
+            return 1;
+    return 0;
+}
+
+/* The closest value of a mnemonic modifier in the scope to s (len n), or NULL */
+static const char *close_value(const gisa_gen *g, name_level lv, int idx, const char *s, size_t n)
+{
+    char up[64];
+    size_t k = 0;
+    for (; k < n && k < sizeof up - 1; k++)
+        up[k] = (char)toupper((unsigned char)s[k]);
+    const char *best = NULL;
+    int bestd = n < 4 ? 2 : 3;
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms; f++) {
+            const syntax_form *F = &g->isa->opcodes[o].forms[f];
+            for (int j = 0; j < F->nmods; j++)
+                for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++) {
+                    int d = edit_distance(up, k, F->mods[j].choices[c].spell, (size_t)F->mods[j].choices[c].len);
+                    if (d < bestd)
+                        bestd = d, best = F->mods[j].choices[c].spell;
+                }
+        }
+    return best;
+}
+
+/* NAME.VALUE[.VALUE...] (len bytes of item) into *s */
+static gisa_status parse_modsel(const gisa_gen *g, gisa_diags *diags, const char *opt, const char *item, size_t len,
+                                gen_modsel *s)
+{
+    const char *dot = memchr(item, '.', len), *end = item + len;
+    size_t bl = (size_t)(dot - item);
+    name_level lv;
+    int idx = find_name(g, item, bl, &lv);
+    if (idx < 0)
+        return unknown_name(g, diags, opt, item, bl, 1);
+    *s = (gen_modsel){.level = lv, .idx = idx, .weight = -1};
+    for (const char *p = dot + 1; p <= end;) {
+        const char *q = memchr(p, '.', (size_t)(end - p));
+        q = q ? q : end;
+        size_t n = (size_t)(q - p);
+        const mod_choice *c = NULL;
+        int slot;
+        for (int o = 0; o < g->isa->nopcodes && !c && n; o++)
+            for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms && !c; f++)
+                c = form_choice(&g->isa->opcodes[o].forms[f], p, n, &slot);
+        if (!c) {
+            const char *best = n ? close_value(g, lv, idx, p, n) : NULL;
+            if (best)
+                return fail(diags, opt, "unknown name '%.*s': %.*s has no modifier value %.*s (did you mean %.*s.%s?)",
+                            (int)len, item, (int)bl, item, (int)n, p, (int)bl, item, best);
+            return fail(diags, opt, "unknown name '%.*s': %.*s has no modifier value '%.*s' (NAME.VALUE takes the "
+                        "values of the modifiers written after its mnemonic)", (int)len, item, (int)bl, item, (int)n, p);
+        }
+        if (s->nmods == GEN_SEL_MODS)
+            return fail(diags, opt, "'%.*s': at most %d modifier values", (int)len, item, GEN_SEL_MODS);
+        s->mods[s->nmods] = c->spell;
+        s->ids[s->nmods++] = c->id;
+        p = q + 1;
+    }
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        if (gen_sel_covers(g, s, o))
+            return GISA_OK;
+    return fail(diags, opt, "'%.*s': no syntax form of %.*s has these modifier values together", (int)len, item,
+                (int)bl, item);
+}
+
+/* Adds s, or replaces the weight of the same entry */
+static int add_sel(gen_options *o, const gen_modsel *s)
+{
+    for (int i = 0; i < o->nsel; i++) {
+        gen_modsel *t = &o->sel[i];
+        if (t->level == s->level && t->idx == s->idx && t->nmods == s->nmods && (t->weight < 0) == (s->weight < 0) &&
+            !memcmp(t->ids, s->ids, sizeof s->ids)) {
+            t->weight = s->weight;
+            return 0;
+        }
+    }
+    gen_modsel *n = realloc(o->sel, (size_t)(o->nsel + 1) * sizeof *n);
+    if (!n)
+        return -1;
+    o->sel = n;
+    o->sel[o->nsel++] = *s;
+    return 0;
+}
+
+static int modifier_present(const gisa_gen *g, const gisa_inst *inst, const char *spell)
+{
+    size_t n = gisa_inst_modifier_count(g->isa, inst);
+    for (size_t k = 0; k < n; k++) {
+        gisa_modifier m;
+        if (gisa_inst_modifier(g->isa, inst, k, &m) == GISA_OK && m.value && !strcasecmp(m.value, spell))
+            return 1;
+    }
+    return 0;
+}
+
+static int modifiers_present(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *s)
+{
+    for (int i = 0; i < s->nmods; i++)
+        if (!modifier_present(g, inst, s->mods[i]))
+            return 0;
+    return 1;
+}
+
+int gen_mods_ok(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *req)
+{
+    if (req && !modifiers_present(g, inst, req))
+        return 0;
+    for (int i = 0; i < g->o.nsel; i++) {
+        const gen_modsel *s = &g->o.sel[i];
+        if (s->weight == 0 && in_scope(g, s->level, s->idx, inst->opcode) && modifiers_present(g, inst, s))
+            return 0;
+    }
+    return 1;
+}
+
+const gen_modsel *gen_requirement(gisa_gen *g, int opcode)
+{
+    if (gen_opcode_plain(g, opcode))
+        return NULL;
+    int n = 0;
+    for (int i = 0; i < g->o.nsel; i++)
+        n += g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode);
+    int k = n > 1 ? (int)gen_below(&g->rng, (uint64_t)n) : 0;
+    for (int i = 0; i < g->o.nsel; i++)
+        if (g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode) && k-- == 0)
+            return &g->o.sel[i];
+    return NULL;
+}
+
 static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags)
 {
     gen_options *o = &g->o;
@@ -251,7 +426,14 @@ static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags
         size_t nl = (size_t)(eq - it.item);
         while (nl && it.item[nl - 1] == ' ')
             nl--;
-        if (find_name(g, it.item, nl, &lv) < 0)
+        gen_modsel ms;
+        int idx0 = find_name(g, it.item, nl, &lv);
+        if (idx0 < 0 && memchr(it.item, '.', nl)) {
+            gisa_status st = parse_modsel(g, diags, "weights", it.item, nl, &ms);
+            if (st != GISA_OK)
+                return st;
+            lv = ms.level;
+        } else if (idx0 < 0)
             return unknown_name(g, diags, "weights", it.item, nl, 0);
         if (lv == NAME_OPCODE)
             return fail(diags, "weights", "'%.*s' is an opcode: weights are per family or optype (--include and "
@@ -295,6 +477,14 @@ static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags
         for (; w < it.item + it.len; w++)
             if (*w >= '0' && *w <= '9')
                 v = v * 10 + (uint32_t)(*w - '0');
+        gen_modsel ms;
+        if (idx < 0) { /* NAME.VALUE: checked above */
+            parse_modsel(g, NULL, "weights", it.item, nl, &ms);
+            ms.weight = v;
+            if (add_sel(o, &ms))
+                return GISA_ERR_NOMEM;
+            continue;
+        }
         (lv == NAME_FAMILY ? o->w_family : o->w_optype)[idx] = v;
     }
     o->text[0] = append_text(o->text[0], value);
@@ -311,7 +501,12 @@ static gisa_status set_list(gisa_gen *g, int exclude, const char *value, gisa_di
         name_level lv;
         if (!it.len)
             return fail(diags, opt, "expected names separated by commas, found an empty item");
-        if (find_name(g, it.item, it.len, &lv) < 0)
+        gen_modsel ms;
+        if (find_name(g, it.item, it.len, &lv) < 0 && memchr(it.item, '.', it.len)) {
+            gisa_status st = parse_modsel(g, diags, opt, it.item, it.len, &ms);
+            if (st != GISA_OK)
+                return st;
+        } else if (find_name(g, it.item, it.len, &lv) < 0)
             return unknown_name(g, diags, opt, it.item, it.len, 1);
         n++;
     }
@@ -321,8 +516,16 @@ static gisa_status set_list(gisa_gen *g, int exclude, const char *value, gisa_di
     while (list_next(&it)) {
         name_level lv;
         int idx = find_name(g, it.item, it.len, &lv);
-        (exclude ? o->exc : o->inc)[lv][idx] = 1;
         o->ninclude += !exclude;
+        if (idx < 0) { /* NAME.VALUE: only with those values; excluded: never with them */
+            gen_modsel ms;
+            parse_modsel(g, NULL, opt, it.item, it.len, &ms);
+            ms.weight = exclude ? 0 : -1;
+            if (add_sel(o, &ms))
+                return GISA_ERR_NOMEM;
+            continue;
+        }
+        (exclude ? o->exc : o->inc)[lv][idx] = 1;
     }
     o->text[exclude ? 2 : 1] = append_text(o->text[exclude ? 2 : 1], value);
     return GISA_OK;
@@ -366,6 +569,55 @@ static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags
     return GISA_OK;
 }
 
+/* "full=W,random=W,single=W,empty=W": the kinds not named get 0 */
+static gisa_status set_active(gisa_gen *g, const char *value, gisa_diags *diags)
+{
+    uint32_t w[GEN_ACTIVE_KINDS] = {0}, seen = 0, total = 0;
+    list_iter it = {value, NULL, 0};
+    while (list_next(&it)) {
+        const char *eq = memchr(it.item, '=', it.len);
+        if (!eq)
+            return fail(diags, "active", "expected KIND=WEIGHT items separated by commas (kinds: full, random, "
+                        "single, empty), not '%.*s'", (int)it.len, it.item);
+        size_t nl = (size_t)(eq - it.item);
+        while (nl && it.item[nl - 1] == ' ')
+            nl--;
+        int k = -1, best = -1, bestd = 3;
+        for (int j = 0; j < GEN_ACTIVE_KINDS; j++) {
+            int d = edit_distance(it.item, nl, gen_active_names[j], strlen(gen_active_names[j]));
+            if (strlen(gen_active_names[j]) == nl && !strncasecmp(it.item, gen_active_names[j], nl))
+                k = j;
+            else if (d < bestd)
+                bestd = d, best = j;
+        }
+        if (k < 0 && best >= 0)
+            return fail(diags, "active", "unknown mask kind '%.*s' (did you mean %s?)", (int)nl, it.item,
+                        gen_active_names[best]);
+        if (k < 0)
+            return fail(diags, "active", "unknown mask kind '%.*s' (expected full, random, single or empty)", (int)nl,
+                        it.item);
+        if (seen >> k & 1)
+            return fail(diags, "active", "%s is given two weights", gen_active_names[k]);
+        const char *v = eq + 1;
+        while (*v == ' ')
+            v++;
+        char num[16];
+        size_t vl = (size_t)(it.item + it.len - v);
+        if (vl >= sizeof num || (memcpy(num, v, vl), num[vl] = 0, parse_count(num, MAX_WEIGHT, &w[k])))
+            return fail(diags, "active", "weight of %s: expected an integer from 0 to %d, not '%.*s'",
+                        gen_active_names[k], MAX_WEIGHT, (int)vl, v);
+        seen |= 1u << k;
+        total += w[k];
+    }
+    if (!total)
+        return fail(diags, "active", "every mask kind has weight 0: give one a weight above 0");
+    memcpy(g->o.active, w, sizeof w);
+    g->o.active_given = memcmp(w, gen_active_default, sizeof w) != 0;
+    return GISA_OK;
+}
+
+static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, gisa_diags *diags);
+
 gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_diags *diags)
 {
     if (!g || !name || !value)
@@ -388,6 +640,14 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
             return fail(diags, name, "unknown generator option (did you mean --%s?)", best);
         return fail(diags, name, "unknown generator option");
     }
+    gisa_status st = set_option(g, d, value, diags);
+    if (st == GISA_OK)
+        g->o.given |= 1u << (d - opt_defs);
+    return st;
+}
+
+static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, gisa_diags *diags)
+{
     uint32_t v;
     switch (d->kind) {
     case OPT_COUNT: {
@@ -412,6 +672,7 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
     case OPT_INCLUDE: return set_list(g, 0, value, diags);
     case OPT_EXCLUDE: return set_list(g, 1, value, diags);
     case OPT_STREAMS: return set_streams(g, value, diags);
+    case OPT_ACTIVE: return set_active(g, value, diags);
     }
     return GISA_ERR_USAGE;
 }
@@ -419,6 +680,21 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
 /* ------------------------------------------------------------ effects */
 
 int gen_opcode_allowed(const gisa_gen *g, int opcode)
+{
+    if (gen_opcode_plain(g, opcode))
+        return 1;
+    const gen_options *o = &g->o;
+    const isa_opcode *op = &g->isa->opcodes[opcode];
+    int t = (int)(op->optype - g->isa->optypes), f = g->types[t].family;
+    if (o->exc[NAME_OPCODE][opcode] || o->exc[NAME_OPTYPE][t] || o->exc[NAME_FAMILY][f] || !g->ops[opcode].usable)
+        return 0;
+    for (int i = 0; i < o->nsel; i++)
+        if (o->sel[i].weight < 0 && gen_sel_covers(g, &o->sel[i], opcode))
+            return 1;
+    return 0;
+}
+
+int gen_opcode_plain(const gisa_gen *g, int opcode)
 {
     const gen_options *o = &g->o;
     const isa_opcode *op = &g->isa->opcodes[opcode];
@@ -477,6 +753,103 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
             PUT(" --%s '%s'", d->name, o->text[d->kind - OPT_WEIGHTS]);
         else if (d->kind == OPT_STREAMS && o->streams_text)
             PUT(" --%s '%s'", d->name, o->streams_text);
+        else if (d->kind == OPT_ACTIVE && o->active_given)
+            PUT(" --%s 'full=%u,random=%u,single=%u,empty=%u'", d->name, o->active[ACT_FULL], o->active[ACT_RANDOM],
+                o->active[ACT_SINGLE], o->active[ACT_EMPTY]);
     }
 #undef PUT
+}
+
+/* ------------------------------------------------------------ what was asked */
+
+static int opt_given(const gisa_gen *g, const char *name)
+{
+    for (size_t i = 0; i < NOPTS; i++)
+        if (!strcmp(opt_defs[i].name, name))
+            return g->o.given >> i & 1;
+    return 0;
+}
+
+/* Some opcode in the scope of (lv, idx), or covered by s, is allowed (a
+ * weight of 0 may still turn an included name off: that is asked) */
+static int emits_some(const gisa_gen *g, name_level lv, int idx, const gen_modsel *s)
+{
+    for (int o = 0; o < g->isa->nopcodes; o++)
+        if ((s ? gen_sel_covers(g, s, o) : in_scope(g, lv, idx, o)) && gen_opcode_allowed(g, o))
+            return 1;
+    return 0;
+}
+
+static const char *level_name(const gisa_gen *g, name_level lv, int idx)
+{
+    return lv == NAME_FAMILY ? g->families[idx] : lv == NAME_OPTYPE ? g->isa->optypes[idx].name
+                                                                    : g->isa->opcodes[idx].name;
+}
+
+static void put_sel(const gisa_gen *g, const gen_modsel *s, char *buf, size_t cap)
+{
+    size_t n = (size_t)snprintf(buf, cap, "%s", level_name(g, s->level, s->idx));
+    for (int i = 0; i < s->nmods && n < cap; i++)
+        n += (size_t)snprintf(buf + n, cap - n, ".%s", s->mods[i]);
+}
+
+/* The options ask for something no program of theirs can have: an
+ * --include name all of whose instructions are excluded or of weight 0, a
+ * NAME.VALUE=W that no allowed instruction matches, a named stream whose
+ * instructions are not allowed (or --stream-rate 0), a --stream-rate with
+ * no stream to emit. Called after gen.c's prepare. */
+const char *gen_options_unsatisfiable(gisa_gen *g, char *buf, size_t cap)
+{
+    const gen_options *o = &g->o;
+    const gisa_isa *isa = g->isa;
+    int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
+    for (int l = 0; l < 3; l++)
+        for (int i = 0; i < sizes[l]; i++)
+            if (o->inc[l][i] && !emits_some(g, (name_level)l, i, NULL)) {
+                snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", level_name(g, (name_level)l, i));
+                return buf;
+            }
+    char name[128];
+    for (int i = 0; i < o->nsel; i++) {
+        const gen_modsel *s = &o->sel[i];
+        if (s->weight < 0 && !emits_some(g, s->level, s->idx, s)) {
+            put_sel(g, s, name, sizeof name);
+            snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", name);
+            return buf;
+        }
+        if (s->weight > 0 && g->sel_at[i + 1] == g->sel_at[i]) {
+            put_sel(g, s, name, sizeof name);
+            snprintf(buf, cap, "--weights %s=%lld: no instruction the other options allow has these values", name,
+                     (long long)s->weight);
+            return buf;
+        }
+    }
+    int avail = 0, target_has = 0;
+    for (int s = 0; s < gen_nstreams; s++) {
+        target_has |= g->stream_ok[s];
+        int asked = o->streams_given && o->stream_on[s];
+        if (gen_stream_allowed(g, s))
+            avail += !o->streams_given || o->stream_on[s];
+        else if (asked) {
+            const char *why = "";
+            for (int i = 0; i < GEN_STREAM_LINES && g->stream_ops[s][i] >= 0 && !*why; i++) {
+                int opc = g->stream_ops[s][i];
+                if (!gen_opcode_plain(g, opc) || !gen_optype_weight(g, (int)(isa->opcodes[opc].optype - isa->optypes)))
+                    why = isa->opcodes[opc].optype->name;
+            }
+            snprintf(buf, cap, "--streams %s: it uses %s, which --include, --exclude or --weights leave out (or allow "
+                     "only with modifier values)", gen_stream_defs[s].name, why);
+            return buf;
+        }
+        if (asked && o->stream == 0) {
+            snprintf(buf, cap, "--streams %s with --stream-rate 0: no stream would be emitted", gen_stream_defs[s].name);
+            return buf;
+        }
+    }
+    if (!avail && target_has && o->stream > 0 && opt_given(g, "stream-rate")) { /* a target without streams: the rate is moot */
+        snprintf(buf, cap, "--stream-rate: no directed stream is left to emit (%s)",
+                 o->streams_given ? "--streams none" : "--include, --exclude or --weights leave out their instructions");
+        return buf;
+    }
+    return NULL;
 }

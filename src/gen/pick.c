@@ -140,7 +140,7 @@ void gen_model_probe(gisa_gen *g)
     for (int i = 0; i < g->isa->nopcodes; i++) {
         gisa_inst inst;
         g->ops[i].usable = 1;
-        g->ops[i].usable = gen_pick(g, i, &inst) == 0;
+        g->ops[i].usable = gen_pick(g, i, NULL, &inst) == 0;
     }
 }
 
@@ -299,7 +299,15 @@ static void pick_operand(gisa_gen *g, const isa_opcode *op, const opnd_slot *s, 
 
 /* Field values for one attempt at form F (uniform choices everywhere, the
  * pools and rates of the options). */
-static void draw(gisa_gen *g, const isa_opcode *op, int form, uint64_t *v)
+static int choice_wanted(const mod_choice *c, const gen_modsel *req)
+{
+    for (int i = 0; req && i < req->nmods; i++)
+        if (c->id == req->ids[i])
+            return 1;
+    return 0;
+}
+
+static void draw(gisa_gen *g, const isa_opcode *op, int form, const gen_modsel *req, uint64_t *v)
 {
     gen_rng *r = &g->rng;
     const syntax_form *F = &op->forms[form];
@@ -312,7 +320,11 @@ static void draw(gisa_gen *g, const isa_opcode *op, int form, uint64_t *v)
             continue;
         if (m->operand >= 0 && F->ops[m->operand].group && !(present >> (F->ops[m->operand].group - 1) & 1))
             continue; /* the suffix of an omitted operand */
-        uint64_t k = gen_below(r, (uint64_t)m->nchoices + (m->optional ? 1 : 0));
+        int want = -1; /* a value the entry asks for */
+        for (int c = 0; req && m->operand < 0 && c < m->nchoices && want < 0; c++)
+            if (choice_wanted(&m->choices[c], req))
+                want = c;
+        uint64_t k = want >= 0 ? (uint64_t)want : gen_below(r, (uint64_t)m->nchoices + (m->optional ? 1 : 0));
         v[m->field] = k < (uint64_t)m->nchoices ? m->choices[k].value : m->absent;
     }
     for (int k = 0; k < F->nops && k < GEN_MAX_OPS; k++) {
@@ -332,7 +344,7 @@ static void draw(gisa_gen *g, const isa_opcode *op, int form, uint64_t *v)
         }
 }
 
-int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst)
+int gen_pick(gisa_gen *g, int opcode, const gen_modsel *req, gisa_inst *inst)
 {
     const isa_opcode *op = &g->isa->opcodes[opcode];
     if (!g->ops[opcode].usable || op->nfields > GISA_INST_MAX_FIELDS || op->nforms < 1)
@@ -340,13 +352,13 @@ int gen_pick(gisa_gen *g, int opcode, gisa_inst *inst)
     uint64_t v[GISA_INST_MAX_FIELDS];
     for (int tries = 0; tries < PICK_TRIES; tries++) {
         int form = (int)gen_below(&g->rng, (uint64_t)op->nforms);
-        if (op->forms[form].nops > GEN_MAX_OPS)
+        if (op->forms[form].nops > GEN_MAX_OPS || (req && !gen_form_carries(&op->forms[form], req)))
             continue;
-        draw(g, op, form, v);
+        draw(g, op, form, req, v);
         gisa_word w = {{0, 0}};
         for (int i = 0; i < op->nfields; i++)
             word_set(&w, op->fx[i].off, op->fx[i].width, v[i]);
-        if (gisa_decode(g->isa, w, inst) == GISA_OK && inst->opcode == opcode)
+        if (gisa_decode(g->isa, w, inst) == GISA_OK && inst->opcode == opcode && (!g->o.nsel || gen_mods_ok(g, inst, req)))
             return 0;
     }
     return -1;

@@ -115,13 +115,14 @@ static void put_value(strbuf *b, uint64_t v, int wide)
 }
 
 /* "R5": [32 values] or one value; a pair (F64) when `pair` */
-static void put_register(strbuf *b, gisa_gen *g, gen_rng *r, const char *file, unsigned n, int pair, int lanes)
+static void put_register(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned n, int pair,
+                         int lanes)
 {
     value_kind k = pair ? K_F64 : (value_kind)gen_below(r, K_F64);
     if (pair)
-        sb_printf(b, ",\n  \"%s[%u:%u]\": ", file, n, n + 1);
+        sb_printf(b, ",%s\"%s[%u:%u]\": ", nl, file, n, n + 1);
     else
-        sb_printf(b, ",\n  \"%s%u\": ", file, n);
+        sb_printf(b, ",%s\"%s%u\": ", nl, file, n);
     if (!lanes || gen_chance(r, g->o.uniform)) {
         put_value(b, value_of(r, k, g->o.fp), pair);
         return;
@@ -136,19 +137,19 @@ static void put_register(strbuf *b, gisa_gen *g, gen_rng *r, const char *file, u
 }
 
 /* Registers 0..count-1 of a file; a pair now and then (a fifth of them) */
-static void put_file(strbuf *b, gisa_gen *g, gen_rng *r, const char *file, unsigned count, int lanes)
+static void put_file(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned count, int lanes)
 {
     for (unsigned n = 0; n < count;) {
         int pair = n % 2 == 0 && n + 1 < count && gen_below(r, K_COUNT) == 0;
-        put_register(b, g, r, file, n, pair, lanes);
+        put_register(b, g, r, nl, file, n, pair, lanes);
         n += pair ? 2u : 1u;
     }
 }
 
-static void put_preds(strbuf *b, gisa_gen *g, gen_rng *r, const char *file, int lanes)
+static void put_preds(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, int lanes)
 {
     for (int p = 0; p < 7; p++) {
-        sb_printf(b, ",\n  \"%s%d\": ", file, p);
+        sb_printf(b, ",%s\"%s%d\": ", nl, file, p);
         if (!lanes || gen_chance(r, g->o.uniform)) {
             sb_puts(b, gen_below(r, 2) ? "true" : "false");
             continue;
@@ -161,20 +162,65 @@ static void put_preds(strbuf *b, gisa_gen *g, gen_rng *r, const char *file, int 
     }
 }
 
+const char *const gen_active_names[GEN_ACTIVE_KINDS] = {"full", "random", "single", "empty"};
+const uint32_t gen_active_default[GEN_ACTIVE_KINDS] = {2, 6, 2, 0};
+
+/* A warp's active mask: a kind by the --active weights; a random mask is
+ * partial (neither empty nor full), dense, sparse or even. */
+static uint32_t active_mask(const gisa_gen *g, gen_rng *r)
+{
+    uint64_t total = 0;
+    for (int k = 0; k < GEN_ACTIVE_KINDS; k++)
+        total += g->o.active[k];
+    uint64_t x = gen_below(r, total);
+    int k = 0;
+    while (x >= g->o.active[k])
+        x -= g->o.active[k++];
+    switch (k) {
+    case ACT_FULL: return UINT32_MAX;
+    case ACT_SINGLE: return 1u << gen_below(r, GISA_SIM_LANES);
+    case ACT_EMPTY: return 0;
+    default:
+        for (;;) {
+            uint32_t m = (uint32_t)gen_next(r), d = gen_below(r, 3);
+            m = d == 0 ? m & (uint32_t)gen_next(r) : d == 1 ? m | (uint32_t)gen_next(r) : m;
+            if (m != 0 && m != UINT32_MAX)
+                return m;
+        }
+    }
+}
+
+/* One warp's registers and predicates, each key after `nl` */
+static void put_warp(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl)
+{
+    put_file(b, g, r, nl, "R", g->o.regs, 1);
+    put_preds(b, g, r, nl, "P", 1);
+    if (g->has_uniform) {
+        put_file(b, g, r, nl, "UR", g->o.uregs, 0);
+        if (g->has_indexed)
+            sb_printf(b, ",%s\"UR%u\": \"0x%08x\"", nl, g->o.uregs, g->base_value);
+        put_preds(b, g, r, nl, "UP", 0);
+    }
+}
+
 int gen_state_build(gisa_gen *g, uint64_t seed)
 {
-    gen_rng r;
+    gen_rng r, masks;
     gen_rng_seed(&r, seed, 2);
+    gen_rng_seed(&masks, seed, 4); /* its own stream: the masks leave the values as they were */
     strbuf b;
     sb_init(&b);
-    sb_puts(&b, "{\n  \"active\": \"0xffffffff\"");
-    put_file(&b, g, &r, "R", g->o.regs, 1);
-    put_preds(&b, g, &r, "P", 1);
-    if (g->has_uniform) {
-        put_file(&b, g, &r, "UR", g->o.uregs, 0);
-        if (g->has_indexed)
-            sb_printf(&b, ",\n  \"UR%u\": \"0x%08x\"", g->o.uregs, g->base_value);
-        put_preds(&b, g, &r, "UP", 0);
+    if (g->o.warps <= 1) {
+        sb_printf(&b, "{\n  \"active\": \"0x%08x\"", active_mask(g, &masks));
+        put_warp(&b, g, &r, "\n  ");
+    } else {
+        sb_puts(&b, "{\n  \"warps\": [");
+        for (uint32_t w = 0; w < g->o.warps; w++) {
+            sb_printf(&b, "%s\n    {\n      \"active\": \"0x%08x\"", w ? "," : "", active_mask(g, &masks));
+            put_warp(&b, g, &r, "\n      ");
+            sb_puts(&b, "\n    }");
+        }
+        sb_puts(&b, "\n  ]");
     }
     unsigned banks = gen_cbanks(g), words = gen_cbytes(g) / 4;
     for (unsigned bank = 0; bank < banks; bank++)

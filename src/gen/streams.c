@@ -167,7 +167,7 @@ int gen_stream_allowed(const gisa_gen *g, int s)
         return 0;
     for (int i = 0; i < GEN_STREAM_LINES && g->stream_ops[s][i] >= 0; i++) {
         int opc = g->stream_ops[s][i];
-        if (!gen_opcode_allowed(g, opc) || !gen_optype_weight(g, (int)(g->isa->opcodes[opc].optype - g->isa->optypes)))
+        if (!gen_opcode_plain(g, opc) || !gen_optype_weight(g, (int)(g->isa->opcodes[opc].optype - g->isa->optypes)))
             return 0;
     }
     return 1;

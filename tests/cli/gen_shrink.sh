@@ -54,6 +54,69 @@ check "FFMA_RCR stays (a constant SrcB)" has w.s '^FFMA[^,]*,[^,]*, -?[|]?c\['
 check "no guards at guard-rate 0" hasnt w.s '^@'
 check "header has the options" has w.s "--guard-rate 0 --weights 'FFMA=1' --include 'FFMA,FADD' --exclude 'FFMA_RRC'"
 
+# active masks: partial by default, per warp with --warps, by kind with --active
+partial=0
+for s in 1 2 3 4 5 6 7 8 9 10; do
+    "$G" gen --seed $s -n 200 -o m.s --state-out m.json || bad "gen seed $s"
+    m=$(grep -oE '"active": "0x[0-9a-f]+"' m.json | grep -oE '0x[0-9a-f]+')
+    [ "$m" = 0xffffffff ] || [ "$m" = 0x00000000 ] || partial=$((partial + 1))
+    expect 0 "seed $s runs from its state with mask $m" "$G" run --regs 32 --state m.json m.s -o /dev/null
+done
+check "default masks: most of 10 seeds partial ($partial)" test "$partial" -ge 5
+expect 0 "--warps 4 --active" "$G" gen --seed 3 -n 300 --warps 4 --active 'random=1' -o w4.s --state-out w4.json
+check "header has --warps and --active" has w4.s "--warps 4 --active 'full=0,random=1,single=0,empty=0'"
+check "four warps in the state" test "$(grep -c '"active"' w4.json)" -eq 4
+check "their masks differ" test "$(grep '"active"' w4.json | sort -u | wc -l)" -gt 1
+check "no full or empty mask" hasnt w4.json '"active": "0x(ffffffff|00000000)"'
+expect 0 "the four warps run" "$G" run --state w4.json w4.s -o w4.out
+check "four warps out, their masks kept" cmp -s <(grep '"active"' w4.json | tr -d ' ,') <(grep '"active"' w4.out | tr -d ' ,')
+expect 0 "--active single=1" "$G" gen --seed 3 -n 20 --active single=1 --state-out s1.json -o /dev/null
+check "one lane" has s1.json '"active": "0x(0*[1248]0*)"'
+expect 2 "bad --active kind" "$G" gen --active fulll=1 -o bad.s
+check "--active: did you mean" has err "active: unknown mask kind 'fulll' \(did you mean full\?\)"
+check "nothing written" test ! -e bad.s
+expect 2 "--active all 0" "$G" gen --active full=0
+check "--active all 0 explained" has err "every mask kind has weight 0"
+
+# modifier values: NAME.VALUE in --include, --weights, --exclude
+expect 0 "--include FFMA.RM,IMAD.HI.X" "$G" gen --seed 4 -n 500 --include FFMA.RM,IMAD.HI.X -o mv.s --words mv.hex
+check "only FFMA with .RM and IMAD with .HI.X" \
+    test "$(grep -v '^//' mv.s | grep -cvE '^(@!?P[0-6T] )?(FFMA(\.[A-Z0-9]+)*\.RM\b|IMAD\.HI\.X\b)')" -eq 0
+check "both there" has mv.s '^(@!?P[0-6T] )?FFMA[.A-Z]*\.RM '
+check "both there (IMAD)" has mv.s '^(@!?P[0-6T] )?IMAD\.HI\.X'
+expect 0 "... assembles to its words" "$G" as --format hex -o mva.hex mv.s
+check "... the same words" cmp -s mva.hex mv.hex
+expect 0 "--weights FFMA.RZ=0" "$G" gen --seed 4 -n 500 --include FFMA --weights FFMA.RZ=0 -o rz.s
+check "no .RZ" test -z "$(grep -v '^//' rz.s | grep -E '\.RZ\b' || true)"
+expect 2 "unknown modifier value" "$G" gen --include FFMA.RMM -o bad.s
+check "did you mean FFMA.RM" has err "did you mean FFMA.RM\?"
+check "nothing written" test ! -e bad.s
+
+# options that can give nothing of what they ask for: refused, not silence
+expect 2 "a stream whose instructions are not included" "$G" gen --include FFMA --streams add64 --stream-rate 1 -o bad.s
+check "... says which" has err "--streams add64: it uses IADD, which --include, --exclude or --weights leave out"
+check "nothing written" test ! -e bad.s
+expect 2 "an included optype excluded" "$G" gen --include FFMA,IADD --exclude FALU -o bad.s
+check "... says which" has err "--include FFMA: all its instructions are excluded"
+expect 2 "weight 0 on everything included" "$G" gen --include FFMA,IADD --weights FFMA=0,IADD=0 -o bad.s
+check "... explained" has err "leave no instruction"
+expect 2 "a stream rate with no stream left" "$G" gen --include FFMA --stream-rate 0.5
+check "... explained" has err "--stream-rate: no directed stream is left to emit"
+expect 0 "a stream rate on a target without streams" "$G" gen --target fermi --stream-rate 0.5 -n 5
+
+# illegal words: .inst lines the decoder refuses, the first one's fault announced
+expect 0 "--illegal-rate" "$G" gen --seed 2 -n 300 --illegal-rate 0.1 -o il.s --words il.hex --state-out il.json
+check "some .inst lines, each with its reason" has il.s '^\.inst 0x[0-9a-f]{32} // invalid: '
+check "300 words" test "$(grep -vc '^//' il.s)" -eq 300
+expect 0 "... assembles" "$G" as --format hex -o ila.hex il.s
+check "... to the words gen wrote" cmp -s ila.hex il.hex
+want=$(sed -n '2s|^// expected fault: ||p' il.s)
+check "second header line: the expected fault ($want)" test -n "$want"
+expect 3 "the run faults" "$G" run --state il.json il.s -o /dev/null
+check "... where the header says" grep -qxF "gisa run: simulation fault: warp 0, $want" err
+expect 0 "off by default" "$G" gen --seed 2 -n 300 -o noil.s
+check "... no .inst" hasnt noil.s '^\.inst'
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

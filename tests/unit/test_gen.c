@@ -232,6 +232,12 @@ static void test_bad_options(void)
     expect_bad(g, "streams", "none,add64", "'none' and streams together");
     expect_bad(g, "streams", "add64, None", "'none' and streams together");
     expect_bad(g, "weights", "FFMA=1,IALU=2,ffma=3", "ffma is given two weights");
+    expect_bad(g, "active", "fulll=1", "did you mean full?");
+    expect_bad(g, "active", "full", "expected KIND=WEIGHT");
+    expect_bad(g, "active", "full=0,empty=0", "every mask kind has weight 0");
+    expect_bad(g, "active", "full=1,FULL=2", "full is given two weights");
+    expect_bad(g, "active", "single=-1", "weight of single");
+    expect_bad(g, "warps", "0", "from 1 to 1024");
     set(g, "regs", "8");
     expect_bad(g, "regs", "x", "not 'x'");
     CHECK(gisa_gen_regs(g) == 8);
@@ -407,6 +413,7 @@ static void test_stream(const char *name, int len)
         set(g, "stream-rate", "1");
         set(g, "guard-rate", "0");
         set(g, "fp-rate", "0.5");
+        set(g, "active", "full=1"); /* the arithmetic is checked in every lane */
         CHECK(generate(g, seed, (size_t)len));
         size_t n;
         const gisa_word *w = api_gen_words(g, &n);
@@ -548,6 +555,271 @@ static void test_state(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ modifier values */
+
+static int has_modifier(const gisa_isa *isa, const gisa_inst *in, const char *value)
+{
+    for (size_t k = 0; k < gisa_inst_modifier_count(isa, in); k++) {
+        gisa_modifier m;
+        if (gisa_inst_modifier(isa, in, k, &m) == GISA_OK && m.value && !strcmp(m.value, value))
+            return 1;
+    }
+    return 0;
+}
+
+/* --include FFMA.RM,IMAD.HI.X: only those, with those values, and legal;
+ * --weights FFMA.RZ=W and --exclude FFMA.RZ */
+static void test_modifiers(void)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    set(g, "include", "FFMA.RM,imad.hi.x");
+    long ffma = 0, imad = 0, other = 0;
+    for (uint64_t s = 1; s <= 20; s++) {
+        CHECK(generate(g, s, 300));
+        check_program(isa, g, s);
+        size_t n;
+        const gisa_word *w = api_gen_words(g, &n);
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            gisa_decode(isa, w[i], &in);
+            const char *t = gisa_inst_optype_name(isa, &in);
+            if (!strcmp(t, "FFMA") && has_modifier(isa, &in, "RM"))
+                ffma++;
+            else if (!strcmp(t, "IMAD") && has_modifier(isa, &in, "HI") && has_modifier(isa, &in, "X"))
+                imad++;
+            else
+                other++;
+        }
+    }
+    CHECKF(other == 0 && ffma > 1000 && imad > 1000, "FFMA.RM %ld, IMAD.HI.X %ld, others %ld", ffma, imad, other);
+    CHECK(strstr(api_gen_text(g, NULL), "--include 'FFMA.RM,imad.hi.x'") != NULL);
+    gisa_gen_free(g);
+    /* weights: an entry of its own (FFMA's weight 1 beside it), or never */
+    for (int w = 0; w < 3; w++) {
+        g = fresh(isa);
+        set(g, "include", "FFMA");
+        set(g, w == 2 ? "exclude" : "weights", w == 0 ? "FFMA.RZ=4" : w == 1 ? "FFMA.rz=0" : "FFMA.RZ");
+        CHECK(generate(g, 7, 2000));
+        size_t n, rz = 0;
+        const gisa_word *ws = api_gen_words(g, &n);
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            gisa_decode(isa, ws[i], &in);
+            rz += has_modifier(isa, &in, "RZ");
+        }
+        check_program(isa, g, 7);
+        /* FFMA draws .RZ about one time in five by itself: 4/5 + 1/5 * 1/5 */
+        CHECKF(w == 0 ? rz > n * 3 / 4 : rz == 0, "weights %d: %zu of %zu with .RZ", w, rz, n);
+        gisa_gen_free(g);
+    }
+    g = fresh(isa);
+    expect_bad(g, "include", "FFMA.RMM", "did you mean FFMA.RM?");
+    expect_bad(g, "include", "FFMA.RM.RZ", "no syntax form of FFMA has these modifier values together");
+    expect_bad(g, "include", "FFMA.", "has no modifier value ''");
+    expect_bad(g, "include", "FFAM.RM", "did you mean FFMA?");
+    expect_bad(g, "weights", "FFMA_RRR.RZ=2", "is an opcode");
+    expect_bad(g, "weights", "FFMA.RZZ=2", "did you mean FFMA.RZ?");
+    gisa_gen_free(g);
+}
+
+/* ------------------------------------------------------------ asking for nothing */
+
+/* Options that can give nothing of what they ask for are refused at
+ * generation, with the reason; nothing is generated. */
+static void expect_refused(const char *const *opts, const char *needle)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    for (int i = 0; opts[i]; i += 2)
+        set(g, opts[i], opts[i + 1]);
+    gisa_diags *d = api_diags();
+    gisa_status st = gisa_gen_generate(g, 1, 20, d);
+    CHECKF(st == GISA_ERR_USAGE && test_diags_contain(d, needle), "%s=%s ...: want '%s'", opts[0], opts[1], needle);
+    gisa_diags_free(d);
+    gisa_gen_free(g);
+}
+
+static void test_nothing_asked(void)
+{
+    expect_refused((const char *const[]){"include", "FFMA", "streams", "add64", "stream-rate", "1", NULL},
+                   "--streams add64: it uses IADD");
+    expect_refused((const char *const[]){"include", "IADD", "streams", "add64", "stream-rate", "0", NULL},
+                   "--stream-rate 0: no stream would be emitted");
+    expect_refused((const char *const[]){"include", "FFMA", "stream-rate", "0.5", NULL},
+                   "--stream-rate: no directed stream is left");
+    expect_refused((const char *const[]){"include", "FFMA,IADD", "exclude", "FALU", NULL},
+                   "--include FFMA: all its instructions are excluded");
+    expect_refused((const char *const[]){"include", "FFMA", "weights", "FFMA=0", NULL}, "leave no instruction");
+    expect_refused((const char *const[]){"include", "FFMA", "exclude", "FALU", NULL}, "leave no instruction");
+    expect_refused((const char *const[]){"include", "IADD,FFMA.RM", "exclude", "FFMA", NULL},
+                   "--include FFMA.RM: all its instructions are excluded");
+    expect_refused((const char *const[]){"include", "IADD", "weights", "FFMA.RZ=3", NULL},
+                   "--weights FFMA.RZ=3: no instruction the other options allow");
+    /* and what still works: a target without streams takes a stream rate,
+     * streams beside other instructions */
+    gisa_gen *f = fresh(test_isa_target("fermi"));
+    set(f, "stream-rate", "0.5");
+    CHECK(generate(f, 1, 20));
+    gisa_gen_free(f);
+    gisa_gen *g = fresh(test_isa());
+    set(g, "include", "FFMA,IADD");
+    set(g, "streams", "add64");
+    set(g, "stream-rate", "1");
+    CHECK(generate(g, 1, 20));
+    gisa_gen_free(g);
+}
+
+/* ------------------------------------------------------------ illegal words */
+
+/* --illegal-rate: `.inst` words the decoder refuses, of every kind of
+ * reason; the text assembles to the words; a run stops at the first one
+ * with the fault the second header line announces. */
+#define GEN_KINDS 4
+static void test_illegal(const char *target)
+{
+    const gisa_isa *isa = test_isa_target(target);
+    gisa_gen *g = fresh(isa);
+    set(g, "illegal-rate", "0.1");
+    int kinds[GEN_KINDS] = {0};
+    for (uint64_t s = 1; s <= 30; s++) {
+        CHECK(generate(g, s, 200));
+        size_t n, len;
+        const gisa_word *w = api_gen_words(g, &n);
+        const char *text = api_gen_text(g, &len);
+        gisa_word *as = NULL;
+        size_t nas = 0;
+        gisa_diags *d = api_diags();
+        int ok = gisa_assemble(isa, "gen.s", text, len, NULL, &as, &nas, d) == GISA_OK && gisa_diags_count(d) == 0 &&
+                 nas == n;
+        for (size_t i = 0; ok && i < n; i++)
+            ok = as[i].w[0] == w[i].w[0] && as[i].w[1] == w[i].w[1];
+        CHECKF(ok, "%s seed %llu: the text with .inst words assembles to the words", target, (unsigned long long)s);
+        gisa_free(as);
+        gisa_diags_free(d);
+        size_t first = n;
+        char why[GISA_INST_WHY + 1] = "";
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst in;
+            if (gisa_decode(isa, w[i], &in) == GISA_OK)
+                continue;
+            if (first == n) {
+                first = i;
+                snprintf(why, sizeof why, "%s", in.why);
+            }
+            kinds[!strcmp(in.why, "no opcode has these fixed bits") ? 0 : strstr(in.why, "no field covers it") ? 1
+                  : strstr(in.why, "is no value of") ? 2 : 3]++; /* fixed bits, uncovered bit, unnamed value, form */
+        }
+        gisa_status rs;
+        gisa_sim_fault f;
+        gisa_sim *sim = simulate(isa, w, n, gisa_gen_regs(g), api_gen_state(g, NULL), &rs, &f);
+        if (first == n) {
+            CHECK(rs == GISA_OK && !strstr(text, "// expected fault"));
+        } else {
+            char want[GISA_INST_WHY + 64];
+            snprintf(want, sizeof want, "\n// expected fault: pc %zu (byte 0x%zx): %s\n", first,
+                     first * (gisa_isa_word_bits(isa) / 8), why);
+            CHECKF(rs == GISA_ERR_SIM && f.pc == first && strstr(f.message, why) && strstr(text, want),
+                   "%s seed %llu: fault at %zu (%s), want %zu (%s)", target, (unsigned long long)s,
+                   rs == GISA_ERR_SIM ? f.pc : 0, rs == GISA_ERR_SIM ? f.message : "", first, why);
+        }
+        gisa_sim_free(sim);
+    }
+    CHECKF(kinds[0] && kinds[1] && kinds[2] && kinds[3], "%s: fixed %d, uncovered %d, unnamed %d, form %d", target,
+           kinds[0], kinds[1], kinds[2], kinds[3]);
+    gisa_gen_free(g);
+}
+
+/* ------------------------------------------------------------ active masks */
+
+/* The active masks of a state, in warp order; how many. */
+static int state_masks(const char *st, uint32_t *m, int max)
+{
+    int n = 0;
+    for (const char *p = st; n < max && (p = strstr(p, "\"active\": \"0x")) != NULL; p += 12)
+        m[n++] = (uint32_t)strtoul(p + 13, NULL, 16);
+    return n;
+}
+
+/* Defaults: most warps get a partial mask, some full, some a single lane,
+ * none empty; the simulator runs every program from its state without a
+ * fault, with the state's mask, and leaves the inactive lanes alone. */
+static void test_active(void)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    int partial = 0, full = 0, single = 0, empty = 0, untouched = 0;
+    const int seeds = 200;
+    for (uint64_t s = 1; s <= (uint64_t)seeds; s++) {
+        CHECK(generate(g, s, 60));
+        const char *st = api_gen_state(g, NULL);
+        uint32_t m = 0;
+        CHECK(state_masks(st, &m, 1) == 1);
+        full += m == UINT32_MAX, empty += m == 0, single += m && !(m & (m - 1));
+        partial += m && m != UINT32_MAX;
+        size_t n;
+        const gisa_word *w = api_gen_words(g, &n);
+        gisa_status rs;
+        gisa_sim_fault f;
+        gisa_sim *before = simulate(isa, w, 0, gisa_gen_regs(g), st, &rs, &f);
+        gisa_sim *after = simulate(isa, w, n, gisa_gen_regs(g), st, &rs, &f);
+        CHECKF(after && rs == GISA_OK, "seed %llu: fault with a partial mask", (unsigned long long)s);
+        uint32_t am = 0;
+        CHECK(after && gisa_sim_get_active(after, 0, &am) == GISA_OK && am == m);
+        int same = 1; /* the inactive lanes keep every register */
+        for (unsigned r = 0; r < gisa_gen_regs(g) && before && after; r++)
+            for (unsigned l = 0; l < 32; l++) {
+                uint32_t a = 0, b = 0;
+                gisa_sim_get(before, 0, GISA_RF_R, r, l, &a);
+                gisa_sim_get(after, 0, GISA_RF_R, r, l, &b);
+                same &= (m >> l & 1) || a == b;
+            }
+        untouched += same;
+        gisa_sim_free(before);
+        gisa_sim_free(after);
+    }
+    CHECKF(partial >= seeds / 2 && full > 0 && single > 0 && empty == 0 && untouched == seeds,
+           "masks of %d seeds: %d partial, %d full, %d single, %d empty; %d left the inactive lanes", seeds, partial,
+           full, single, empty, untouched);
+    /* the kinds one at a time */
+    set(g, "active", "empty=1");
+    CHECK(generate(g, 1, 50));
+    uint32_t m = 1;
+    CHECK(state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m == 0);
+    set(g, "active", "FULL=3");
+    CHECK(generate(g, 1, 50) && state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m == UINT32_MAX);
+    CHECK(strstr(api_gen_text(g, NULL), "--active 'full=3,random=0,single=0,empty=0'") != NULL);
+    set(g, "active", "single=1");
+    CHECK(generate(g, 1, 50) && state_masks(api_gen_state(g, NULL), &m, 1) == 1 && m && !(m & (m - 1)));
+    /* several warps, each its own mask and registers; the simulator runs them all */
+    set(g, "active", "full=2,random=6,single=2");
+    set(g, "warps", "8");
+    CHECK(generate(g, 5, 200));
+    const char *st = api_gen_state(g, NULL);
+    uint32_t ms[9];
+    CHECK(state_masks(st, ms, 9) == 8 && strstr(st, "\"warps\": [") != NULL);
+    int differ = 0;
+    for (int k = 1; k < 8; k++)
+        differ |= ms[k] != ms[0];
+    CHECK(differ);
+    size_t n;
+    const gisa_word *w = api_gen_words(g, &n);
+    gisa_sim *sim = NULL;
+    CHECK(gisa_sim_new(isa, gisa_gen_regs(g), 8, &sim) == GISA_OK);
+    gisa_sim_load(sim, w, n);
+    gisa_diags *d = api_diags();
+    CHECK(api_state_read(sim, "gen.json", st, strlen(st), d) == GISA_OK);
+    gisa_diags_free(d);
+    gisa_sim_fault f;
+    CHECK(gisa_sim_run(sim, &f) == GISA_OK);
+    for (unsigned k = 0; k < 8; k++) {
+        uint32_t am = 0;
+        CHECK(gisa_sim_get_active(sim, k, &am) == GISA_OK && am == ms[k]);
+    }
+    gisa_sim_free(sim);
+    gisa_gen_free(g);
+}
+
 /* ------------------------------------------------------------ shrinking */
 
 typedef struct need {
@@ -654,6 +926,11 @@ int main(void)
         for (size_t i = 0; i < sizeof streams / sizeof *streams; i++)
             test_stream(streams[i].name, streams[i].len);
         test_state();
+        test_active();
+        test_modifiers();
+        test_nothing_asked();
+        test_illegal("gisa128");
+        test_illegal("fermi");
         test_shrink();
     }
     return test_summary();
