@@ -17,7 +17,9 @@ cval cc_as_int(cc *c, cval v, const ds_node *at)
     case V_BOOL:
     case V_FP: v.ty = V_INT; return v;
     case V_REAL:
-        if (v.real == (double)(long long)v.real)
+        /* an integral real within 64 bits is that integer; the cast of one
+         * outside them (or of a NaN) would be undefined */
+        if (v.real >= -0x1p63 && v.real < 0x1p63 && v.real == (double)(long long)v.real)
             return cc_const(V_INT, (ds_int)(long long)v.real);
         cc_fail(c, at, "the real number %s is used as an integer", v.text);
     case V_EXACT: cc_fail(c, at, "an exact floating-point value is used before it is rounded");
