@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from ._core import Isa
     from ._sim import Commit, Simulator
 
-_FIGURES = ("opcodes", "optypes", "modifier_values", "combinations", "operand_kinds", "decorations", "fp_classes")
+_FIGURES = ("opcodes", "optypes", "modifier_values", "combinations", "operand_kinds", "decorations", "fp_classes",
+            "value_classes", "results", "patterns", "raw_distances", "crosses", "user_bins")
 
 
 class CoverageSummary:
