@@ -41,6 +41,10 @@ static const cli_opt opts[] = {
     {"warps", 0, "N", "warps in the --state-out file, each with its own registers and mask (default 1)"},
     {"active", 0, "LIST", "KIND=W,...: active masks per warp by kind, full, random (partial), single (one "
                           "lane), empty; kinds not named get 0 (default full=2,random=6,single=2,empty=0)"},
+    {"int-values", 0, "LIST", "[SCOPE:]CLASS=W,...: integer values by class, zero, one, minus-one, min, max, pow2, "
+                          "small, random, in immediates (imm), state registers (reg), constants (const); no "
+                          "scope: all three; a scope named gets 0 for the classes it does not name (default: "
+                          "a built-in mix)"},
 };
 #define NOPTS (sizeof opts / sizeof *opts)
 
