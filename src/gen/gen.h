@@ -215,6 +215,10 @@ int gen_illegal(const gisa_gen *g, gen_run *r, gisa_word *w, char *why, size_t c
 /* The kind of a reason gisa_decode gave. */
 int gen_illegal_kind(const char *why);
 
+/* cover.c: --cover, the holes of a coverage file's text as the weights,
+ * value classes and rates that aim at them (set through gisa_gen_set). */
+gisa_status gen_cover_set(gisa_gen *g, const char *text, gisa_diags *diags);
+
 /* state.c: the initial state as JSON into r->state */
 int gen_state_build(const gisa_gen *g, gen_run *r, uint64_t seed);
 
