@@ -100,6 +100,23 @@ class Coverage(_Handle):
         return _string_out(self._lib.gisa_cov_report, "gisa_cov_report", self._h)
 
     @_reads
+    def report_html(self) -> str:
+        """The report as one HTML page (the manual's look): the holes first,
+        then every group's hit/total."""
+        return _string_out(self._lib.gisa_cov_report_html, "gisa_cov_report_html", self._h)
+
+    @_writes
+    def load_bins(self, text: Union[str, bytes], name: str = "<bins>") -> None:
+        """Adds the user-defined bins of a bins file ("bin NAME: OPTYPE[.VALUE...]
+        [OPERAND=CLASS ...]", docs/coverage.md): all or nothing; raises Error
+        with diagnostics located name:line:col."""
+        data = _b(text)
+        with _Diags() as d:
+            st = self._lib.gisa_cov_load_bins(self._h, _b(name), data, len(data), d.p)
+            if st != _c.OK:
+                raise d.error("reading bins %s" % name, st)
+
+    @_reads
     def summary(self) -> CoverageSummary:
         s = _c.gisa_cov_summary()
         _check(self._lib.gisa_cov_summary_get(self._h, ctypes.byref(s)), "coverage summary")

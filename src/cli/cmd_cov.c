@@ -497,11 +497,14 @@ const cli_cmd cmd_cov = {
     "runs from the --state file like 'gisa run'; what it executes is counted:\n"
     "per opcode, per optype the modifier values and their combinations, per\n"
     "source the operand kinds, decorations and floating-point classes of the\n"
-    "values read (docs/coverage.md). An instruction whose guard lets no lane\n"
-    "execute counts nothing. The text report gives hit/total per optype and\n"
-    "names what was never hit; --json writes the coverage file format, which\n"
-    "--merge and 'run --coverage' read. A program that faults still counts up\n"
-    "to the fault; the exit status is then 3.\n",
+    "values read, and bins: integer value classes, result classes, predicate\n"
+    "outcomes, guard and exec-mask patterns, read-after-write distances,\n"
+    "crosses, and the user bins of --bins (docs/coverage.md). An instruction\n"
+    "whose guard lets no lane execute counts only as a pattern. The text\n"
+    "report gives hit/total per optype and names what was never hit; --html\n"
+    "writes it as a page, holes first; --json writes the coverage file format,\n"
+    "which --merge and 'run --coverage' read. A program that faults still\n"
+    "counts up to the fault; the exit status is then 3.\n",
     opts,
     sizeof opts / sizeof *opts,
     0,

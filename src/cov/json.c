@@ -398,12 +398,12 @@ static void read_bins(reader *r, cov_optype *t, const json_val *v)
         for (g = 0; g < t->nbins && strcmp(t->bins[g].name, key); g++)
             ;
         at(r, t, "bins", key);
-        if (g < t->nbins) {
+        /* a group this model lacks reads as one without items: only its
+         * non-zero counts are refused (an older model's file loses nothing) */
+        if (g < t->nbins)
             read_counts(r, &val, key, t->bins[g].names, t->bins[g].nbins, t->bins[g].hits);
-        } else {
-            fail(r, &val, "this model has no bin group", key);
-            json_skip(&r->j, &val);
-        }
+        else
+            read_counts(r, &val, key, NULL, 0, NULL);
     }
 }
 

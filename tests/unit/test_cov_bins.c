@@ -251,6 +251,14 @@ static void test_version1(const gisa_isa *isa)
     char *json = api_cov_json(cov);
     CHECK(count_at(json, "version", NULL) == 2 && count_at(json, "optypes", "FADD", "modifiers", "rnd", "RM", NULL) == 4);
     gisa_free(json);
+    /* a bin group this model lacks: its zero counts are ignored, others refused */
+    static const char zero[] = "{\"format\": \"gisa-coverage\", \"version\": 2, \"optypes\": {\"FADD\": "
+                               "{\"bins\": {\"Rq gone\": {\"x\": 0}}}}}";
+    static const char some[] = "{\"format\": \"gisa-coverage\", \"version\": 2, \"optypes\": {\"FADD\": "
+                               "{\"bins\": {\"Rq gone\": {\"x\": 3}}}}}";
+    CHECK(gisa_cov_read_json(cov, "zero.json", zero, strlen(zero), d) == GISA_OK);
+    CHECK(gisa_cov_read_json(cov, "some.json", some, strlen(some), d) == GISA_ERR_INPUT);
+    CHECK(test_diags_contain(d, "optypes.FADD.bins.Rq gone: no such item 'x'"));
     gisa_diags_free(d);
     gisa_cov_free(cov);
 }
