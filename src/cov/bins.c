@@ -267,6 +267,35 @@ static void modmod(bbuild *b, cov_optype *t, int ti)
     }
 }
 
+/* A source that is only ever an immediate narrower than 32 bits (a shift
+ * count, a LUT) holds no -1 unless signed, no MIN or MAX, and nothing
+ * "other" unless it reaches past the small range. */
+static void narrow_immediate(const gisa_cov *c, int ti, int o, uint8_t *possible)
+{
+    int width = 0, is_signed = 0;
+    for (int opc = 0; opc < c->nopcodes; opc++) {
+        if (c->opcodes[opc].optype != ti)
+            continue;
+        const isa_opcode *op = &c->isa->opcodes[opc];
+        for (int f = 0; f < op->nforms; f++)
+            for (int k = 0; k < op->forms[f].nops; k++) {
+                if (c->opcodes[opc].forms[f].operand[k] != o)
+                    continue;
+                const opnd_slot *sl = &op->forms[f].ops[k];
+                if (sl->kind != OK_IMM || !sl->type || sl->type->width >= 32)
+                    return;
+                width = sl->type->width > width ? sl->type->width : width;
+                is_signed |= sl->type->fmt == IMM_SIGNED;
+            }
+    }
+    if (!width)
+        return;
+    possible[I_MONE] = (uint8_t)is_signed;
+    possible[I_MIN] = possible[I_MAX] = 0;
+    possible[I_POW2] = width > 1;
+    possible[I_OTHER] = width - is_signed > 8;
+}
+
 static void build_one(bbuild *b, int ti)
 {
     gisa_cov *c = b->c;
@@ -286,6 +315,8 @@ static void build_one(bbuild *b, int ti)
         op->value_bins = !t->fp && (op->kinds & valued)
                              ? new_bins(b, t, bname(b, op->name, " ", "value"), B_VALUE, I_COUNT, cov_int_names, 1)
                              : -1;
+        if (op->value_bins >= 0)
+            narrow_immediate(c, ti, o, t->bins[op->value_bins].possible);
         op->raw_bins = op->kinds & regs ? new_bins(b, t, bname(b, op->name, " ", "RAW distance"), B_RAW, R_COUNT,
                                                    cov_raw_names, 1)
                                         : -1;

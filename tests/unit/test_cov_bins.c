@@ -1,7 +1,8 @@
 /* The coverage bins beyond the universe's items, and user bins:
  *  - a directed integer program whose every bin count is known: value
  *    classes of sources, result classes, the carry-out predicate's
- *    outcomes, guard and exec-mask patterns, read-after-write distances;
+ *    outcomes, guard and exec-mask patterns, read-after-write distances; a
+ *    narrow immediate's universe holds only the classes its field can;
  *  - floating-point crosses: FFMA's Ra x SrcB classes, rounding mode x
  *    result class;
  *  - user bins from a bins file: counts, errors located file:line:col with
@@ -158,6 +159,11 @@ static void test_directed(const gisa_isa *isa)
     expect_bins(json, "FADD", "rnd x Rd F32 result", (const char *const[]){"RM x -normal", "RN x -normal"},
                 (const long long[]){32, 0}, 2);
     CHECK(count_at(json, "summary", "raw_distances", "hit", NULL) > 0);
+    /* a narrow unsigned immediate (LOP3's 8-bit LUT) has no -1, MIN, MAX or other */
+    CHECK(count_at(json, "optypes", "LOP3", "bins", "UImm8Lut value", "small", NULL) == 0);
+    CHECK(count_at(json, "optypes", "LOP3", "bins", "UImm8Lut value", "MIN", NULL) == -1);
+    CHECK(count_at(json, "optypes", "LOP3", "bins", "UImm8Lut value", "-1", NULL) == -1);
+    CHECK(count_at(json, "optypes", "LOP3", "bins", "UImm8Lut value", "other", NULL) == -1);
     gisa_free(json);
 }
 
