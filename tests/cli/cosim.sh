@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The lockstep example (examples/cosim) under Verilator, two models built
-# once each (the correct RTL; the mutants, one chosen per run):
+# The lockstep example (examples/cosim) under Verilator, its one model built
+# once (the correct RTL, or one mutation chosen per run):
 # - `make run` passes on programs of gen's default options for the RTL's
 #   opcodes: one warp, four warps issued round-robin, and with illegal words
 #   (every warp traps where the model faults, and no earlier);
@@ -26,7 +26,7 @@ command -v verilator >/dev/null ||
 BUILD=${GISA_BUILD_DIR:-$(dirname "$G")}
 MK=(make --no-print-directory -C "$SRC/examples/cosim" "GISA_BUILD=$BUILD" "GISA=$G" "OUT=$T/obj")
 
-expect 0 "make build (both models)" "${MK[@]}" build
+expect 0 "make build (the model)" "${MK[@]}" build
 
 # the correct RTL
 for seed in 1 2 3; do

@@ -10,17 +10,17 @@
 // nothing here.
 //
 // Mutations (the bugs the lockstep run must catch, each at the instruction
-// it first changes): built with +define+MUTANTS, one is chosen at run time
-// with +mutation=NAME (one Verilated model holds them all); the correct
-// logic is the default. ignore-mask: exec = guard (the active mask
-// ignored); masked-write: an executing lane also writes Rd of the lane
-// above it; drop-write: no Rd write when Rd is also Ra; wrong-carry: lane
-// 5's IADD carry-out inverted; illegal: only the opcode is decoded (a word
-// of a known opcode with a bit no field covers, $wsb, a value without a name
-// or a field its syntax cannot write executes instead of trapping). The first
-// instruction a mutation changes is written to stderr ("mutant NAME: first
-// effect at warp W pc N"), for the test that checks the report names it.
-// +define+INJECT_BUG is wrong-carry, always.
+// it first changes), chosen at run time with +mutation=NAME (one Verilated
+// model runs the correct logic, the default, and every mutation):
+// ignore-mask: exec = guard (the active mask ignored); masked-write: an
+// executing lane also writes Rd of the lane above it; drop-write: no Rd write
+// when Rd is also Ra; wrong-carry: lane 5's IADD carry-out inverted;
+// illegal: only the opcode is decoded (a word of a known opcode with a bit no
+// field covers, $wsb, a value without a name or a field its syntax cannot
+// write executes instead of trapping). The first instruction a mutation
+// changes is written to stderr ("mutant NAME: first effect at warp W pc N"),
+// for the test that checks the report names it. +define+INJECT_BUG is
+// wrong-carry, always.
 module warp #(
     parameter int NREGS  = 32,
     parameter int NWARPS = 4,     // warps it holds; `nwarps` of them run
@@ -70,10 +70,7 @@ module warp #(
   logic m_ignore_mask, m_masked_write, m_drop_write, m_wrong_carry, m_illegal, m_seen;
   string mutation;
   initial begin
-    mutation = "";
-`ifdef MUTANTS
     if (!$value$plusargs("mutation=%s", mutation)) mutation = "";
-`endif
 `ifdef INJECT_BUG
     mutation = "wrong-carry";
 `endif
