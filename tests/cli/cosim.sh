@@ -10,7 +10,7 @@
 #   NAME: first effect at warp W pc N"), with a first line "mismatch: warp W
 #   pc N (...)" and the details (the word as `gisa as` encodes it, the
 #   lanes, the sources); a seed whose program the mutation does not change
-#   passes;
+#   passes; with four warps the report names the warp the mutant changed;
 # - `make run-bug` (wrong-carry) keeps its report form.
 # Skipped (ctest: Skipped, with the reason) when verilator is not installed,
 # except under CI (GISA_CI=1, set by .ci/run, where scripts/deps.sh --ci
@@ -95,6 +95,14 @@ check "wrong-carry: the first line" \
     grep -qE '^mismatch: warp 0 pc [0-9]+ \(IADD[^)]*\): P[0-6] lane 5: expected [01], got [01]$' <(head -1 out)
 check "wrong-carry: one lane, listed" has out '^  1 mismatching lane: 5$'
 check "wrong-carry: the sources of lane 5" has out '^  lane 5 read: Ra R[0-9]+ = 0x[0-9a-f]{8}, SrcB R[0-9]+ = 0x[0-9a-f]{8}'
+
+# four warps, round-robin: seed 1's warp 0 is full, warp 1 not: the mask
+# that is ignored is warp 1's, found at its first instruction
+run "${MK[@]}" run MUTATION=ignore-mask SEED=1 WARPS=4 COUNT=100
+check "ignore-mask, 4 warps: caught" test "$rc" = 2
+check "ignore-mask, 4 warps: the mutant's first effect in warp 1" has err '^mutant ignore-mask: first effect at warp 1 pc 0$'
+check "ignore-mask, 4 warps: reported in warp 1: $(head -1 out)" has out '^mismatch: warp 1 pc 0 \(.*\): exec mask: '
+check "ignore-mask, 4 warps: after warp 0's first instruction" has out '^  \(1 instructions retired before it\)$'
 
 # make run-bug is wrong-carry
 seed=$(cat "$T/seed.wrong-carry" 2>/dev/null || echo 1)
