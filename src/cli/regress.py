@@ -597,6 +597,8 @@ def backend_slurm(camp, cdir, gisa, todo, args, progress):
     to do); each task runs `regress.py --worker K`, whose results land in
     the shared campaign directory. Then waits for the array to leave the
     queue, showing the results as they appear."""
+    if not todo:
+        return True
     size = args.chunk
     pending = set(todo)
     ids = [k for k, ch in enumerate(chunks(camp, size)) if any(j in pending for j in ch)]
@@ -887,7 +889,8 @@ def summary(doc):
             first = s["seeds"][0]
             rp = s.get("reproducer")
             if rp:
-                out.append(f"{'':>8}reproducer: {rp['prog']} ({rp['instructions']} instructions, from "
+                n = rp["instructions"]
+                out.append(f"{'':>8}reproducer: {rp['prog']} ({n} instruction{'' if n == 1 else 's'}, from "
                            f"{rp['group']} seed {rp['seed']}: {rp['original_instructions']}); "
                            f"repro/{s['id']}/rerun.sh")
             else:

@@ -63,7 +63,7 @@ while read -r op reg count id n orig; do
     expect 1 "$op: its rerun.sh fails (trace-diff: differ)" sh "$C/repro/$id/rerun.sh"
     check "$op: ... at a $op" has out "^  pc [0-9]+ (@!?P[0-9T] )?$op"
     check "$op: the summary names it" has "$C/summary.txt" "^ +$count  $id  $op "
-    check "$op: ... and its reproducer" has "$C/summary.txt" "reproducer: repro/$id/prog.s \\($n instructions"
+    check "$op: ... and its reproducer" has "$C/summary.txt" "reproducer: repro/$id/prog.s \\($n instructions?, from default seed [0-9]+: $orig\\)"
 done <sigs.txt
 check "merged coverage file" test -s "$C/coverage.json"
 check "coverage report with its holes" has "$C/coverage.txt" 'never executed'
