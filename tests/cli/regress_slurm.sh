@@ -27,7 +27,7 @@ cat >r.toml <<TOML
 name = "bugs"
 seeds = "1-200"
 compare = "trace"
-dut = "$SRC/tests/cli/regress/dut.py trace {prog} {state} {trace}"
+dut = "$SRC/tests/cli/regress/dut.py trace {prog} {state} {trace} {dir}/gold.trace"
 timeout = 30
 [gen]
 count = 12
@@ -42,7 +42,8 @@ check "submitted as one array job of 8 tasks" has s.err '^gisa regress: submitte
 check "... all 200 done" has out '^campaign bugs: 200 jobs, 200 done, [0-9]+ passed, [0-9]+ failed$'
 check "... each task wrote its log" test "$(ls s/slurm/*.out | wc -l)" -eq 8
 check "... the tasks ran the jobs (their logs name them)" test "$(cat s/slurm/*.out | grep -cE '^default [0-9]+: (pass|fail)$')" -eq 200
-check "... --slurm-args reached sbatch (the job name)" test -s s/slurm/submitted
+jobid=$(awk '{ print $1 }' s/slurm/submitted)
+check "... --slurm-args reached sbatch (the job name)" has <(scontrol show job "$jobid" 2>&1) 'JobName=gisa-test'
 
 expect 1 "the same campaign locally" "$G" regress r.toml -j2 -d l -q
 project() {
@@ -68,6 +69,15 @@ done
 check "... the same merged coverage" cmp -s s/coverage.json l/coverage.json
 check "... the same coverage report" cmp -s s/coverage.txt l/coverage.txt
 check "... the same number of holes" test "$(grep -c never s/coverage.txt)" -eq "$(grep -c never l/coverage.txt)"
+
+# --no-wait, then --report once the array is done
+sed 's/^seeds = .*/seeds = "1-20"/' r.toml >n.toml
+expect 0 "--no-wait returns after sbatch" "$G" regress n.toml --backend slurm --chunk 10 --no-wait -d n
+check "... having submitted 2 tasks" has err 'submitted Slurm array job [0-9]+: 2 tasks'
+for _ in $(seq 600); do [ -z "$(squeue -h -o %i)" ] && break; sleep 0.1; done
+expect 1 "--report merges it" "$G" regress --report -d n
+check "... all 20 done" has out '^campaign bugs: 20 jobs, 20 done'
+check "... as the local run did for those seeds" test "$(project n | sed 1d | head -20)" = "$(sed 1d l.txt | head -20)"
 
 expect 1 "re-run on Slurm: nothing left to submit" "$G" regress r.toml --backend slurm -d s
 check "... no job submitted" hasnt err 'submitted Slurm array job'

@@ -1,10 +1,12 @@
-#!/usr/bin/python3
+#!/usr/bin/python3 -S
 """A stand-in design under test for tests/cli/regress*.sh: the golden model
 with injected bugs, as fast as `gisa run`.
 
-  dut.py MODE PROG STATE OUT
+  dut.py MODE PROG STATE OUT [GOLD]
 
-runs `$GISA run PROG --state STATE` and then corrupts what it saw:
+runs `$GISA run PROG --state STATE` (or, given GOLD, takes the golden
+model's commit log from it: a campaign's {dir}/gold.trace, which saves a
+run of the model per job) and then corrupts what it saw:
   - SEL: lane 5 of the register written gets its low bit flipped;
   - ISETP: lane 9 of the predicates written is flipped.
 MODE trace: OUT is the commit log (text), with the bugs;
@@ -13,14 +15,17 @@ got Y' on stdout at the first corrupted write (the lockstep example's
 report), else 0;
 MODE state: OUT gets the final state with R5 lane 0 flipped when the
 program has a SEL (a final-state bug)."""
-import json, os, re, subprocess, sys
+import json, os, re, sys
 
 mode, prog, state, out = sys.argv[1:5]
-gisa = os.environ["GISA"]
-trace = out + ".gold" if mode != "trace" else out
-st = subprocess.run([gisa, "run", prog, "--state", state, f"--trace={trace}", "-o", out + ".final"])
-if st.returncode != 0:
-    sys.exit(st.returncode)
+if len(sys.argv) > 5:
+    trace = sys.argv[5]
+else:
+    import subprocess
+    trace = out + ".gold" if mode != "trace" else out
+    st = subprocess.run([os.environ["GISA"], "run", prog, "--state", state, f"--trace={trace}", "-o", out + ".final"])
+    if st.returncode != 0:
+        sys.exit(st.returncode)
 if mode == "state":
     s = json.load(open(out + ".final"))
     if re.search(r"^\s*(@\S+\s+)?SEL", open(prog).read(), re.M):
