@@ -707,6 +707,8 @@ def reproduce(camp, cdir, gisa, sig, runs):
             return json.load(f)
     if camp["shrink"] <= 0:
         return None
+    # a timeout or an error of the harness has nothing to shrink (and each run would take the time limit)
+    runs = [r for r in runs if r["status"] == "fail"]
     cands = sorted(runs, key=lambda r: (r["instructions"], r["group"], r["seed"]))[:camp["shrink"]]
     best = None
     tmpdir = rdir + ".tmp"

@@ -144,6 +144,13 @@ expect 1 "compare = state" "$G" regress s.toml -d s -q
 check "... the first differing register of the final state" has s/summary.txt '^ +[0-9]+  [0-9a-f]{10}  - +R +final state: warp N R lane N: expected N, got N$'
 check "... shrink = 0: not shrunk" has s/summary.txt 'first: default seed [0-9]+ \(not shrunk\)'
 
+# a DUT that hangs: killed at the time limit, retried once, then a timeout (not shrunk)
+printf '[campaign]\nname = "hang"\nseeds = "1-2"\ndut = "sleep 29.7"\ntimeout = 0.5\nretries = 1\n[gen]\ncount = 3\n' >h.toml
+expect 1 "a hanging DUT" "$G" regress h.toml -j2 -d h -q
+check "... two attempts, then a timeout" test "$(grep -hE '"(status|attempts)"' h/results/default/1.json | tr -d ' \n')" = '"status":"timeout","attempts":2,'
+check "... one signature, not shrunk" has h/summary.txt '^ +2  [0-9a-f]{10}  - +- +timeout after 0.5 s$'
+check "... no sleep left running" test -z "$(pgrep -f '^sleep 29.7$' || true)"
+
 # ------------------------------------------------------------ one seed again, and refusals
 seed=$("$PY" -c 'import json; d=json.load(open("c/results.json")); print(d["signatures"][0]["seeds"][0]["seed"])')
 expect 1 "--rerun $seed (a failing seed)" "$G" regress t.toml -d c --rerun "$seed"
