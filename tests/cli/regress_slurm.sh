@@ -70,6 +70,14 @@ check "... the same merged coverage" cmp -s s/coverage.json l/coverage.json
 check "... the same coverage report" cmp -s s/coverage.txt l/coverage.txt
 check "... the same number of holes" test "$(grep -c never s/coverage.txt)" -eq "$(grep -c never l/coverage.txt)"
 
+# jobs lost (a node died): only their chunks are submitted again
+rm s/results/default/30.json s/results/default/180.json
+expect 1 "re-run on Slurm after losing two results" "$G" regress r.toml --backend slurm --chunk 25 -d s
+check "... submits only their two chunks" test "$(tail -1 s/slurm/submitted | cut -d' ' -f2)" = "1,7"
+check "... runs only those two jobs" has err ': 200 jobs, 198 done before, 2 to run'
+project s >s2.txt
+check "... and ends as before" cmp -s s.txt s2.txt
+
 # --no-wait, then --report once the array is done
 sed 's/^seeds = .*/seeds = "1-20"/' r.toml >n.toml
 expect 0 "--no-wait returns after sbatch" "$G" regress n.toml --backend slurm --chunk 10 --no-wait -d n
