@@ -6,7 +6,9 @@
 # 200 seeds against the stand-in DUT with its injected bugs
 # (tests/cli/regress/dut.py) is submitted as array jobs of 25 seeds each;
 # its failures, signatures, shrunk reproducers and merged coverage must be
-# those of the local backend for the same seeds.
+# those of the local backend for the same seeds; --slurm-args reaches
+# sbatch; a re-run after two results are lost submits only their two
+# chunks; --no-wait returns after sbatch and --report merges later.
 # Skipped (visibly) where the daemons cannot start: not root, or Slurm or
 # munge not installed; under CI (GISA_CI=1, where scripts/deps.sh --ci
 # installs them and the tests run as root) that is a failure.
