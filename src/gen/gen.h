@@ -161,8 +161,7 @@ int gen_sel_covers(const gen_tables *t, const gen_modsel *s, int opcode);
 int gen_options_init(gen_options *o, const gen_tables *t);
 void gen_options_free(gen_options *o);
 /* The header comment: "// gisa gen --target T --seed S --count N ..." */
-void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, char *buf,
-                          size_t cap);
+void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, strbuf *b);
 
 /* select.c: what the options allow of the tables, and the draw of an
  * optype and opcode by their weights. */

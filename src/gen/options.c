@@ -697,11 +697,9 @@ static void put_rate(char *buf, size_t cap, uint32_t ppm)
         snprintf(buf, cap, "%u.%s", ppm / GEN_PPM, frac);
 }
 
-void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, char *buf,
-                          size_t cap)
+void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, strbuf *b)
 {
-    size_t n = 0;
-#define PUT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap)
+#define PUT(...) sb_printf(b, __VA_ARGS__)
     PUT("// gisa gen --target %s --seed %llu --count %zu", t->isa->target_name ? t->isa->target_name : "?",
         (unsigned long long)seed, count);
     for (size_t i = 0; i < NOPTS; i++) {
