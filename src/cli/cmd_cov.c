@@ -9,9 +9,13 @@
 
 #include "common.h"
 
-/* Adds coverage file `path` to cov. CLI_CONTINUE, or EXIT_USAGE after
- * saying why (unreadable, not a coverage file of this ISA). */
-static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
+typedef gisa_status (*cov_loader)(gisa_cov *cov, const char *name, const char *text, size_t len, gisa_diags *d);
+
+/* Reads `path` into cov with load (a coverage file, a bins file): its
+ * diagnostics (with source lines when with_source), then CLI_CONTINUE, or
+ * the exit status after saying why (`bad`: what the file is not). */
+static int load_file(const cli_cmd *cmd, gisa_cov *cov, const char *path, cov_loader load, int with_source,
+                     const char *bad)
 {
     char *text;
     size_t len;
@@ -19,16 +23,22 @@ static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
     if (r != CLI_CONTINUE)
         return r;
     gisa_diags *d = cli_diags();
-    gisa_status st = gisa_cov_read_json(cov, cli_input_name(path), text, len, d);
-    cli_print_diags(stderr, d, 0, NULL);
+    gisa_status st = load(cov, cli_input_name(path), text, len, d);
+    cli_print_diags(stderr, d, with_source, NULL);
     gisa_diags_free(d);
     free(text);
     if (st != GISA_OK) {
-        cli_error(cmd, "%s: %s", cli_input_name(path),
-                  st == GISA_ERR_NOMEM ? "out of memory" : "not a coverage file of this ISA");
+        cli_error(cmd, "%s: %s", cli_input_name(path), st == GISA_ERR_NOMEM ? "out of memory" : bad);
         return st == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
     }
     return CLI_CONTINUE;
+}
+
+/* Adds coverage file `path` to cov (unreadable, or not a coverage file of
+ * this ISA: said, EXIT_USAGE). */
+static int add_file(const cli_cmd *cmd, gisa_cov *cov, const char *path)
+{
+    return load_file(cmd, cov, path, gisa_cov_read_json, 0, "not a coverage file of this ISA");
 }
 
 /* The lock of a coverage file that runs add to: FILE.lock beside it (of
@@ -96,23 +106,7 @@ static int add_existing(const cli_cmd *cmd, gisa_cov *cov, const char *path)
 
 int cli_cov_bins(const cli_cmd *cmd, gisa_cov *cov, const char *path)
 {
-    if (!path)
-        return CLI_CONTINUE;
-    char *text;
-    size_t len;
-    int r = cli_read_input(cmd, path, &text, &len);
-    if (r != CLI_CONTINUE)
-        return r;
-    gisa_diags *d = cli_diags();
-    gisa_status st = gisa_cov_load_bins(cov, cli_input_name(path), text, len, d);
-    cli_print_diags(stderr, d, 1, NULL);
-    gisa_diags_free(d);
-    free(text);
-    if (st != GISA_OK) {
-        cli_error(cmd, "%s: %s", cli_input_name(path), st == GISA_ERR_NOMEM ? "out of memory" : "bad bins file");
-        return st == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
-    }
-    return CLI_CONTINUE;
+    return path ? load_file(cmd, cov, path, gisa_cov_load_bins, 1, "bad bins file") : CLI_CONTINUE;
 }
 
 int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, const char *bins,

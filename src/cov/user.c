@@ -27,16 +27,6 @@ int cov_user_find(const gisa_cov *c, const char *name)
     return -1;
 }
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *r = malloc(n + 1);
-    if (r) {
-        memcpy(r, s, n);
-        r[n] = 0;
-    }
-    return r;
-}
-
 /* Kept sorted by name: the file is the same whatever order bins arrived in */
 int cov_user_new(gisa_cov *c, const char *name, const char *def)
 {
@@ -51,8 +41,8 @@ int cov_user_new(gisa_cov *c, const char *name, const char *def)
     cov_user *u = &c->user[at];
     memset(u, 0, sizeof *u);
     u->optype = -1;
-    u->name = dup_n(name, strlen(name));
-    u->def = dup_n(def, strlen(def));
+    u->name = strdup(name);
+    u->def = strdup(def);
     c->nuser++;
     if (!u->name || !u->def) {
         free(u->name);

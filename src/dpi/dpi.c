@@ -484,20 +484,30 @@ static void describe(dpi *d)
 
 const char *gisa_dpi_details(void *h) { return h ? ((dpi *)h)->details : ""; }
 
+/* An instruction the RTL retired (or trapped at): a fresh report, no
+ * writes yet, and the model's pc of the warp in *want; -1 after saying so
+ * when the model's warp has ended. */
+static int start_instruction(dpi *d, int warp, int pc, const char *what, size_t *want)
+{
+    begin(d);
+    d->nwrites = 0;
+    d->have_commit = 0;
+    if (warp_done(d, warp) || gisa_sim_pc(d->sim, (unsigned)warp, want) != GISA_OK) {
+        fail(d, "mismatch: warp %d: the RTL %s pc %d but the model's warp has ended", warp, what, pc);
+        return -1;
+    }
+    return 0;
+}
+
 int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec)
 {
     dpi *d = h;
     if (!d)
         return -1;
-    begin(d);
-    d->nwrites = 0;
     d->overflow = 0;
-    d->have_commit = 0;
     size_t want = 0;
-    if (warp_done(d, warp) || gisa_sim_pc(d->sim, (unsigned)warp, &want) != GISA_OK) {
-        fail(d, "mismatch: warp %d: the RTL retired pc %d but the model's warp has ended", warp, pc);
+    if (start_instruction(d, warp, pc, "retired", &want))
         return -1;
-    }
     if (model_step(d, warp) != 0) {
         describe(d);
         return -1;
@@ -610,14 +620,9 @@ int gisa_dpi_trap(void *h, int warp, int pc)
     dpi *d = h;
     if (!d)
         return -1;
-    begin(d);
-    d->nwrites = 0;
-    d->have_commit = 0;
     size_t want = 0;
-    if (warp_done(d, warp) || gisa_sim_pc(d->sim, (unsigned)warp, &want) != GISA_OK) {
-        fail(d, "mismatch: warp %d: the RTL trapped at pc %d but the model's warp has ended", warp, pc);
+    if (start_instruction(d, warp, pc, "trapped at", &want))
         return -1;
-    }
     gisa_sim_fault f;
     gisa_status st = gisa_sim_step(d->sim, (unsigned)warp, &d->commit, &f);
     d->have_commit = 1;
