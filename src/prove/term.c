@@ -113,6 +113,36 @@ static Z3_ast fmul(const tb *b, const ds_op *o, Z3_ast x, Z3_ast y)
     return Z3_mk_fpa_to_fp_float(z, rm(b, o->rnd), p, fsort(b, 2));
 }
 
+static const uint64_t ONE[4] = {0x3c00, 0x3f80, 0x3f800000u, UINT64_C(0x3ff0000000000000)};
+
+/* whether a slot is +-1.0 of the format whatever the inputs: 1 or -1, else 0 */
+static int unit(const tb *b, Z3_ast slot, int fmt)
+{
+    uint64_t v;
+    Z3_ast k = Z3_simplify(b->z, low(b, slot, NB[fmt]));
+    if (!Z3_is_numeral_ast(b->z, k) || !Z3_get_numeral_uint64(b->z, k, &v))
+        return 0;
+    return v == ONE[fmt] ? 1 : v == (ONE[fmt] | SIGN[fmt]) ? -1 : 0;
+}
+
+/* a*b + c, one rounding. A product by +-1 is exact (zeros' signs, infinities
+ * and NaNs included), so fma(x, +-1, c) is x + c (or -x + c) rounded once:
+ * the same value, and a far smaller formula than the fused multiplier's. */
+static Z3_ast ffma(const tb *b, const ds_op *o, Z3_ast sa, Z3_ast sb, Z3_ast sc)
+{
+    Z3_context z = b->z;
+    Z3_ast x = fp_of(b, sa, o->fmt), y = fp_of(b, sb, o->fmt), c = fp_of(b, sc, o->fmt);
+    int ua = unit(b, sa, o->fmt), ub = unit(b, sb, o->fmt);
+    Z3_ast r;
+    if (ub)
+        r = Z3_mk_fpa_add(z, rm(b, o->rnd), ub > 0 ? x : Z3_mk_fpa_neg(z, x), c);
+    else if (ua)
+        r = Z3_mk_fpa_add(z, rm(b, o->rnd), ua > 0 ? y : Z3_mk_fpa_neg(z, y), c);
+    else
+        r = Z3_mk_fpa_fma(z, rm(b, o->rnd), x, y, c);
+    return bits_of(b, r, o->fmt);
+}
+
 /* docexec.c's fcmp: unordered when either is a NaN, else less, equal or
  * greater (+0 equals -0) */
 static Z3_ast fcmp(const tb *b, const ds_op *o, Z3_ast sa, Z3_ast sb)
@@ -263,12 +293,7 @@ int pv_build(Z3_context z, const ds_prog *p, const char *optype, int id, pv_tmpl
             r = bits_of(b, fmul(b, o, fp_of(b, A, o->fmt), fp_of(b, S(o->b), o->fmt)), o->fmt);
             masked = 1;
             break;
-        case DO_FFMA:
-            r = bits_of(b, Z3_mk_fpa_fma(z, rm(b, o->rnd), fp_of(b, A, o->fmt), fp_of(b, S(o->b), o->fmt),
-                                         fp_of(b, S(o->c), o->fmt)),
-                        o->fmt);
-            masked = 1;
-            break;
+        case DO_FFMA: r = ffma(b, o, A, S(o->b), S(o->c)); masked = 1; break;
         case DO_FCVT:
             if (o->k < 0 || o->k > 3)
                 return refuse(t, optype, "a conversion from no format");
