@@ -55,7 +55,7 @@ static void set(pv_mach *m, int rf, unsigned i, Z3_ast v)
 {
     Z3_ast *slot = rf == PV_R ? &m->r[i] : rf == PV_UR ? &m->ur[i] : rf == PV_P ? &m->p[i] : &m->up[i];
     *slot = v;
-    if (m->nwritten < 8) {
+    if (m->nwritten < 16) {
         m->written[m->nwritten][0] = rf;
         m->written[m->nwritten++][1] = (int)i;
     }

@@ -33,7 +33,7 @@ typedef struct pv_mach {
     void *user;
     /* what the last step wrote: (rf, index) pairs */
     int nwritten;
-    int written[8][2];
+    int written[16][2];
 } pv_mach;
 
 void pv_mach_init(pv_mach *m, Z3_context z, unsigned regs, Z3_ast (*get)(void *, int, unsigned), void *user);

@@ -569,8 +569,8 @@ gisa_status gisa_prove_check(const gisa_isa *isa, const gisa_word *w, size_t n, 
         const sim_insn *in = &s->prog[pc];
         const uint32_t mask = wp->active & (in->guard >= SIM_PT ? (in->guard_not ? 0u : ~0u)
                                                                 : in->guard_not ? ~wp->p[in->guard] : wp->p[in->guard]);
-        uint32_t got[32][8];
-        int fault[32], nw = 0, wr[8][2], skip = 0;
+        uint32_t got[32][16];
+        int fault[32], nw = 0, wr[16][2], skip = 0;
         for (unsigned l = 0; l < 32 && !skip; l++) {
             if (!(mask >> l & 1))
                 continue;
