@@ -31,11 +31,13 @@ static void print_main_help(FILE *f)
           "  1  input errors: bad assembly source, ISA description errors, lint errors,\n"
           "     malformed word files, invalid words with 'dis --strict', 'doc' of an\n"
           "     unknown name, an input over a limit or too large for memory, a\n"
-          "     program that the 'shrink' test command does not fail on\n"
+          "     program that the 'shrink' test command does not fail on; 'prove':\n"
+          "     the programs differ\n"
           "  2  usage errors: unknown command or option, missing or bad argument,\n"
           "     unknown target, a file or directory that cannot be read or written,\n"
           "     a bad 'run --state' file\n"
-          "  3  simulation fault ('run': an invalid instruction or register index reached)\n",
+          "  3  simulation fault ('run': an invalid instruction or register index reached);\n"
+          "     'prove': unknown (a timeout, an instruction it does not support)\n",
           f);
 }
 
