@@ -171,6 +171,10 @@ int pv_step(pv_cache *c, pv_mach *m, const gisa_sim *s, size_t pc, char *why, si
     if (in->fault || !in->doc) {
         char name[64];
         optype_name(in->text ? in->text : "?", name, sizeof name);
+        if (!name[0] || name[0] == '.') { /* .invalid, .inst: no optype */
+            snprintf(why, cap, "not an instruction prove can read: %s", in->fault ? in->fault : "no program");
+            return -1;
+        }
         snprintf(why, cap, "not supported by prove: %s (the doc engine does not run it: %s)", name,
                  in->fault ? in->fault : "no program");
         return -1;

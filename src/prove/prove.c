@@ -266,12 +266,12 @@ typedef struct job {
     uint32_t active;
 } job;
 
-static int run_sym(job *j, gisa_sim *s, pv_mach *m)
+static int run_sym(job *j, gisa_sim *s, pv_mach *m, const char *which)
 {
     char why[400];
     for (size_t pc = 0; pc < s->nprog; pc++)
         if (pv_step(&j->cache, m, s, pc, why, sizeof why)) {
-            snprintf(j->res->message, sizeof j->res->message, "%s", why);
+            snprintf(j->res->message, sizeof j->res->message, "%s, in %s at pc %zu", why, which, pc);
             return -1;
         }
     return 0;
@@ -381,7 +381,7 @@ static void prove_lanes(job *j)
         pv_mach ma, mb;
         pv_mach_init(&ma, j->z, j->a[0]->regs, input, &in);
         pv_mach_init(&mb, j->z, j->a[0]->regs, input, &in);
-        if (run_sym(j, j->a[0], &ma) || run_sym(j, j->b[0], &mb)) {
+        if (run_sym(j, j->a[0], &ma, "A") || run_sym(j, j->b[0], &mb, "B")) {
             res->verdict = GISA_PROVE_UNKNOWN;
             return;
         }

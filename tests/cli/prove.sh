@@ -96,6 +96,11 @@ expect 0 "pinned: equivalent" "$G" prove --scratch R2 --assume c.json cm.s cm2.s
 printf 'GETGPR R1, R[UR1+0x2] ;\n' >getgpr.s
 expect 3 "GETGPR: unknown" "$G" prove getgpr.s same.s
 check "not supported, named" grep -q '^unknown: not supported by prove: GETGPR (' out
+expect 3 "GETGPR in B: unknown" "$G" prove same.s getgpr.s
+check "where: B at pc 0" grep -q ', in B at pc 0$' out
+printf '.inst 0x0\n' >inv.s
+expect 3 "a word that does not decode: unknown" "$G" prove inv.s same.s
+check "it says so" grep -q '^unknown: not an instruction prove can read: .*, in A at pc 0$' out
 printf 'FFMA R0, R1, R2, R3 ;\n' >f1.s
 printf 'FFMA R0, -R1, -R2, R3 ;\n' >f2.s
 expect 3 "a general FFMA identity under --timeout 0.5: unknown" "$G" prove --timeout 0.5 f1.s f2.s
