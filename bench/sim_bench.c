@@ -4,7 +4,15 @@
  * cores. Not a test.
  *
  *   sim_bench [--engine native|doc|auto] [KERNEL...]
- *   kernels: int fp hfma2 hfma2_bf16 hadd2 ffma_rz dfma dadd dmul (default all)
+ *   sim_bench --ratio [KERNEL...]
+ *   kernels: int fp hfma2 hfma2_bf16 hadd2 ffma_rz dfma dadd dmul mix
+ *   (default all)
+ *
+ * `mix` is the generator's program (gisa_gen, seed 1, default weights:
+ * every optype of the model, each about as often) so that no kernel-
+ * specific tuning hides a slow optype; it prints how many optypes it has.
+ * --ratio runs each kernel on one thread with the native engine and with
+ * the doc engine, by CPU time, and prints doc / native.
  *
  * With one thread it also measures the step path: every warp stepped to the
  * end with gisa_sim_step, a commit record filled per instruction (what a
@@ -76,6 +84,23 @@ static void emit(FILE *f, const char *kernel, int i)
     }
 }
 
+/* The mix kernel's words: a generated program of every optype */
+static gisa_word *mix_words(const gisa_isa *isa, size_t *n)
+{
+    gisa_gen *g;
+    gisa_diags *d = api_diags();
+    if (gisa_gen_new(isa, &g) != GISA_OK || gisa_gen_set(g, "streams", "none", d) != GISA_OK ||
+        gisa_gen_generate(g, 1, KERNEL_LEN, d) != GISA_OK)
+        return NULL;
+    gisa_diags_free(d);
+    const gisa_word *w = api_gen_words(g, n);
+    gisa_word *copy = malloc(*n * sizeof *copy);
+    if (copy)
+        memcpy(copy, w, *n * sizeof *copy);
+    gisa_gen_free(g);
+    return copy;
+}
+
 static char *kernel_source(const char *kernel)
 {
     char *buf = NULL;
@@ -134,25 +159,25 @@ static double step_time(gisa_sim *sim, const char *kernel)
     return best;
 }
 
-static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
+/* The kernel's words (free them with free) */
+static gisa_word *kernel_words(const gisa_isa *isa, const char *kernel, size_t *n)
 {
+    if (!strcmp(kernel, "mix"))
+        return mix_words(isa, n);
     char *src = kernel_source(kernel);
     gisa_diags *d = api_diags();
     gisa_word *words;
-    size_t n;
-    if (gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, &n, d) != GISA_OK) {
-        fprintf(stderr, "sim_bench: the %s kernel does not assemble\n", kernel);
-        return 1;
-    }
+    if (gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, n, d) != GISA_OK)
+        words = NULL;
     gisa_diags_free(d);
     free(src);
-    gisa_sim *sim;
-    if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
-        return 1;
-    gisa_sim_set_threads(sim, threads);
-    gisa_sim_set_engine(sim, engine);
-    gisa_sim_load(sim, words, n);
-    double best = 1e30, best_cpu = 1e30;
+    return words;
+}
+
+/* Best of RUNS gisa_sim_run of the kernel: wall and CPU seconds */
+static int time_runs(gisa_sim *sim, const char *kernel, double *best, double *best_cpu)
+{
+    *best = *best_cpu = 1e30;
     for (int run = 0; run < RUNS; run++) {
         fill(sim, kernel);
         double t0 = now_s(), c0 = cpu_s();
@@ -161,9 +186,29 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
             return 1;
         }
         double t = now_s() - t0, c = cpu_s() - c0;
-        best = t < best ? t : best;
-        best_cpu = c < best_cpu ? c : best_cpu;
+        *best = t < *best ? t : *best;
+        *best_cpu = c < *best_cpu ? c : *best_cpu;
     }
+    return 0;
+}
+
+static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
+{
+    size_t n;
+    gisa_word *words = kernel_words(isa, kernel, &n);
+    if (!words) {
+        fprintf(stderr, "sim_bench: no %s kernel (it does not assemble or generate)\n", kernel);
+        return 1;
+    }
+    gisa_sim *sim;
+    if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
+        return 1;
+    gisa_sim_set_threads(sim, threads);
+    gisa_sim_set_engine(sim, engine);
+    gisa_sim_load(sim, words, n);
+    double best, best_cpu;
+    if (time_runs(sim, kernel, &best, &best_cpu))
+        return 1;
     double ti = (double)n * WARPS * 32;
     printf("%-8s %u thread%s: %8.1f M thread-instructions/s  (%zu instructions x %d warps x 32 lanes in %.3f s",
            kernel, threads, threads == 1 ? " " : "s", ti / best / 1e6, n, WARPS, best);
@@ -184,9 +229,60 @@ static int bench(const gisa_isa *isa, const char *kernel, unsigned threads)
     return 0;
 }
 
+/* The optypes the words use */
+static int optypes_of(const gisa_isa *isa, const gisa_word *w, size_t n)
+{
+    const char *seen[512];
+    int k = 0;
+    for (size_t i = 0; i < n; i++) {
+        gisa_inst in;
+        if (gisa_decode(isa, w[i], &in) != GISA_OK)
+            continue;
+        const char *t = gisa_inst_optype_name(isa, &in);
+        int j = 0;
+        while (j < k && strcmp(seen[j], t))
+            j++;
+        if (j == k && k < 512)
+            seen[k++] = t;
+    }
+    return k;
+}
+
+/* One thread, the native engine and the doc engine, by CPU time */
+static int ratio(const gisa_isa *isa, const char *kernel)
+{
+    size_t n;
+    gisa_word *words = kernel_words(isa, kernel, &n);
+    if (!words)
+        return 1;
+    double rate[2];
+    static const gisa_sim_engine engines[2] = {GISA_ENGINE_NATIVE, GISA_ENGINE_DOC};
+    for (int e = 0; e < 2; e++) {
+        gisa_sim *sim;
+        if (gisa_sim_new(isa, 32, WARPS, &sim) != GISA_OK)
+            return 1;
+        gisa_sim_set_threads(sim, 1);
+        gisa_sim_set_engine(sim, engines[e]);
+        gisa_sim_load(sim, words, n);
+        double best, best_cpu;
+        if (time_runs(sim, kernel, &best, &best_cpu))
+            return 1;
+        rate[e] = (double)n * WARPS * 32 / best_cpu / 1e6;
+        gisa_sim_free(sim);
+    }
+    printf("%-10s native %8.1f  doc %8.1f M thread-instructions/s (CPU time)  doc/native %.2f", kernel, rate[0],
+           rate[1], rate[1] / rate[0]);
+    if (!strcmp(kernel, "mix"))
+        printf("  (%d optypes)", optypes_of(isa, words, n));
+    printf("\n");
+    free(words);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    static const char *const all[] = {"int", "fp", "hfma2", "hfma2_bf16", "hadd2", "ffma_rz", "dfma", "dadd", "dmul"};
+    static const char *const all[] = {"int", "fp", "hfma2", "hfma2_bf16", "hadd2", "ffma_rz", "dfma", "dadd", "dmul",
+                                      "mix"};
     gisa_isa *isa;
     if (api_load_embedded(NULL, &isa, NULL) != GISA_OK)
         return 1;
@@ -198,9 +294,18 @@ int main(int argc, char **argv)
         argc -= 2;
         argv += 2;
     }
+    int ratios = argc > 1 && !strcmp(argv[1], "--ratio");
+    if (ratios) {
+        argc--;
+        argv++;
+    }
     int nk = argc > 1 ? argc - 1 : (int)(sizeof all / sizeof all[0]);
     for (int k = 0; k < nk; k++) {
         const char *kernel = argc > 1 ? argv[k + 1] : all[k];
+        if (ratios) {
+            rc |= ratio(isa, kernel);
+            continue;
+        }
         rc |= bench(isa, kernel, 1);
         if (cores > 1)
             rc |= bench(isa, kernel, (unsigned)cores);

@@ -61,6 +61,14 @@ vg_run 0 run --warps 3 --threads 2 "$src/examples/sim_demo.s" -o out.json
 vg_run 1 run bad.s
 vg_run 2 run --state <(echo '{"R1": "0xZZ"}') "$src/examples/sim_demo.s"
 vg_run 3 run --regs 4 fault.s -o out.json
+printf 'bin a: FADD Ra=+0|-0\nbin b: FADD.RM exec=all\n' >ok.bins
+printf 'bin a: FADX\nbin b: FADD Rq=1\n' >bad.bins
+vg_run 0 run --coverage cov.json --bins ok.bins ok.s -o out.json
+vg_run 2 run --coverage cov.json --bins bad.bins ok.s -o out.json
+vg_run 0 cov --merge cov.json --html page.html
+vg_run 0 cov ok.s --bins ok.bins --json -o cov2.json
+vg_run 0 gen --seed 2 --cover cov.json -o gen.s
+vg_run 2 gen --cover bad.hex
 if "$gisa" prove "$src/examples/prove/mov.s" "$src/examples/prove/mov.s" 2>/dev/null | grep -q '^equivalent'; then # built with Z3
     vg_run 1 prove --cex cex.json "$src/examples/prove/add64.s" "$src/examples/prove/add64_nox.s"
     vg_run 0 prove --check --assume "$src/examples/sim_demo.json" "$src/examples/sim_demo.s"

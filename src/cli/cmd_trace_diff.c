@@ -126,6 +126,25 @@ typedef struct lane_value {
 
 #define MAX_LANE_VALUES 1024
 
+/* Adds the value of reg in lane (-1: uniform); a pair R[lo:hi] as its two
+ * registers, the low word in R<lo>, so a log that writes pairs and one
+ * that writes registers read the same. 0 when out is full. */
+static int add_value(lane_value *out, int *count, const char *reg, int pair_lo, int lane, uint64_t v)
+{
+    for (int half = 0; half < (pair_lo >= 0 ? 2 : 1); half++) {
+        if (*count >= MAX_LANE_VALUES)
+            return 0;
+        lane_value *x = &out[(*count)++];
+        x->lane = lane;
+        x->value = pair_lo >= 0 ? (uint32_t)(v >> (32 * half)) : v;
+        if (pair_lo >= 0)
+            snprintf(x->reg, sizeof x->reg, "%.2s%d", reg, pair_lo + half); /* R or UR */
+        else
+            snprintf(x->reg, sizeof x->reg, "%s", reg);
+    }
+    return 1;
+}
+
 /* Parses a write line into lane values; 0 when it is not one we know. */
 static int parse_write(const char *p, size_t n, lane_value *out, int *count)
 {
@@ -136,36 +155,27 @@ static int parse_write(const char *p, size_t n, lane_value *out, int *count)
     line[n] = 0;
     const char *q = strstr(line, "   ");
     unsigned long long v, mask;
-    int lane, used;
+    int lane, used, lo = -1, hi;
     if (!q || sscanf(q, " %15[^ [=] %n", reg, &used) != 1)
         return 0;
     q += used;
-    if (sscanf(q, "[%d] = %llx", &lane, &v) == 2) {
-        if (*count >= MAX_LANE_VALUES)
+    if (sscanf(q, "[%d:%d] %n", &lo, &hi, &used) == 2) { /* a pair, R[4:5] */
+        if (lo < 0 || hi != lo + 1 || (strcmp(reg, "R") && strcmp(reg, "UR")))
             return 0;
-        out[(*count)++] = (lane_value){"", lane, v};
-        snprintf(out[*count - 1].reg, sizeof out->reg, "%s", reg);
-        return 1;
-    }
+        q += used;
+    } else
+        lo = -1;
+    if (sscanf(q, "[%d] = %llx", &lane, &v) == 2)
+        return add_value(out, count, reg, lo, lane, v);
     if (sscanf(q, "= %llx", &v) != 1)
         return 0;
     const char *lanes = strstr(q, " lanes ");
-    if (!lanes || sscanf(lanes, " lanes %llx", &mask) != 1) {
-        if (*count >= MAX_LANE_VALUES)
-            return 0;
-        out[(*count)++] = (lane_value){"", -1, v};
-        snprintf(out[*count - 1].reg, sizeof out->reg, "%s", reg);
-        return 1;
-    }
+    if (!lanes || sscanf(lanes, " lanes %llx", &mask) != 1)
+        return add_value(out, count, reg, lo, -1, v);
     int pred = reg[0] == 'P';
-    for (int l = 0; l < 32; l++) {
-        if (!(mask >> l & 1))
-            continue;
-        if (*count >= MAX_LANE_VALUES)
+    for (int l = 0; l < 32; l++)
+        if (mask >> l & 1 && !add_value(out, count, reg, lo, l, pred ? v >> l & 1 : v))
             return 0;
-        out[(*count)++] = (lane_value){"", l, pred ? v >> l & 1 : v};
-        snprintf(out[*count - 1].reg, sizeof out->reg, "%s", reg);
-    }
     return 1;
 }
 

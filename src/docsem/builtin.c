@@ -1,6 +1,10 @@
 /* The built-in functions of the pseudo-code (docs/semantics-language.md
- * lists each with its meaning). Arguments that are modifiers (.rnd, .itype)
- * are folded: the function becomes the one operation they select. */
+ * lists each with its meaning): a table of names, how many arguments each
+ * takes, and the function that emits it. The arguments arrive compiled
+ * (cexpr.c); those that are modifiers (.rnd, .itype) are names known when
+ * the word is compiled, so the function becomes the one operation they
+ * select. Nothing here compiles an expression: this file calls only the
+ * emitter (emit.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,46 +13,25 @@
 
 static const ds_int one = 1;
 
-const char *const ds_warp_names[2] = {"activeMask", "pgv"};
-const char *const ds_pfile_names[8] = {"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7"};
 
-static cval rt(vty ty, int slot, int fmt)
+static cval fp_arg(cc *c, const ds_node *e, const cval *a, int i)
 {
-    cval v = cc_const(ty, 0);
-    v.konst = 0;
-    v.slot = slot;
-    v.fmt = (uint8_t)fmt;
-    return v;
-}
-
-static void nargs(cc *c, const ds_node *e, int n)
-{
-    if (e->n != n)
-        cc_fail(c, e, "%s takes %d argument%s, not %d", e->name, n, n == 1 ? "" : "s", e->n);
-}
-
-static cval arg(cc *c, const ds_node *e, int i) { return cc_expr(c, e->list[i]); }
-
-static cval fp_arg(cc *c, const ds_node *e, int i)
-{
-    cval v = arg(c, e, i);
-    if (v.ty != V_FP)
+    if (a[i].ty != V_FP)
         cc_fail(c, e->list[i], "%s needs a floating-point value (declare the operand's type with a `type` patch)",
                 e->name);
-    return v;
+    return a[i];
 }
 
-static const char *name_arg(cc *c, const ds_node *e, int i)
+static const char *name_arg(cc *c, const ds_node *e, const cval *a, int i)
 {
-    cval v = arg(c, e, i);
-    if (v.ty != V_NAME)
+    if (a[i].ty != V_NAME)
         cc_fail(c, e->list[i], "%s needs a modifier here (.name)", e->name);
-    return v.tname;
+    return a[i].tname;
 }
 
-static int rnd_of(cc *c, const ds_node *e, int i)
+static int rnd_of(cc *c, const ds_node *e, const cval *a, int i)
 {
-    const char *n = name_arg(c, e, i);
+    const char *n = name_arg(c, e, a, i);
     static const char *const r[] = {"RN", "RM", "RP", "RZ"};
     for (int k = 0; k < 4; k++)
         if (!strcmp(n, r[k]))
@@ -82,7 +65,7 @@ static cval round_to(cc *c, cval x, int fmt, int rnd, const ds_node *at)
         o->rnd = (uint8_t)rnd;
         o->a = (uint16_t)cc_in_slot(c, &x, at);
         o->k = x.fmt;
-        return rt(V_FP, d, fmt);
+        return cc_runtime(V_FP, d, fmt);
     }
     if (x.ty != V_EXACT)
         cc_fail(c, at, "only a floating-point value can be rounded");
@@ -108,7 +91,7 @@ static cval round_to(cc *c, cval x, int fmt, int rnd, const ds_node *at)
     o->fmt = (uint8_t)fmt;
     o->rnd = (uint8_t)rnd;
     o->k = x.scale;
-    return rt(V_FP, d, fmt);
+    return cc_runtime(V_FP, d, fmt);
 }
 
 static cval fp_test(cc *c, int code, cval x, const ds_node *at)
@@ -117,7 +100,7 @@ static cval fp_test(cc *c, int code, cval x, const ds_node *at)
     ds_op *o = cc_emit(c, code, d);
     o->a = (uint16_t)cc_in_slot(c, &x, at);
     o->fmt = x.fmt;
-    return rt(V_BOOL, d, 0);
+    return cc_runtime(V_BOOL, d, 0);
 }
 
 static cval as_fp(cval v, int fmt)
@@ -138,7 +121,7 @@ static cval minmax(cc *c, const ds_node *e, int is_max, cval a, cval b)
         o->a = (uint16_t)cc_in_slot(c, &a, e);
         o->b = (uint16_t)cc_in_slot(c, &b, e);
         o->fmt = (uint8_t)fmt;
-        return rt(V_FP, d, fmt);
+        return cc_runtime(V_FP, d, fmt);
     }
     return cc_bin_int(c, is_max ? DO_MAX : DO_MIN, a, b, e);
 }
@@ -157,7 +140,7 @@ static cval extend(cc *c, cval v, int w, int sgn, const ds_node *at)
     ds_op *o = cc_emit(c, DO_SEXT, d);
     o->a = (uint16_t)v.slot;
     o->width = (uint8_t)w;
-    return rt(V_INT, d, 0);
+    return cc_runtime(V_INT, d, 0);
 }
 
 static cval bits(cc *c, cval v, int lo, int w, const ds_node *at)
@@ -170,7 +153,7 @@ static cval bits(cc *c, cval v, int lo, int w, const ds_node *at)
     o->a = (uint16_t)v.slot;
     o->k = lo;
     o->width = (uint8_t)w;
-    return rt(V_INT, d, 0);
+    return cc_runtime(V_INT, d, 0);
 }
 
 static cval array(cc *c, int n, const ds_node *at)
@@ -187,25 +170,26 @@ static cval array(cc *c, int n, const ds_node *at)
     return v;
 }
 
-static cval packed(cc *c, const ds_node *e, int w)
+static cval packed(cc *c, const ds_node *e, const char *name, const cval *a, int n)
 {
-    nargs(c, e, 2);
-    cval x = arg(c, e, 0);
-    const char *f = name_arg(c, e, 1);
+    (void)n;
+    int w = strstr(name, "16bit") ? 16 : 8;
+    cval x = a[0];
+    const char *f = name_arg(c, e, a, 1);
     int sgn = f[0] == 'S';
     if ((f[0] != 'S' && f[0] != 'U') || atoi(f + 1) != w)
         cc_fail(c, e->list[1], ".%s is not a %d-bit integer format (S%d, U%d)", f, w, w, w);
-    int n = 32 / w;
-    cval r = array(c, n, e);
-    for (int i = 0; i < n; i++)
+    int count = 32 / w;
+    cval r = array(c, count, e);
+    for (int i = 0; i < count; i++)
         r.elems[i] = extend(c, bits(c, x, i * w, w, e), w, sgn, e);
     return r;
 }
 
 /* dtype names: S2 U2 S4 U4 S8 U8 S16 U16 S32 U32 S64 U64 */
-static void int_type(cc *c, const ds_node *e, int *w, int *sgn)
+static void int_type(cc *c, const ds_node *e, const cval *a, int *w, int *sgn)
 {
-    const char *n = name_arg(c, e, 0);
+    const char *n = name_arg(c, e, a, 0);
     *sgn = n[0] == 'S';
     *w = atoi(n + 1);
     if ((n[0] != 'S' && n[0] != 'U') || (*w != 2 && *w != 4 && *w != 8 && *w != 16 && *w != 32 && *w != 64))
@@ -228,12 +212,12 @@ static const struct {
 };
 
 /* ReadByte(.mode, sel, k, t): byte k of the result */
-static cval read_byte(cc *c, const ds_node *e)
+static cval read_byte(cc *c, const ds_node *e, const char *name, const cval *a, int n)
 {
-    nargs(c, e, 4);
-    const char *mode = name_arg(c, e, 0);
-    cval sel = cc_as_int(c, arg(c, e, 1), e->list[1]), k = cc_as_int(c, arg(c, e, 2), e->list[2]);
-    cval t = cc_as_int(c, arg(c, e, 3), e->list[3]);
+    (void)name, (void)n;
+    const char *mode = name_arg(c, e, a, 0);
+    cval sel = cc_as_int(c, a[1], e->list[1]), k = cc_as_int(c, a[2], e->list[2]);
+    cval t = cc_as_int(c, a[3], e->list[3]);
     if (!k.konst || k.k < 0 || k.k > 3)
         cc_fail(c, e->list[2], "ReadByte's byte index must be a constant 0..3");
     cval nib;
@@ -264,13 +248,12 @@ static cval read_byte(cc *c, const ds_node *e)
     o->a = (uint16_t)rep.slot;
     o->b = (uint16_t)cc_in_slot(c, &sgnb, e);
     o->c = (uint16_t)cc_in_slot(c, &byte, e);
-    return rt(V_INT, d, 0);
+    return cc_runtime(V_INT, d, 0);
 }
 
-static cval lut_call(cc *c, const ds_node *e, cval f)
+cval cc_lut_call(cc *c, const ds_node *e, cval f, const cval *args)
 {
-    nargs(c, e, 3);
-    cval a = arg(c, e, 0), b = arg(c, e, 1), x = arg(c, e, 2);
+    cval a = args[0], b = args[1], x = args[2];
     int w = a.ty == V_BOOL && b.ty == V_BOOL && x.ty == V_BOOL ? 1 : 32;
     a = cc_as_int(c, a, e);
     b = cc_as_int(c, b, e);
@@ -285,209 +268,275 @@ static cval lut_call(cc *c, const ds_node *e, cval f)
     o->c = (uint16_t)cc_in_slot(c, &x, e);
     o->imm = lut.k & 0xff;
     o->width = (uint8_t)w;
-    return rt(w == 1 ? V_BOOL : V_INT, d, 0);
+    return cc_runtime(w == 1 ? V_BOOL : V_INT, d, 0);
 }
 
-cval cc_call(cc *c, const ds_node *e)
-{
-    const char *n = e->name;
-    if (!n)
-        cc_fail(c, e, "only a named function can be called");
-    var *fv = cc_find_var(c, n);
-    if (fv && fv->set && fv->v.ty == V_FUNC) {
-        cval lut = fv->v;
-        lut.ty = V_INT;
-        lut.konst = 1;
-        return lut_call(c, e, lut);
-    }
-    if (!strcmp(n, "isSubnormal") || !strcmp(n, "isNAN")) {
-        nargs(c, e, 1);
-        return fp_test(c, n[2] == 'S' ? DO_FISSUB : DO_FISNAN, fp_arg(c, e, 0), e);
-    }
-    if (!strcmp(n, "signZero")) {
-        nargs(c, e, 1);
-        cval x = fp_arg(c, e, 0);
-        return as_fp(cc_bin_int(c, DO_AND, x, cc_const(V_INT, signmask[x.fmt]), e), x.fmt);
-    }
-    if (!strcmp(n, "QNAN")) {
-        nargs(c, e, 1);
-        cval x = fp_arg(c, e, 0);
-        return as_fp(cc_bin_int(c, DO_OR, x, cc_const(V_INT, one << (mbits[x.fmt] - 1)), e), x.fmt);
-    }
-    if (!strcmp(n, "roundToF32") || !strcmp(n, "roundToF64") || !strcmp(n, "roundToF16") || !strcmp(n, "roundToBF16")) {
-        nargs(c, e, 2);
-        cval x = arg(c, e, 0);
-        return round_to(c, x, fmt_of_name(c, e, n + 7), rnd_of(c, e, 1), e);
-    }
-    if (!strcmp(n, "round")) {
-        nargs(c, e, 3);
-        cval x = arg(c, e, 0);
-        int rnd = rnd_of(c, e, 1);
-        return round_to(c, x, fmt_of_name(c, e->list[2], name_arg(c, e, 2)), rnd, e);
-    }
-    if (!strcmp(n, "scale")) {
-        nargs(c, e, 2);
-        cval x = fp_arg(c, e, 0);
-        const char *s = name_arg(c, e, 1);
-        static const struct {
-            const char *n;
-            int k;
-        } sc[] = {{"NoScale", 0}, {"D2", -1}, {"D4", -2}, {"D8", -3}, {"M2", 1}, {"M4", 2}, {"M8", 3}};
-        for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
-            if (!strcmp(sc[i].n, s)) {
-                cval r = x;
-                r.ty = V_EXACT;
-                r.x = X_VAL;
-                r.xa = cc_in_slot(c, &x, e);
-                r.xb = r.xc = -1;
-                r.scale = sc[i].k;
-                r.konst = 0;
-                return r;
-            }
-        cc_fail(c, e->list[1], ".%s is not a scale (D2 D4 D8 M2 M4 M8)", s);
-    }
-    if (!strcmp(n, "min") || !strcmp(n, "max")) {
-        nargs(c, e, 2);
-        return minmax(c, e, n[1] == 'a', arg(c, e, 0), arg(c, e, 1));
-    }
-    if (!strcmp(n, "clamp")) {
-        nargs(c, e, 3);
-        return minmax(c, e, 0, minmax(c, e, 1, arg(c, e, 0), arg(c, e, 1)), arg(c, e, 2));
-    }
-    if (!strcmp(n, "mod")) {
-        nargs(c, e, 2);
-        cval m = cc_as_int(c, arg(c, e, 1), e->list[1]);
-        if (!m.konst || m.k <= 0)
-            cc_fail(c, e->list[1], "mod needs a positive constant modulus");
-        return cc_bin_int(c, DO_MOD, arg(c, e, 0), m, e);
-    }
-    if (!strcmp(n, "ceil") || !strcmp(n, "floor")) {
-        nargs(c, e, 1);
-        const ds_node *x = e->list[0];
-        if (x->kind == N_BIN && x->op == '/')
-            return cc_bin_int(c, n[0] == 'c' ? DO_CDIV : DO_DIV, cc_expr(c, x->a), cc_expr(c, x->b), e);
-        return cc_as_int(c, arg(c, e, 0), e);
-    }
-    static const struct {
-        const char *n;
-        int w, s;
-    } casts[] = {{"INT8", 8, 1},   {"UINT8", 8, 0},   {"INT16", 16, 1}, {"UINT16", 16, 0},
-                 {"INT32", 32, 1}, {"UINT32", 32, 0}, {"INT64", 64, 1}, {"UINT64", 64, 0}};
-    for (size_t i = 0; i < sizeof casts / sizeof casts[0]; i++)
-        if (!strcmp(n, casts[i].n)) {
-            nargs(c, e, 1);
-            return extend(c, arg(c, e, 0), casts[i].w, casts[i].s, e);
-        }
-    if (!strcmp(n, "signExtendTo64bit")) {
-        nargs(c, e, 1);
-        return extend(c, arg(c, e, 0), 32, 1, e);
-    }
-    if (!strcmp(n, "extractUnbiasedExp")) {
-        nargs(c, e, 1);
-        cval x = fp_arg(c, e, 0);
-        int bias = (1 << (ebits[x.fmt] - 1)) - 1;
-        return cc_bin_int(c, DO_SUB, bits(c, x, mbits[x.fmt], ebits[x.fmt], e), cc_const(V_INT, bias), e);
-    }
-    if (!strcmp(n, "chooseInput")) {
-        nargs(c, e, 3);
-        cval x = cc_as_int(c, arg(c, e, 0), e->list[0]);
-        cval i = cc_as_int(c, arg(c, e, 1), e->list[1]);
-        const char *sel = name_arg(c, e, 2);
-        if (!i.konst || (i.k != 0 && i.k != 1))
-            cc_fail(c, e->list[1], "chooseInput's lane must be a constant 0 or 1");
-        int half = !strcmp(sel, "H1_H0") ? (int)i.k : !strcmp(sel, "H0_H0") ? 0 : !strcmp(sel, "H1_H1") ? 1 : -1;
-        if (half < 0)
-            cc_fail(c, e->list[2], ".%s is not a half selection (H1_H0 H0_H0 H1_H1)", sel);
-        int fmt = cc_h2_fmt(c, e) == DV_BF16 ? DS_BF16 : DS_F16;
-        return as_fp(bits(c, x, 16 * half, 16, e), fmt);
-    }
-    if (!strcmp(n, "extractAndExtendPacked16bit"))
-        return packed(c, e, 16);
-    if (!strcmp(n, "extractAndExtendPacked8bit"))
-        return packed(c, e, 8);
-    if (!strcmp(n, "getFunctionFromTable")) {
-        nargs(c, e, 1);
-        cval t = cc_as_int(c, arg(c, e, 0), e->list[0]);
-        t.ty = V_FUNC;
-        return t;
-    }
-    if (!strcmp(n, "signOrZeroExtendShiftRight")) {
-        nargs(c, e, 3);
-        cval t = arg(c, e, 0), s = arg(c, e, 1);
-        const char *ty = name_arg(c, e, 2);
-        if (ty[0] == 'S') /* the funnel as a signed 64-bit value */
-            t = extend(c, t, 64, 1, e);
-        return cc_bin_int(c, DO_SHR, t, cc_bin_int(c, DO_MIN, s, cc_const(V_INT, 127), e), e);
-    }
-    if (!strcmp(n, "ReadByte"))
-        return read_byte(c, e);
-    if (!strcmp(n, "packPred2Byte")) { /* argument i is bit i */
-        if (e->n < 1 || e->n > 8)
-            cc_fail(c, e, "packPred2Byte takes 1 to 8 predicates");
-        cval r = cc_const(V_INT, 0);
-        for (int i = 0; i < e->n; i++) {
-            cval b = cc_bin_int(c, DO_NE, arg(c, e, i), cc_const(V_INT, 0), e->list[i]);
-            r = cc_bin_int(c, DO_OR, r, cc_bin_int(c, DO_SHL, b, cc_const(V_INT, i), e), e);
-        }
-        return r;
-    }
-    if (!strcmp(n, "unpackByte2Bits")) {
-        nargs(c, e, 1);
-        cval x = arg(c, e, 0);
-        cval r = array(c, 8, e);
-        for (int i = 0; i < 8; i++) {
-            r.elems[i] = bits(c, x, i, 1, e);
-            r.elems[i].ty = V_BOOL;
-        }
-        return r;
-    }
-    if (!strcmp(n, "pickLane")) { /* the lowest lane in every mask, -1 when none */
-        if (e->n < 1)
-            cc_fail(c, e, "pickLane takes one or more lane masks");
-        cval m = cc_const(V_INT, 0xffffffff);
-        for (int i = 0; i < e->n; i++)
-            m = cc_bin_int(c, DO_AND, m, arg(c, e, i), e->list[i]);
-        if (m.konst)
-            return cc_const(V_INT, m.k ? __builtin_ctzll((unsigned long long)m.k) : -1);
-        int d = cc_slot(c, e);
-        cc_emit(c, DO_CTZ, d)->a = (uint16_t)m.slot;
-        return rt(V_INT, d, 0);
-    }
-    if (!strcmp(n, "MIN") || !strcmp(n, "MAX") || !strcmp(n, "sizeInBitsOf")) {
-        nargs(c, e, 1);
-        int w, sgn;
-        int_type(c, e, &w, &sgn);
-        if (n[0] == 's')
-            return cc_const(V_INT, w);
-        if (n[1] == 'I')
-            return cc_const(V_INT, sgn ? -(one << (w - 1)) : 0);
-        return cc_const(V_INT, sgn ? (one << (w - 1)) - 1 : (one << w) - 1);
-    }
-    if (!strcmp(n, "assert")) {
-        if (e->n < 1 || e->n > 2)
-            cc_fail(c, e, "assert takes a condition and a message");
-        cval k = cc_as_int(c, arg(c, e, 0), e->list[0]);
-        const char *msg = e->n == 2 && e->list[1]->kind == N_STR ? e->list[1]->name : "assertion failed";
-        if (!k.konst)
-            cc_fail(c, e, "assert needs a condition known when the instruction is compiled");
-        if (!k.k)
-            cc_fail(c, e, "%s", msg);
-        return cc_const(V_VOID, 0);
-    }
-    cc_fail(c, e, "unknown function '%s'", n);
-}
-
-ds_vtype cc_h2_fmt(cc *c, const ds_node *at)
+/* The format of the packed halves: the modifier a `type H2(modifier)` patch names */
+static ds_vtype h2_fmt(cc *c, const ds_node *at)
 {
     for (int d = 0; d < c->sem->ndecls; d++)
         if (c->sem->decls[d].type == DV_H2 && c->sem->decls[d].fmtmod) {
-            ds_node tmp = *at;
-            tmp.kind = N_MOD;
-            tmp.name = c->sem->decls[d].fmtmod;
-            cval m = cc_expr(c, &tmp);
+            cval m = cc_modifier(c, at, c->sem->decls[d].fmtmod);
             if (m.ty != V_NAME)
                 break;
             return fmt_of_name(c, at, m.tname) == DS_BF16 ? DV_BF16 : DV_F16;
         }
     cc_fail(c, at, "packed halves need a `type H2(modifier)` patch naming their format's modifier");
+}
+
+/* ------------------------------------------------------------ the functions */
+
+static cval b_fp_test(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)n;
+    return fp_test(c, name[2] == 'S' ? DO_FISSUB : DO_FISNAN, fp_arg(c, e, a, 0), e);
+}
+
+static cval b_sign_zero(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval x = fp_arg(c, e, a, 0);
+    return as_fp(cc_bin_int(c, DO_AND, x, cc_const(V_INT, signmask[x.fmt]), e), x.fmt);
+}
+
+static cval b_qnan(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval x = fp_arg(c, e, a, 0);
+    return as_fp(cc_bin_int(c, DO_OR, x, cc_const(V_INT, one << (mbits[x.fmt] - 1)), e), x.fmt);
+}
+
+/* roundToF32(x, .rnd) and the other formats: the format in the name */
+static cval b_round_to(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)n;
+    return round_to(c, a[0], fmt_of_name(c, e, name + 7), rnd_of(c, e, a, 1), e);
+}
+
+static cval b_round(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    int rnd = rnd_of(c, e, a, 1);
+    return round_to(c, a[0], fmt_of_name(c, e->list[2], name_arg(c, e, a, 2)), rnd, e);
+}
+
+static cval b_scale(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval x = fp_arg(c, e, a, 0);
+    const char *s = name_arg(c, e, a, 1);
+    static const struct {
+        const char *n;
+        int k;
+    } sc[] = {{"NoScale", 0}, {"D2", -1}, {"D4", -2}, {"D8", -3}, {"M2", 1}, {"M4", 2}, {"M8", 3}};
+    for (size_t i = 0; i < sizeof sc / sizeof sc[0]; i++)
+        if (!strcmp(sc[i].n, s)) {
+            cval r = x;
+            r.ty = V_EXACT;
+            r.x = X_VAL;
+            r.xa = cc_in_slot(c, &x, e);
+            r.xb = r.xc = -1;
+            r.scale = sc[i].k;
+            r.konst = 0;
+            return r;
+        }
+    cc_fail(c, e->list[1], ".%s is not a scale (D2 D4 D8 M2 M4 M8)", s);
+}
+
+static cval b_minmax(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)n;
+    return minmax(c, e, name[1] == 'a', a[0], a[1]);
+}
+
+static cval b_clamp(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    return minmax(c, e, 0, minmax(c, e, 1, a[0], a[1]), a[2]);
+}
+
+static cval b_mod(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval m = cc_as_int(c, a[1], e->list[1]);
+    if (!m.konst || m.k <= 0)
+        cc_fail(c, e->list[1], "mod needs a positive constant modulus");
+    return cc_bin_int(c, DO_MOD, a[0], m, e);
+}
+
+/* ceil(x / y) and floor(x / y) divide rounding up or down; of one value,
+ * its integer */
+static cval b_ceil_floor(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    if (n == 2)
+        return cc_bin_int(c, name[0] == 'c' ? DO_CDIV : DO_DIV, a[0], a[1], e);
+    return cc_as_int(c, a[0], e);
+}
+
+/* INT8 .. UINT64: the width and signedness in the name */
+static cval b_cast(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)n;
+    int sgn = name[0] == 'I';
+    return extend(c, a[0], atoi(name + (sgn ? 3 : 4)), sgn, e);
+}
+
+static cval b_sign_extend64(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    return extend(c, a[0], 32, 1, e);
+}
+
+static cval b_unbiased_exp(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval x = fp_arg(c, e, a, 0);
+    int bias = (1 << (ebits[x.fmt] - 1)) - 1;
+    return cc_bin_int(c, DO_SUB, bits(c, x, mbits[x.fmt], ebits[x.fmt], e), cc_const(V_INT, bias), e);
+}
+
+static cval b_choose_input(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval x = cc_as_int(c, a[0], e->list[0]);
+    cval i = cc_as_int(c, a[1], e->list[1]);
+    const char *sel = name_arg(c, e, a, 2);
+    if (!i.konst || (i.k != 0 && i.k != 1))
+        cc_fail(c, e->list[1], "chooseInput's lane must be a constant 0 or 1");
+    int half = !strcmp(sel, "H1_H0") ? (int)i.k : !strcmp(sel, "H0_H0") ? 0 : !strcmp(sel, "H1_H1") ? 1 : -1;
+    if (half < 0)
+        cc_fail(c, e->list[2], ".%s is not a half selection (H1_H0 H0_H0 H1_H1)", sel);
+    int fmt = h2_fmt(c, e) == DV_BF16 ? DS_BF16 : DS_F16;
+    return as_fp(bits(c, x, 16 * half, 16, e), fmt);
+}
+
+static cval b_function_table(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval t = cc_as_int(c, a[0], e->list[0]);
+    t.ty = V_FUNC;
+    return t;
+}
+
+static cval b_funnel_shift(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval t = a[0], s = a[1];
+    const char *ty = name_arg(c, e, a, 2);
+    if (ty[0] == 'S') /* the funnel as a signed 64-bit value */
+        t = extend(c, t, 64, 1, e);
+    return cc_bin_int(c, DO_SHR, t, cc_bin_int(c, DO_MIN, s, cc_const(V_INT, 127), e), e);
+}
+
+/* argument i is bit i */
+static cval b_pack_preds(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name;
+    cval r = cc_const(V_INT, 0);
+    for (int i = 0; i < n; i++) {
+        cval b = cc_bin_int(c, DO_NE, a[i], cc_const(V_INT, 0), e->list[i]);
+        r = cc_bin_int(c, DO_OR, r, cc_bin_int(c, DO_SHL, b, cc_const(V_INT, i), e), e);
+    }
+    return r;
+}
+
+static cval b_unpack_bits(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name, (void)n;
+    cval r = array(c, 8, e);
+    for (int i = 0; i < 8; i++) {
+        r.elems[i] = bits(c, a[0], i, 1, e);
+        r.elems[i].ty = V_BOOL;
+    }
+    return r;
+}
+
+/* the lowest lane in every mask, -1 when none */
+static cval b_pick_lane(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name;
+    cval m = cc_const(V_INT, 0xffffffff);
+    for (int i = 0; i < n; i++)
+        m = cc_bin_int(c, DO_AND, m, a[i], e->list[i]);
+    if (m.konst)
+        return cc_const(V_INT, m.k ? __builtin_ctzll((unsigned long long)m.k) : -1);
+    int d = cc_slot(c, e);
+    cc_emit(c, DO_CTZ, d)->a = (uint16_t)m.slot;
+    return cc_runtime(V_INT, d, 0);
+}
+
+/* MIN(.type), MAX(.type), sizeInBitsOf(.type) */
+static cval b_type_limit(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)n;
+    int w, sgn;
+    int_type(c, e, a, &w, &sgn);
+    if (name[0] == 's')
+        return cc_const(V_INT, w);
+    if (name[1] == 'I')
+        return cc_const(V_INT, sgn ? -(one << (w - 1)) : 0);
+    return cc_const(V_INT, sgn ? (one << (w - 1)) - 1 : (one << w) - 1);
+}
+
+static cval b_assert(cc *c, const ds_node *e, const char *name, const cval *a, int n)
+{
+    (void)name;
+    cval k = cc_as_int(c, a[0], e->list[0]);
+    const char *msg = n == 2 && a[1].ty == V_STR ? a[1].name : "assertion failed";
+    if (!k.konst)
+        cc_fail(c, e, "assert needs a condition known when the instruction is compiled");
+    if (!k.k)
+        cc_fail(c, e, "%s", msg);
+    return cc_const(V_VOID, 0);
+}
+
+static const cc_builtin builtins[] = {
+    {"isSubnormal", 1, 1, 0, b_fp_test},
+    {"isNAN", 1, 1, 0, b_fp_test},
+    {"signZero", 1, 1, 0, b_sign_zero},
+    {"QNAN", 1, 1, 0, b_qnan},
+    {"roundToF32", 2, 2, 0, b_round_to},
+    {"roundToF64", 2, 2, 0, b_round_to},
+    {"roundToF16", 2, 2, 0, b_round_to},
+    {"roundToBF16", 2, 2, 0, b_round_to},
+    {"round", 3, 3, 0, b_round},
+    {"scale", 2, 2, 0, b_scale},
+    {"min", 2, 2, 0, b_minmax},
+    {"max", 2, 2, 0, b_minmax},
+    {"clamp", 3, 3, 0, b_clamp},
+    {"mod", 2, 2, 0, b_mod},
+    {"ceil", 1, 1, 1, b_ceil_floor},
+    {"floor", 1, 1, 1, b_ceil_floor},
+    {"INT8", 1, 1, 0, b_cast},
+    {"UINT8", 1, 1, 0, b_cast},
+    {"INT16", 1, 1, 0, b_cast},
+    {"UINT16", 1, 1, 0, b_cast},
+    {"INT32", 1, 1, 0, b_cast},
+    {"UINT32", 1, 1, 0, b_cast},
+    {"INT64", 1, 1, 0, b_cast},
+    {"UINT64", 1, 1, 0, b_cast},
+    {"signExtendTo64bit", 1, 1, 0, b_sign_extend64},
+    {"extractUnbiasedExp", 1, 1, 0, b_unbiased_exp},
+    {"chooseInput", 3, 3, 0, b_choose_input},
+    {"extractAndExtendPacked16bit", 2, 2, 0, packed},
+    {"extractAndExtendPacked8bit", 2, 2, 0, packed},
+    {"getFunctionFromTable", 1, 1, 0, b_function_table},
+    {"signOrZeroExtendShiftRight", 3, 3, 0, b_funnel_shift},
+    {"ReadByte", 4, 4, 0, read_byte},
+    {"packPred2Byte", 1, 8, 0, b_pack_preds},
+    {"unpackByte2Bits", 1, 1, 0, b_unpack_bits},
+    {"pickLane", 1, CC_MAX_ARGS, 0, b_pick_lane},
+    {"MIN", 1, 1, 0, b_type_limit},
+    {"MAX", 1, 1, 0, b_type_limit},
+    {"sizeInBitsOf", 1, 1, 0, b_type_limit},
+    {"assert", 1, 2, 0, b_assert},
+};
+_Static_assert(8 <= CC_MAX_ARGS, "packPred2Byte's eight predicates");
+
+const cc_builtin *cc_find_builtin(const char *name)
+{
+    for (size_t i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        if (!strcmp(builtins[i].name, name))
+            return &builtins[i];
+    return NULL;
 }

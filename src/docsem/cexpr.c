@@ -10,144 +10,6 @@
 
 static const ds_int one = 1;
 
-cval cc_as_int(cc *c, cval v, const ds_node *at)
-{
-    switch (v.ty) {
-    case V_INT: return v;
-    case V_BOOL:
-    case V_FP: v.ty = V_INT; return v;
-    case V_REAL:
-        /* an integral real within 64 bits is that integer; the cast of one
-         * outside them (or of a NaN) would be undefined */
-        if (v.real >= -0x1p63 && v.real < 0x1p63 && v.real == (double)(long long)v.real)
-            return cc_const(V_INT, (ds_int)(long long)v.real);
-        cc_fail(c, at, "the real number %s is used as an integer", v.text);
-    case V_EXACT: cc_fail(c, at, "an exact floating-point value is used before it is rounded");
-    case V_NAME: cc_fail(c, at, "the modifier value .%s is used as a number", v.name);
-    default: cc_fail(c, at, "this is not a number");
-    }
-}
-
-static cval runtime(vty ty, int slot)
-{
-    cval v = cc_const(ty, 0);
-    v.konst = 0;
-    v.slot = slot;
-    return v;
-}
-
-static ds_int sign_of(int fmt) { return fmt == DS_F64 ? one << 63 : fmt == DS_F32 ? one << 31 : one << 15; }
-
-cval cc_to_fp(cc *c, cval v, int fmt, const ds_node *at)
-{
-    static const fp_format ff[] = {FP_F16, FP_BF16, FP_F32, FP_F64};
-    switch (v.ty) {
-    case V_FP:
-        if (v.fmt != fmt)
-            cc_fail(c, at, "a value of one floating-point format is used as another without a conversion");
-        return v;
-    case V_REAL: {
-        const char *t = v.text;
-        int neg = 0;
-        while (*t == '-' || *t == '+')
-            neg ^= *t++ == '-';
-        size_t n = strlen(t);
-        if (n && (t[n - 1] == 'f' || t[n - 1] == 'F'))
-            n--;
-        uint64_t bits;
-        int ovf = 0;
-        if (fp_parse(t, n, ff[fmt], &bits, &ovf))
-            cc_fail(c, at, "'%s' is not a real number", v.text);
-        cval r = cc_const(V_FP, (ds_int)bits | (neg ? sign_of(fmt) : 0));
-        r.fmt = (uint8_t)fmt;
-        return r;
-    }
-    case V_INT:
-    case V_BOOL:
-        v.ty = V_FP;
-        v.fmt = (uint8_t)fmt;
-        return v;
-    case V_EXACT: cc_fail(c, at, "an exact value needs an explicit rounding here");
-    default: cc_fail(c, at, "this is not a floating-point value");
-    }
-}
-
-static ds_int fold(int code, ds_int a, ds_int b)
-{
-    typedef unsigned __int128 u;
-    switch (code) {
-    case DO_ADD: return (ds_int)((u)a + (u)b);
-    case DO_SUB: return (ds_int)((u)a - (u)b);
-    case DO_MUL: return (ds_int)((u)a * (u)b);
-    case DO_DIV: return ds_div(a, b);
-    case DO_CDIV: return ds_cdiv(a, b);
-    case DO_MOD: return ds_mod(a, b);
-    case DO_AND: return a & b;
-    case DO_OR: return a | b;
-    case DO_XOR: return a ^ b;
-    case DO_SHL: return b < 0 || b > 127 ? 0 : (ds_int)((u)a << b);
-    case DO_SHR: return b < 0 || b > 127 ? (a < 0 ? -1 : 0) : a >> b;
-    case DO_LT: return a < b;
-    case DO_LE: return a <= b;
-    case DO_GT: return a > b;
-    case DO_GE: return a >= b;
-    case DO_EQ: return a == b;
-    case DO_NE: return a != b;
-    case DO_MIN: return a < b ? a : b;
-    case DO_MAX: return a > b ? a : b;
-    case DO_LAND: return a && b;
-    case DO_LOR: return a || b;
-    default: return 0;
-    }
-}
-
-static int is_compare(int code) { return code >= DO_LT && code <= DO_NE; }
-
-/* A divisor of 0 and a negative shift count have no value the documents
- * could mean: the word faults, at the operator, on the first lane of the
- * mask that meets one (a constant one faults on any lane that gets there,
- * so that a branch no lane takes stays harmless). Shifts of 128 or more
- * are defined (0, or the sign for >>: the 128-bit integer shifted). */
-static void guard(cc *c, int code, cval b, const ds_node *at)
-{
-    const int div = code == DO_DIV || code == DO_CDIV || code == DO_MOD;
-    if (!div && code != DO_SHL && code != DO_SHR)
-        return;
-    if (b.konst && (div ? b.k != 0 : b.k >= 0))
-        return;
-    cval bad = b.konst ? cc_const(V_BOOL, 1) : cc_bin_int(c, div ? DO_EQ : DO_LT, b, cc_const(V_INT, 0), at);
-    const int a = cc_in_slot(c, &bad, at);
-    const int k = cc_fault_message(c, at, div ? "division by zero" : "negative shift count");
-    ds_op *o = cc_emit(c, DO_FAULT, 0);
-    o->a = (uint16_t)a;
-    o->k = k;
-}
-
-cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at)
-{
-    a = cc_as_int(c, a, at);
-    b = cc_as_int(c, b, at);
-    guard(c, code, b, at);
-    vty rt = is_compare(code) || code == DO_LAND || code == DO_LOR ? V_BOOL : V_INT;
-    if (a.konst && b.konst)
-        return cc_const(rt, fold(code, a.k, b.k));
-    /* x mod 2^k is x & (2^k - 1) in two's complement (a 128-bit division otherwise) */
-    if (code == DO_MOD && b.konst && b.k > 0 && (b.k & (b.k - 1)) == 0) {
-        code = DO_AND;
-        b.k -= 1;
-    }
-    int d = cc_slot(c, at);
-    ds_op *o = cc_emit(c, code, d);
-    o->a = (uint16_t)cc_in_slot(c, &a, at);
-    if (b.konst) {
-        o->bk = 1;
-        o->imm = b.k;
-    } else {
-        o->b = (uint16_t)b.slot;
-    }
-    return runtime(rt, d);
-}
-
 static cval unary_int(cc *c, int code, cval a, const ds_node *at)
 {
     a = cc_as_int(c, a, at);
@@ -158,90 +20,7 @@ static cval unary_int(cc *c, int code, cval a, const ds_node *at)
     }
     int d = cc_slot(c, at);
     cc_emit(c, code, d)->a = (uint16_t)a.slot;
-    return runtime(code == DO_LNOT ? V_BOOL : V_INT, d);
-}
-
-/* ------------------------------------------------------------------ names */
-
-static const char *slot_value(const ds_insn *in, const mod_slot *s, const char **tname, char *buf, size_t cap)
-{
-    if (s->field < 0) {
-        const char *sp = s->def_choice >= 0 ? s->choices[s->def_choice].spell : s->name;
-        *tname = sp;
-        return sp;
-    }
-    uint64_t v = in->fields[s->field];
-    const isa_field *f = &in->op->fields[s->field];
-    const char *tn = type_value_name(f->type, v, buf, cap);
-    *tname = tn ? tn : "?";
-    for (int k = 0; k < s->nchoices; k++)
-        if (s->choices[k].value == v)
-            return s->choices[k].spell;
-    return *tname;
-}
-
-static cval name_val(const char *name, const char *tname)
-{
-    cval v = cc_const(V_NAME, 0);
-    v.konst = 0;
-    v.name = name;
-    v.tname = tname;
-    return v;
-}
-
-/* the compiler keeps value names it made up in the instruction's own strings */
-static const char *keep(cc *c, const char *s)
-{
-    /* names come from the model (stable) except type_value_name's buffer */
-    (void)c;
-    return s;
-}
-
-static cval modifier(cc *c, const ds_node *e, const char *name)
-{
-    const ds_insn *in = c->in;
-    char buf[32];
-    for (int i = 0; i < in->F->nmods; i++) {
-        const mod_slot *s = &in->F->mods[i];
-        if (s->literal || s->operand >= 0 || strcmp(s->name, name))
-            continue;
-        const char *tn;
-        const char *sp = slot_value(in, s, &tn, buf, sizeof buf);
-        cval v = name_val(keep(c, sp), tn == buf ? sp : tn);
-        v.mslot = s;
-        v.mtype = s->field >= 0 ? in->op->fields[s->field].type : NULL;
-        return v;
-    }
-    int f = model_field(in->op, name);
-    if (f >= 0 && in->op->fields[f].type->kind == TY_ENUM) {
-        const isa_type *t = in->op->fields[f].type;
-        uint64_t val = in->fields[f];
-        const char *tn = NULL;
-        for (int k = 0; k < t->nvalues; k++)
-            if (t->values[k].value == val && !t->values[k].alias) {
-                tn = t->values[k].name;
-                break;
-            }
-        if (!tn)
-            cc_fail(c, e, ".%s holds a value with no name", name);
-        cval v = name_val(tn, tn);
-        v.mtype = t;
-        return v;
-    }
-    for (int i = 0; i < in->F->nmods; i++) { /* an operand's suffix (R2P's `.bsel` of Ra.bsel) */
-        const mod_slot *s = &in->F->mods[i];
-        if (s->operand < 0 || strcmp(s->name, name))
-            continue;
-        const char *tn;
-        const char *sp = slot_value(in, s, &tn, buf, sizeof buf);
-        cval v = name_val(sp, tn == buf ? sp : tn);
-        v.mslot = s;
-        v.mtype = s->field >= 0 ? in->op->fields[s->field].type : NULL;
-        return v;
-    }
-    if (name[0] >= 'a' && name[0] <= 'z')
-        cc_fail(c, e, "unknown modifier .%s: %s has no modifier or field of that name", name, in->op->name);
-    return name_val(name, name);
+    return cc_runtime(code == DO_LNOT ? V_BOOL : V_INT, d, 0);
 }
 
 static const struct {
@@ -314,13 +93,13 @@ static cval fp_neg(cc *c, cval v, const ds_node *at)
             ds_op *o = cc_emit(c, DO_XOR, s);
             o->a = (uint16_t)v.xa;
             o->bk = 1;
-            o->imm = sign_of(v.fmt);
+            o->imm = cc_sign_bit(v.fmt);
             v.xa = s;
             return v;
         }
         cc_fail(c, at, "the negation of an exact sum is not supported; negate its terms");
     }
-    cval r = cc_bin_int(c, DO_XOR, v, cc_const(V_INT, sign_of(v.fmt)), at);
+    cval r = cc_bin_int(c, DO_XOR, v, cc_const(V_INT, cc_sign_bit(v.fmt)), at);
     r.ty = V_FP;
     r.fmt = v.fmt;
     return r;
@@ -404,7 +183,7 @@ static cval fp_compare(cc *c, int mask, cval a, cval b, const ds_node *at)
     o->a = (uint16_t)cc_in_slot(c, &a, at);
     o->b = (uint16_t)cc_in_slot(c, &b, at);
     o->imm = mask;
-    return runtime(V_BOOL, d);
+    return cc_runtime(V_BOOL, d, 0);
 }
 
 /* ------------------------------------------------------------------ operators */
@@ -470,7 +249,7 @@ static cval binary(cc *c, int op, cval a, cval b, const ds_node *at)
  * boolean operators (LOPOp, BoolOp) */
 static cval modop(cc *c, const ds_node *e)
 {
-    cval m = modifier(c, e, e->name);
+    cval m = cc_modifier(c, e, e->name);
     cval a = cc_expr(c, e->a), b = cc_expr(c, e->b);
     const char *n = m.tname;
     static const struct {
@@ -530,7 +309,7 @@ static cval ternary(cc *c, const ds_node *e)
     o->a = (uint16_t)k.slot;
     o->b = (uint16_t)cc_in_slot(c, &ai, e->b);
     o->c = (uint16_t)cc_in_slot(c, &bi, e->c);
-    cval r = runtime(ty, d);
+    cval r = cc_runtime(ty, d, 0);
     if (fmt >= 0)
         r.fmt = (uint8_t)fmt;
     return r;
@@ -581,13 +360,7 @@ static cval member(cc *c, const ds_node *e)
         const mod_slot *s = &F->mods[sl->sfx_slot];
         if (strcmp(s->name, e->name))
             break;
-        char buf[32];
-        const char *tn;
-        const char *sp = slot_value(c->in, s, &tn, buf, sizeof buf);
-        cval r = name_val(sp, tn == buf ? sp : tn);
-        r.mslot = s;
-        r.mtype = s->field >= 0 ? c->in->op->fields[s->field].type : NULL;
-        return r;
+        return cc_mod_value(c, s);
     }
     cc_fail(c, e, "operand %s has no suffix .%s in %s", e->a->name, e->name, F->mnemonic);
 }
@@ -610,7 +383,43 @@ static cval slice(cc *c, const ds_node *e)
     o->a = (uint16_t)v.slot;
     o->k = (int)lo;
     o->width = (uint8_t)w;
-    return runtime(V_INT, d);
+    return cc_runtime(V_INT, d, 0);
+}
+
+/* f(args): the arguments compiled left to right, then the built-in (or a
+ * truth table held by a variable) emits the operation */
+static cval call(cc *c, const ds_node *e)
+{
+    const char *n = e->name;
+    if (!n)
+        cc_fail(c, e, "only a named function can be called");
+    var *fv = cc_find_var(c, n);
+    int table = fv && fv->set && fv->v.ty == V_FUNC;
+    const cc_builtin *b = table ? NULL : cc_find_builtin(n);
+    if (!table && !b)
+        cc_fail(c, e, "unknown function '%s'", n);
+    int lo = table ? 3 : b->min_args, hi = table ? 3 : b->max_args;
+    if (e->n < lo || e->n > hi) {
+        if (lo == hi)
+            cc_fail(c, e, "%s takes %d argument%s, not %d", n, lo, lo == 1 ? "" : "s", e->n);
+        cc_fail(c, e, "%s takes %d to %d arguments, not %d", n, lo, hi, e->n);
+    }
+    cval a[CC_MAX_ARGS];
+    int na = 0;
+    if (b && b->quotient && e->list[0]->kind == N_BIN && e->list[0]->op == '/') {
+        a[na++] = cc_expr(c, e->list[0]->a);
+        a[na++] = cc_expr(c, e->list[0]->b);
+    } else {
+        for (; na < e->n; na++)
+            a[na] = cc_expr(c, e->list[na]);
+    }
+    if (table) {
+        cval lut = fv->v;
+        lut.ty = V_INT;
+        lut.konst = 1;
+        return cc_lut_call(c, e, lut, a);
+    }
+    return b->emit(c, e, n, a, na);
 }
 
 cval cc_expr(cc *c, const ds_node *e)
@@ -637,19 +446,19 @@ cval cc_expr(cc *c, const ds_node *e)
             return cc_const(V_BOOL, e->name[0] == 't');
         for (int k = 0; k < 2; k++)
             if (!strcmp(e->name, ds_warp_names[k])) { /* the warp's active lanes (0), its guarded lanes (1) */
-                cval m = runtime(V_INT, cc_slot(c, e));
+                cval m = cc_runtime(V_INT, cc_slot(c, e), 0);
                 cc_emit(c, DO_LANEMASK, m.slot)->k = k;
                 return m;
             }
         cc_fail(c, e, "unknown name '%s'", e->name);
     }
-    case N_MOD: return modifier(c, e, e->name);
+    case N_MOD: return cc_modifier(c, e, e->name);
     case N_MEMBER: return member(c, e);
-    case N_CALL: return cc_call(c, e);
+    case N_CALL: return call(c, e);
     case N_INDEX: {
         if (cc_is_regfile(c, e)) { /* R[i]: general register i of each lane */
             cval i = cc_as_int(c, cc_expr(c, e->b), e->b);
-            cval r = runtime(V_INT, cc_slot(c, e));
+            cval r = cc_runtime(V_INT, cc_slot(c, e), 0);
             cc_emit(c, DO_RGET, r.slot)->a = (uint16_t)cc_in_slot(c, &i, e->b);
             return r;
         }
@@ -696,7 +505,7 @@ cval cc_expr(cc *c, const ds_node *e)
     case N_ABS: {
         cval a = cc_expr(c, e->a);
         if (a.ty == V_FP) {
-            cval r = cc_bin_int(c, DO_AND, a, cc_const(V_INT, ~sign_of(a.fmt)), e);
+            cval r = cc_bin_int(c, DO_AND, a, cc_const(V_INT, ~cc_sign_bit(a.fmt)), e);
             r.ty = V_FP;
             r.fmt = a.fmt;
             return r;

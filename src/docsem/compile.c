@@ -16,275 +16,6 @@
 
 #include "docsem/compile.h"
 
-void cc_fail(cc *c, const ds_node *at, const char *fmt, ...)
-{
-    char msg[200];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    if (at && at->loc.file)
-        snprintf(c->why, c->whycap, "%s:%d:%d: %s", at->loc.file, at->loc.line, at->loc.col, msg);
-    else
-        snprintf(c->why, c->whycap, "%s", msg);
-    longjmp(c->fail, 1);
-}
-
-int cc_slot(cc *c, const ds_node *at)
-{
-    if (c->p->nslots >= DS_MAX_SLOTS)
-        cc_fail(c, at, "the pseudo-code needs more than %d values", DS_MAX_SLOTS);
-    return c->p->nslots++;
-}
-
-static ds_op dead_op;
-
-ds_op *cc_emit(cc *c, int code, int d)
-{
-    if (c->dead)
-        return &dead_op;
-    if (c->prologue) { /* operand loads: before any branch, so every path sees them */
-        if (c->npro == MAX_PROLOGUE)
-            cc_fail(c, NULL, "the pseudo-code reads too many operands");
-        ds_op *o = &c->pro[c->npro++];
-        memset(o, 0, sizeof *o);
-        o->code = (uint8_t)code;
-        o->d = (uint16_t)d;
-        return o;
-    }
-    if (c->p->nops == c->cap) {
-        int nc = c->cap ? c->cap * 2 : 64;
-        ds_op *o = realloc(c->p->ops, (size_t)nc * sizeof *o);
-        if (!o)
-            cc_fail(c, NULL, "out of memory");
-        c->p->ops = o;
-        c->cap = nc;
-    }
-    ds_op *o = &c->p->ops[c->p->nops++];
-    memset(o, 0, sizeof *o);
-    o->code = (uint8_t)code;
-    o->d = (uint16_t)d;
-    return o;
-}
-
-int cc_fault_message(cc *c, const ds_node *at, const char *msg)
-{
-    if (c->dead)
-        return 0; /* the fault operation is dropped too */
-    char buf[300];
-    if (at && at->loc.file)
-        snprintf(buf, sizeof buf, "%s:%d:%d: %s", at->loc.file, at->loc.line, at->loc.col, msg);
-    else
-        snprintf(buf, sizeof buf, "%s", msg);
-    ds_prog *p = c->p;
-    const char **v = realloc(p->strings, (size_t)(p->nstrings + 1) * sizeof *v);
-    if (!v)
-        cc_fail(c, at, "out of memory");
-    p->strings = v;
-    char *m = malloc(strlen(buf) + 1);
-    if (!m)
-        cc_fail(c, at, "out of memory");
-    memcpy(m, buf, strlen(buf) + 1);
-    p->strings[p->nstrings] = m;
-    return p->nstrings++;
-}
-
-cval cc_const(vty ty, ds_int k)
-{
-    cval v;
-    memset(&v, 0, sizeof v);
-    v.ty = ty;
-    v.konst = 1;
-    v.k = k;
-    v.slot = -1;
-    return v;
-}
-
-int cc_in_slot(cc *c, const cval *v, const ds_node *at)
-{
-    if (v->ty != V_INT && v->ty != V_BOOL && v->ty != V_FP)
-        cc_fail(c, at, "this value has no single bit pattern here");
-    if (!v->konst)
-        return v->slot;
-    /* a constant lives in the pool the program loads first, so that
-     * materialising one never emits into the middle of an operation */
-    for (int i = 0; i < c->nconsts; i++)
-        if (c->consts[i].k == v->k)
-            return c->consts[i].slot;
-    if (c->nconsts == MAX_CONSTS)
-        cc_fail(c, at, "the pseudo-code needs more than %d constants", MAX_CONSTS);
-    int s = cc_slot(c, at);
-    c->consts[c->nconsts].k = v->k;
-    c->consts[c->nconsts++].slot = s;
-    return s;
-}
-
-/* puts the constant pool in front of the program */
-static void prepend_consts(cc *c)
-{
-    int n = c->nconsts + c->npro;
-    if (!n)
-        return;
-    ds_prog *p = c->p;
-    ds_op *o = realloc(p->ops, sizeof *o * (size_t)(p->nops + n));
-    if (!o)
-        cc_fail(c, NULL, "out of memory");
-    memmove(o + n, o, sizeof *o * (size_t)p->nops);
-    for (int i = 0; i < c->nconsts; i++) {
-        memset(&o[i], 0, sizeof o[i]);
-        o[i].code = DO_CONST;
-        o[i].d = (uint16_t)c->consts[i].slot;
-        o[i].imm = c->consts[i].k;
-    }
-    memcpy(o + c->nconsts, c->pro, sizeof *o * (size_t)c->npro);
-    p->ops = o;
-    p->nops += n;
-    for (int i = n; i < p->nops; i++)
-        if (o[i].code == DO_IF || o[i].code == DO_ELSE)
-            o[i].k += n;
-}
-
-/* ------------------------------------------------------------------ variables */
-
-var *cc_find_var(cc *c, const char *name)
-{
-    for (int i = 0; i < c->nvars; i++)
-        if (!strcmp(c->vars[i].name, name))
-            return &c->vars[i];
-    return NULL;
-}
-
-var *cc_new_var(cc *c, const char *name)
-{
-    /* a fixed table: callers hold var pointers across the creation of others */
-    if (!c->vars) {
-        c->vars = calloc(MAX_VARS, sizeof *c->vars);
-        if (!c->vars)
-            cc_fail(c, NULL, "out of memory");
-    }
-    if (c->nvars == MAX_VARS)
-        cc_fail(c, NULL, "the pseudo-code has more than %d names", MAX_VARS);
-    var *v = &c->vars[c->nvars++];
-    memset(v, 0, sizeof *v);
-    v->name = name;
-    v->v.slot = -1;
-    return v;
-}
-
-/* The operand's value as the pseudo-code sees it: read, then decorated. */
-static cval load_operand(cc *c, var *v, const ds_node *at)
-{
-    const ds_operand *o = v->opnd;
-    int w = o->pair ? 64 : 32;
-    cval r;
-    if (o->pfile) {
-        r = cc_const(V_INT, 0);
-        r.konst = 0;
-        r.slot = cc_slot(c, at);
-        cc_emit(c, DO_INPFILE, r.slot);
-        c->p->pfile_in = 1;
-        return r;
-    }
-    if (o->pred) {
-        r = cc_const(V_BOOL, 0);
-        if (o->is_const)
-            r.k = o->value != 0;
-        else {
-            r.konst = 0;
-            r.slot = cc_slot(c, at);
-            ds_op *op = cc_emit(c, o->out ? DO_OLDPRED : DO_INPRED, r.slot);
-            op->k = o->port;
-            if (o->out)
-                c->p->pred_olds |= 1u << o->port;
-        }
-        return r;
-    }
-    if (o->is_const && !o->out)
-        r = cc_const(V_INT, o->is_signed ? (ds_int)(int64_t)o->value
-                                         : (ds_int)(w == 64 ? o->value : (uint32_t)o->value));
-    else {
-        r = cc_const(V_INT, 0);
-        r.konst = 0;
-        r.slot = cc_slot(c, at);
-        ds_op *op = cc_emit(c, o->out ? DO_OLD : DO_IN, r.slot);
-        op->k = o->port;
-        op->width = (uint8_t)w;
-        if (o->out)
-            c->p->olds |= 1u << o->port;
-    }
-    int any = !o->out && (o->neg || o->abs || o->inv);
-    if (any && v->deco == DD_NONE)
-        cc_fail(c, at, "operand %s is written with %s but no `decorate` patch says how that applies", o->name,
-                o->neg ? "'-'" : o->abs ? "'|..|'" : "'~'");
-    ds_int all = w == 64 ? (ds_int)UINT64_MAX : (ds_int)UINT32_MAX;
-    if (any && v->deco == DD_FP) {
-        ds_int sign = v->vtype == DV_H2 ? 0x80008000 : v->vtype == DV_F64 ? (ds_int)1 << 63
-                     : v->vtype == DV_F32 ? 0x80000000 : 0x8000;
-        if (o->abs)
-            r = cc_bin_int(c, DO_AND, r, cc_const(V_INT, ~sign & all), at);
-        if (o->neg)
-            r = cc_bin_int(c, DO_XOR, r, cc_const(V_INT, sign), at);
-    } else if (any && (v->deco == DD_ADDEND || v->deco == DD_TWOS)) {
-        if (o->abs)
-            cc_fail(c, at, "operand %s: |x| has no meaning under an integer decoration rule", o->name);
-        if (o->inv)
-            r = cc_bin_int(c, DO_XOR, r, cc_const(V_INT, all), at);
-        if (o->neg) {
-            r = cc_bin_int(c, DO_SUB, cc_const(V_INT, all + 1), r, at);
-            if (v->deco == DD_TWOS)
-                r = cc_bin_int(c, DO_AND, r, cc_const(V_INT, all), at);
-        }
-    }
-    if (v->vtype != DV_INT && v->vtype != DV_H2) {
-        r.ty = V_FP;
-        r.fmt = (uint8_t)(v->vtype == DV_F16 ? DS_F16 : v->vtype == DV_BF16 ? DS_BF16
-                          : v->vtype == DV_F32 ? DS_F32 : DS_F64);
-    }
-    return r;
-}
-
-/* P0..P6 of the predicate file: bits of the PR operand's byte; P7 is PT */
-static cval load_pfile_bit(cc *c, var *v, const ds_node *at)
-{
-    if (v->pfile_bit == 8)
-        return cc_const(V_BOOL, 1);
-    var *pr = NULL;
-    for (int i = 0; i < c->nvars && !pr; i++)
-        if (c->vars[i].opnd && c->vars[i].opnd->pfile)
-            pr = &c->vars[i];
-    cval file = cc_read_var(c, pr, at);
-    c->prologue = 1;
-    int s = cc_slot(c, at);
-    ds_op *o = cc_emit(c, DO_BITS, s);
-    o->a = (uint16_t)file.slot;
-    o->k = v->pfile_bit - 1;
-    o->width = 1;
-    c->prologue = 0;
-    cval r = cc_const(V_BOOL, 0);
-    r.konst = 0;
-    r.slot = s;
-    return r;
-}
-
-cval cc_read_var(cc *c, var *v, const ds_node *at)
-{
-    if (!v->set && v->pfile_bit) {
-        v->v = load_pfile_bit(c, v, at);
-        v->set = 1;
-    }
-    if (!v->set) {
-        if (v->absent_out)
-            cc_fail(c, at, "'%s' is read but this form of the instruction has no such operand", v->name);
-        if (!v->opnd)
-            cc_fail(c, at, "'%s' is read before it is given a value", v->name);
-        c->prologue = 1;
-        v->v = load_operand(c, v, at);
-        c->prologue = 0;
-        v->set = 1;
-    }
-    return v->v;
-}
-
 /* The slots a value occupies (an exact value has up to three). */
 static int value_slots(const cval *v, int *s)
 {
@@ -389,7 +120,7 @@ static void pfile_written(cc *c, var *v, const ds_node *at)
     o->imm = 1;
 }
 
-void cc_assign(cc *c, var *v, cval val, const ds_node *at)
+static void assign(cc *c, var *v, cval val, const ds_node *at)
 {
     if (v->absent_out || v->pfile_bit == 8) /* PT stays true */
         return;
@@ -571,14 +302,6 @@ static var *target_var(cc *c, const ds_node *t)
     return v;
 }
 
-int cc_is_regfile(cc *c, const ds_node *t)
-{
-    if (t->kind != N_INDEX || t->a->kind != N_NAME || strcmp(t->a->name, "R"))
-        return 0;
-    var *v = cc_find_var(c, "R");
-    return !v || v->absent_out;
-}
-
 /* R[i] = val: general register i of each lane, written after the program */
 static void assign_regfile(cc *c, const ds_node *t, cval val, const ds_node *at)
 {
@@ -624,10 +347,10 @@ static void assign_to(cc *c, const ds_node *t, cval val, const ds_node *at)
             r.ty = V_FP;
             r.fmt = (uint8_t)fmt;
         }
-        cc_assign(c, v, r, at);
+        assign(c, v, r, at);
         return;
     }
-    cc_assign(c, target_var(c, t), val, at);
+    assign(c, target_var(c, t), val, at);
 }
 
 static cval compound(cc *c, int op, cval cur, cval val, const ds_node *at)
@@ -710,9 +433,9 @@ static void s_decl(cc *c, const ds_node *s)
     if (decl_type(s->type, &v->width, &v->is_signed, &v->fp_decl))
         cc_fail(c, s, "unknown type %s", s->type);
     if (s->a)
-        cc_assign(c, v, cc_expr(c, s->a), s);
+        assign(c, v, cc_expr(c, s->a), s);
     else if (!v->set)
-        cc_assign(c, v, v->fp_decl ? cc_to_fp(c, cc_const(V_INT, 0), v->fp_decl - 1, s) : cc_const(V_INT, 0), s);
+        assign(c, v, v->fp_decl ? cc_to_fp(c, cc_const(V_INT, 0), v->fp_decl - 1, s) : cc_const(V_INT, 0), s);
 }
 
 static int truth_const(cc *c, cval v, const ds_node *at, int *known)
@@ -1038,7 +761,7 @@ static int compile_body(cc *c, const ds_variant *v)
     stmt(c, v->body);
     finish_outputs(c);
     finish_pfile(c);
-    prepend_consts(c);
+    cc_prepend_consts(c);
     ds_optimize(c->p);
     return 0;
 }

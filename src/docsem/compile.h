@@ -1,5 +1,7 @@
-/* Internals of the compiler (compile.c: context, variables, statements;
- * cexpr.c: expressions and built-ins). */
+/* Internals of the compiler: compile.c (the statements) calls cexpr.c (the
+ * expressions), which calls builtin.c (the built-in functions); all three
+ * call emit.c (slots, operations, constants, variables, modifier names,
+ * integer operations, failing), which calls none of them. */
 #ifndef GISA_DOCSEM_COMPILE_H
 #define GISA_DOCSEM_COMPILE_H
 #include <setjmp.h>
@@ -91,6 +93,7 @@ typedef struct cc {
     jmp_buf fail;
 } cc;
 
+/* emit.c */
 __attribute__((noreturn, format(printf, 3, 4))) void cc_fail(cc *c, const ds_node *at, const char *fmt, ...);
 int cc_slot(cc *c, const ds_node *at);
 ds_op *cc_emit(cc *c, int code, int d);
@@ -98,7 +101,19 @@ ds_op *cc_emit(cc *c, int code, int d);
  * location), the message of a DO_FAULT. */
 int cc_fault_message(cc *c, const ds_node *at, const char *msg);
 cval cc_const(vty ty, ds_int k);
-cval cc_expr(cc *c, const ds_node *e);
+/* a value computed at run time, in slot */
+cval cc_runtime(vty ty, int slot, int fmt);
+/* puts the constant pool and the operand loads in front of the program */
+void cc_prepend_consts(cc *c);
+/* a modifier's or field's value name as the word sets it (.rnd: "RZ") */
+cval cc_modifier(cc *c, const ds_node *at, const char *name);
+cval cc_name_val(const char *name, const char *tname);
+/* the value name a modifier slot (or an operand's suffix) holds in the word */
+cval cc_mod_value(cc *c, const mod_slot *s);
+static inline ds_int cc_sign_bit(int fmt)
+{
+    return fmt == DS_F64 ? (ds_int)1 << 63 : fmt == DS_F32 ? (ds_int)1 << 31 : (ds_int)1 << 15;
+}
 /* the value in a slot (materialises a constant) */
 int cc_in_slot(cc *c, const cval *v, const ds_node *at);
 /* integer view: FP bit patterns and booleans as integers */
@@ -106,15 +121,30 @@ cval cc_as_int(cc *c, cval v, const ds_node *at);
 cval cc_read_var(cc *c, var *v, const ds_node *at);
 var *cc_find_var(cc *c, const char *name);
 var *cc_new_var(cc *c, const char *name);
-void cc_assign(cc *c, var *v, cval val, const ds_node *at);
 /* a value converted to a format (reals, integers as bits, FP as is) */
 cval cc_to_fp(cc *c, cval v, int fmt, const ds_node *at);
 cval cc_bin_int(cc *c, int code, cval a, cval b, const ds_node *at);
-int cc_name_eq(cc *c, const cval *a, const cval *b, const ds_node *at);
-ds_vtype cc_h2_fmt(cc *c, const ds_node *at);
-cval cc_call(cc *c, const ds_node *e);
-/* opt.c: the finished program made shorter, what it computes unchanged */
-void ds_optimize(ds_prog *p);
 /* whether t is R[i], the general register file indexed by a lane value */
 int cc_is_regfile(cc *c, const ds_node *t);
+
+/* cexpr.c */
+cval cc_expr(cc *c, const ds_node *e);
+int cc_name_eq(cc *c, const cval *a, const cval *b, const ds_node *at);
+
+/* builtin.c: the table of built-in functions. A call's arguments reach
+ * the emitter compiled (cexpr.c compiles them, left to right); where the
+ * entry says so, an argument written x / y arrives as two values. */
+#define CC_MAX_ARGS 8
+typedef cval (*cc_builtin_fn)(cc *c, const ds_node *call, const char *name, const cval *a, int n);
+typedef struct cc_builtin {
+    const char *name;
+    int min_args, max_args;
+    int quotient;      /* its one argument, written x / y, arrives as x and y */
+    cc_builtin_fn emit;
+} cc_builtin;
+const cc_builtin *cc_find_builtin(const char *name);
+/* a truth table (getFunctionFromTable's value) applied to three arguments */
+cval cc_lut_call(cc *c, const ds_node *call, cval table, const cval *a);
+/* opt.c: the finished program made shorter, what it computes unchanged */
+void ds_optimize(ds_prog *p);
 #endif

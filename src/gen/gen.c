@@ -13,6 +13,19 @@
 #include "common/strbuf.h"
 #include "gen/gen.h"
 
+/* Marks the opcodes some attempt turns into a valid word (all of them, in
+ * the shipped models), with the default options. */
+static void probe_usable(gisa_gen *g)
+{
+    gen_run probe = {.rng = {{0}}};
+    gen_rng_seed(&probe.rng, 0, 99);
+    for (int i = 0; i < g->t.isa->nopcodes; i++) {
+        gisa_inst inst;
+        g->t.ops[i].usable = 1;
+        g->t.ops[i].usable = gen_pick(g, &probe, i, NULL, &inst) == 0;
+    }
+}
+
 gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out)
 {
     if (!isa || !out)
@@ -21,14 +34,13 @@ gisa_status gisa_gen_new(const gisa_isa *isa, gisa_gen **out)
     gisa_gen *g = calloc(1, sizeof *g);
     if (!g)
         return GISA_ERR_NOMEM;
-    g->isa = isa;
     g->scratch = diags_alloc();
-    if (!g->scratch || gen_model_init(g) || gen_options_init(g)) {
+    if (!g->scratch || gen_tables_init(&g->t, isa) || gen_options_init(&g->o, &g->t)) {
         gisa_gen_free(g);
         return GISA_ERR_NOMEM;
     }
-    gen_model_probe(g);
-    gen_stream_probe(g);
+    probe_usable(g);
+    gen_stream_probe(&g->t, g->scratch);
     *out = g;
     return GISA_OK;
 }
@@ -38,181 +50,96 @@ void gisa_gen_free(gisa_gen *g)
     if (!g)
         return;
     gen_options_free(&g->o);
-    gen_model_free(g);
+    gen_tables_free(&g->t);
     gisa_diags_free(g->scratch);
-    free(g->cum);
-    free(g->cls_ops);
-    free(g->cls_at);
-    free(g->sel_ops);
-    free(g->sel_at);
-    free(g->words);
-    sb_free(&g->text);
-    free(g->state);
+    gen_run *r = &g->run;
+    free(r->cum);
+    free(r->cls_ops);
+    free(r->cls_at);
+    free(r->sel_ops);
+    free(r->sel_at);
+    free(r->words);
+    sb_free(&r->text);
+    free(r->state);
     free(g);
-}
-
-/* ------------------------------------------------------------ choosing */
-
-/* Cumulative optype weights and, per optype, its allowed opcodes by class. */
-static int prepare(gisa_gen *g)
-{
-    const gisa_isa *isa = g->isa;
-    int nsel = g->o.nsel;
-    free(g->cum);
-    free(g->cls_ops);
-    free(g->cls_at);
-    free(g->sel_ops);
-    free(g->sel_at);
-    g->cum = malloc((size_t)(isa->noptypes + nsel + 1) * sizeof *g->cum);
-    g->cls_ops = malloc((size_t)(isa->nopcodes + 1) * sizeof *g->cls_ops);
-    g->cls_at = malloc((size_t)(isa->noptypes + 1) * (CLS_COUNT + 1) * sizeof *g->cls_at);
-    g->sel_ops = malloc(((size_t)nsel * (size_t)isa->nopcodes + 1) * sizeof *g->sel_ops);
-    g->sel_at = malloc((size_t)(nsel + 1) * sizeof *g->sel_at);
-    if (!g->cum || !g->cls_ops || !g->cls_at || !g->sel_ops || !g->sel_at)
-        return -1;
-    uint64_t total = 0;
-    int n = 0;
-    for (int t = 0; t < isa->noptypes; t++) {
-        const isa_optype *ot = &isa->optypes[t];
-        g->cum[t] = total += gen_optype_weight(g, t);
-        for (int c = 0; c < CLS_COUNT; c++) {
-            g->cls_at[t * (CLS_COUNT + 1) + c] = n;
-            for (int k = 0; k < ot->nopcodes; k++)
-                if (g->ops[ot->opcodes[k]].cls == c && gen_opcode_allowed(g, ot->opcodes[k]))
-                    g->cls_ops[n++] = ot->opcodes[k];
-        }
-        g->cls_at[t * (CLS_COUNT + 1) + CLS_COUNT] = n;
-    }
-    /* after the optypes, the NAME.VALUE=W entries of --weights: the allowed
-     * opcodes each covers */
-    n = 0;
-    for (int i = 0; i < nsel; i++) {
-        const gen_modsel *s = &g->o.sel[i];
-        g->sel_at[i] = n;
-        for (int k = 0; s->weight > 0 && k < isa->nopcodes; k++)
-            if (gen_opcode_allowed(g, k) && gen_sel_covers(g, s, k))
-                g->sel_ops[n++] = k;
-        g->cum[isa->noptypes + i] = total += n > g->sel_at[i] ? (uint64_t)s->weight : 0;
-    }
-    g->sel_at[nsel] = n;
-    g->total = total;
-    return 0;
-}
-
-static int pick_optype(gisa_gen *g)
-{
-    uint64_t x = gen_below(&g->rng, g->total);
-    int lo = 0, hi = g->isa->noptypes + g->o.nsel - 1;
-    while (lo < hi) { /* the first optype whose cumulative weight exceeds x */
-        int mid = (lo + hi) / 2;
-        if (g->cum[mid] > x)
-            hi = mid;
-        else
-            lo = mid + 1;
-    }
-    return lo;
-}
-
-/* An opcode of optype t: a class by the rates among the classes it has
- * (registers-only takes what the other rates leave), then one of them. */
-static int pick_opcode(gisa_gen *g, int t)
-{
-    const int *at = &g->cls_at[t * (CLS_COUNT + 1)];
-    uint64_t w[CLS_COUNT] = {0}, total = 0;
-    uint32_t rate[CLS_COUNT] = {0, g->o.imm, g->o.ureg, g->o.cbank};
-    uint64_t others = 0;
-    for (int c = 1; c < CLS_COUNT; c++)
-        if (at[c + 1] > at[c])
-            others += rate[c];
-    rate[CLS_R] = others < GEN_PPM ? (uint32_t)(GEN_PPM - others) : 0;
-    for (int c = 0; c < CLS_COUNT; c++)
-        total += w[c] = at[c + 1] > at[c] ? rate[c] : 0;
-    int cls = 0;
-    if (total == 0) { /* every rate of the classes it has is 0: any of them */
-        for (int c = 0; c < CLS_COUNT; c++)
-            total += w[c] = at[c + 1] > at[c];
-    }
-    uint64_t x = gen_below(&g->rng, total);
-    while (x >= w[cls])
-        x -= w[cls++];
-    return g->cls_ops[at[cls] + (int)gen_below(&g->rng, (uint64_t)(at[cls + 1] - at[cls]))];
 }
 
 /* ------------------------------------------------------------ output */
 
-static void emit(gisa_gen *g, const gisa_inst *inst)
+static void emit(const gisa_gen *g, gen_run *r, const gisa_inst *inst)
 {
-    g->words[g->nwords++] = inst->word;
-    if (!sb_reserve(&g->text, GEN_TEXT + 1)) {
-        g->oom = -1;
+    r->words[r->nwords++] = inst->word;
+    if (!sb_reserve(&r->text, GEN_TEXT + 1)) {
+        r->oom = -1;
         return;
     }
-    char *at = g->text.s + g->text.len;
-    gisa_print(g->isa, inst, at, GEN_TEXT);
+    char *at = r->text.s + r->text.len;
+    gisa_print(g->t.isa, inst, at, GEN_TEXT);
     size_t n = strlen(at);
     at[n] = '\n';
-    g->text.len += n + 1;
-    g->text.s[g->text.len] = 0;
-    gen_note_writes(g, inst);
+    r->text.len += n + 1;
+    r->text.s[r->text.len] = 0;
+    gen_note_writes(&g->t, r, inst);
 }
 
 /* `.inst 0x...` of a word the decoder refuses, with the reason; the first
  * one's pc and reason into *pc, why */
-static int emit_illegal(gisa_gen *g, size_t *pc, char *why, size_t cap)
+static int emit_illegal(const gisa_gen *g, gen_run *r, size_t *pc, char *why, size_t cap)
 {
     gisa_word w;
     char reason[GISA_INST_WHY + 1];
-    if (gen_illegal(g, &w, reason, sizeof reason) < 0)
+    if (gen_illegal(g, r, &w, reason, sizeof reason) < 0)
         return -1;
     if (*pc == (size_t)-1) {
-        *pc = g->nwords;
+        *pc = r->nwords;
         snprintf(why, cap, "%s", reason);
     }
-    g->words[g->nwords++] = w;
-    int digits = (int)gisa_isa_word_bits(g->isa) / 4;
+    r->words[r->nwords++] = w;
+    int digits = (int)gisa_isa_word_bits(g->t.isa) / 4;
     if (digits > 16)
-        sb_printf(&g->text, ".inst 0x%0*llx%016llx // invalid: %s\n", digits - 16, (unsigned long long)w.w[1],
+        sb_printf(&r->text, ".inst 0x%0*llx%016llx // invalid: %s\n", digits - 16, (unsigned long long)w.w[1],
                   (unsigned long long)w.w[0], reason);
     else
-        sb_printf(&g->text, ".inst 0x%0*llx // invalid: %s\n", digits, (unsigned long long)w.w[0], reason);
-    if (g->text.failed)
-        g->oom = -1;
+        sb_printf(&r->text, ".inst 0x%0*llx // invalid: %s\n", digits, (unsigned long long)w.w[0], reason);
+    if (r->text.failed)
+        r->oom = -1;
     return 0;
 }
 
-static void reset(gisa_gen *g, uint64_t seed)
+static void reset(const gisa_gen *g, gen_run *r, uint64_t seed)
 {
-    gen_rng_seed(&g->rng, seed, 1);
-    memset(&g->rgpr, 0, sizeof g->rgpr);
-    memset(&g->rpred, 0, sizeof g->rpred);
-    memset(&g->rur, 0, sizeof g->rur);
-    memset(&g->rup, 0, sizeof g->rup);
+    gen_rng_seed(&r->rng, seed, 1);
+    memset(&r->rgpr, 0, sizeof r->rgpr);
+    memset(&r->rpred, 0, sizeof r->rpred);
+    memset(&r->rur, 0, sizeof r->rur);
+    memset(&r->rup, 0, sizeof r->rup);
     gen_rng base;
     gen_rng_seed(&base, seed, 3);
-    g->base_value = (unsigned)gen_below(&base, g->o.regs < 8 ? g->o.regs : 8);
-    g->nwords = 0;
-    g->text.len = 0;
-    g->oom = 0;
+    r->base_value = (unsigned)gen_below(&base, g->o.regs < 8 ? g->o.regs : 8);
+    r->nwords = 0;
+    r->text.len = 0;
+    r->oom = 0;
 }
 
 static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t count, gisa_diags *diags)
 {
     if (!g)
         return GISA_ERR_USAGE;
+    gen_run *r = &g->run;
     srcloc at = {"", 0, 0, 0, NULL, 0, NULL};
     if (count > GISA_GEN_MAX_COUNT) {
         diag_add(diags, GISA_ERROR, &at, "--count %zu: at most %u instructions", count, GISA_GEN_MAX_COUNT);
         return GISA_ERR_LIMIT;
     }
-    if (prepare(g))
+    if (gen_select_prepare(g, r))
         return GISA_ERR_NOMEM;
-    if (g->total == 0) {
+    if (r->total == 0) {
         diag_add(diags, GISA_ERROR, &at, "the options leave no instruction to generate (see --weights, --include, "
                  "--exclude)");
         return GISA_ERR_USAGE;
     }
     char why[400];
-    if (gen_options_unsatisfiable(g, why, sizeof why)) {
+    if (gen_options_unsatisfiable(g, r, why, sizeof why)) {
         diag_add(diags, GISA_ERROR, &at, "%s", why);
         return GISA_ERR_USAGE;
     }
@@ -220,48 +147,47 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
     for (int s = 0; s < gen_nstreams; s++)
         if ((!g->o.streams_given || g->o.stream_on[s]) && gen_stream_allowed(g, s))
             avail[navail++] = s;
-    if (count + 1 > g->cap_words) {
-        gisa_word *w = realloc(g->words, (count + 1) * sizeof *w);
+    if (count + 1 > r->cap_words) {
+        gisa_word *w = realloc(r->words, (count + 1) * sizeof *w);
         if (!w)
             return GISA_ERR_NOMEM;
-        g->words = w;
-        g->cap_words = count + 1;
+        r->words = w;
+        r->cap_words = count + 1;
     }
-    reset(g, seed);
+    reset(g, r, seed);
     long fails = 0;
     size_t fault_pc = (size_t)-1;
     char fault[GISA_INST_WHY + 1];
-    char header[1024];
-    gen_options_describe(g, seed, count, header, sizeof header);
-    sb_putn(&g->text, header, strlen(header));
-    sb_putc(&g->text, '\n');
-    if (g->text.failed)
+    gen_options_describe(&g->o, &g->t, seed, count, &r->text);
+    size_t header_len = r->text.len;
+    sb_putc(&r->text, '\n');
+    if (r->text.failed)
         return GISA_ERR_NOMEM;
-    while (g->nwords < count && !g->oom) {
+    while (r->nwords < count && !r->oom) {
         gisa_inst insts[GEN_STREAM_LINES];
-        if (gen_chance(&g->rng, g->o.illegal) && emit_illegal(g, &fault_pc, fault, sizeof fault) == 0)
+        if (gen_chance(&r->rng, g->o.illegal) && emit_illegal(g, r, &fault_pc, fault, sizeof fault) == 0)
             continue;
-        if (navail && gen_chance(&g->rng, g->o.stream)) {
-            int s = avail[gen_below(&g->rng, (uint64_t)navail)];
-            int n = gen_stream_emit(g, s, insts, (int)(count - g->nwords < GEN_STREAM_LINES ? count - g->nwords
+        if (navail && gen_chance(&r->rng, g->o.stream)) {
+            int s = avail[gen_below(&r->rng, (uint64_t)navail)];
+            int n = gen_stream_emit(g, r, s, insts, (int)(count - r->nwords < GEN_STREAM_LINES ? count - r->nwords
                                                                                                 : GEN_STREAM_LINES));
             for (int i = 0; i < n; i++)
-                emit(g, &insts[i]);
+                emit(g, r, &insts[i]);
             if (n)
                 continue;
         }
-        int t = pick_optype(g), opc;
+        int t = gen_select_optype(g, r), opc;
         const gen_modsel *req = NULL;
-        if (t < g->isa->noptypes) {
-            opc = pick_opcode(g, t);
-            req = g->o.nsel ? gen_requirement(g, opc) : NULL;
+        if (t < g->t.isa->noptypes) {
+            opc = gen_select_opcode(g, r, t);
+            req = g->o.nsel ? gen_requirement(g, r, opc) : NULL;
         } else { /* a NAME.VALUE=W entry: one of its opcodes, with its values */
-            int i = t - g->isa->noptypes, *at = &g->sel_at[i];
-            opc = g->sel_ops[at[0] + (int)gen_below(&g->rng, (uint64_t)(at[1] - at[0]))];
+            int i = t - g->t.isa->noptypes, *at = &r->sel_at[i];
+            opc = r->sel_ops[at[0] + (int)gen_below(&r->rng, (uint64_t)(at[1] - at[0]))];
             req = &g->o.sel[i];
         }
-        if (gen_pick(g, opc, req, &insts[0]) == 0) {
-            emit(g, &insts[0]);
+        if (gen_pick(g, r, opc, req, &insts[0]) == 0) {
+            emit(g, r, &insts[0]);
             fails = 0;
         } else if (req || g->o.nsel) { /* values asked for are rare: not the opcode's fault */
             if (++fails > 10000) {
@@ -270,27 +196,27 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
                 return GISA_ERR_INPUT;
             }
         } else { /* never again (no shipped opcode comes here) */
-            g->ops[opc].usable = 0;
-            if (prepare(g))
+            g->t.ops[opc].usable = 0;
+            if (gen_select_prepare(g, r))
                 return GISA_ERR_NOMEM;
-            if (g->total == 0) {
+            if (r->total == 0) {
                 diag_add(diags, GISA_ERROR, &at, "no instruction the options allow could be generated");
                 return GISA_ERR_INPUT;
             }
         }
     }
-    if (fault_pc != (size_t)-1 && !g->oom) { /* the fault a run will stop at, after the header line */
+    if (fault_pc != (size_t)-1 && !r->oom) { /* the fault a run will stop at, after the header line */
         char line[GISA_INST_WHY + 96];
         int n = snprintf(line, sizeof line, "// expected fault: pc %zu (byte 0x%zx): %s\n", fault_pc,
-                         fault_pc * (gisa_isa_word_bits(g->isa) / 8), fault);
-        size_t at_line = strlen(header) + 1, len = (size_t)n;
-        if (!sb_reserve(&g->text, len + 1))
+                         fault_pc * (gisa_isa_word_bits(g->t.isa) / 8), fault);
+        size_t at_line = header_len + 1, len = (size_t)n;
+        if (!sb_reserve(&r->text, len + 1))
             return GISA_ERR_NOMEM;
-        memmove(g->text.s + at_line + len, g->text.s + at_line, g->text.len - at_line + 1);
-        memcpy(g->text.s + at_line, line, len);
-        g->text.len += len;
+        memmove(r->text.s + at_line + len, r->text.s + at_line, r->text.len - at_line + 1);
+        memcpy(r->text.s + at_line, line, len);
+        r->text.len += len;
     }
-    if (g->oom || gen_state_build(g, seed))
+    if (r->oom || gen_state_build(g, r, seed))
         return GISA_ERR_NOMEM;
     return GISA_OK;
 }
@@ -304,8 +230,9 @@ gisa_status gisa_gen_words(const gisa_gen *g, const gisa_word **words, size_t *n
 {
     if (!g || !words || !n)
         return GISA_ERR_USAGE;
-    *words = g->words;
-    *n = g->words ? g->nwords : 0;
+    const gen_run *r = &g->run;
+    *words = r->words;
+    *n = r->words ? r->nwords : 0;
     return GISA_OK;
 }
 
@@ -313,8 +240,9 @@ gisa_status gisa_gen_text(const gisa_gen *g, const char **text, size_t *len)
 {
     if (!g || !text || !len)
         return GISA_ERR_USAGE;
-    *text = g->text.s ? g->text.s : "";
-    *len = g->text.s ? g->text.len : 0;
+    const gen_run *r = &g->run;
+    *text = r->text.s ? r->text.s : "";
+    *len = r->text.s ? r->text.len : 0;
     return GISA_OK;
 }
 
@@ -322,8 +250,9 @@ gisa_status gisa_gen_state(const gisa_gen *g, const char **state, size_t *len)
 {
     if (!g || !state || !len)
         return GISA_ERR_USAGE;
-    *state = g->state ? g->state : "";
-    *len = g->state ? g->state_len : 0;
+    const gen_run *r = &g->run;
+    *state = r->state ? r->state : "";
+    *len = r->state ? r->state_len : 0;
     return GISA_OK;
 }
 
@@ -331,20 +260,20 @@ unsigned gisa_gen_regs(const gisa_gen *g) { return g ? g->o.regs : 0; }
 
 static char *gen_names(const gisa_gen *g)
 {
-    const gisa_isa *isa = g->isa;
+    const gisa_isa *isa = g->t.isa;
     strbuf b;
     sb_init(&b);
     sb_puts(&b, "Families and their optypes (--weights, --include, --exclude; those two also take opcodes):\n");
-    for (int f = 0; f < g->nfamilies; f++) {
-        sb_printf(&b, "  %-6s", g->families[f]);
+    for (int f = 0; f < g->t.nfamilies; f++) {
+        sb_printf(&b, "  %-6s", g->t.families[f]);
         for (int t = 0; t < isa->noptypes; t++)
-            if (g->types[t].family == f)
+            if (g->t.types[t].family == f)
                 sb_printf(&b, " %s", isa->optypes[t].name);
         sb_putc(&b, '\n');
     }
     sb_puts(&b, "Directed streams (--streams):\n");
     for (int s = 0; s < gen_nstreams; s++) {
-        sb_printf(&b, "  %-8s %s", gen_stream_defs[s].name, g->stream_ok[s] ? "" : "(not on this target) ");
+        sb_printf(&b, "  %-8s %s", gen_stream_defs[s].name, g->t.stream_ok[s] ? "" : "(not on this target) ");
         for (const char *p = gen_stream_defs[s].lines; *p; p++) /* the template, one line */
             if (*p == '\n')
                 sb_puts(&b, " ; ");

@@ -33,10 +33,10 @@ int gen_illegal_kind(const char *why)
 static uint64_t mask_of(int width) { return width >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << width) - 1; }
 
 /* One attempt at a word of `kind`; 0 when gisa_decode refuses it for that kind. */
-static int try_kind(gisa_gen *g, int kind, gisa_word *w, gisa_inst *out)
+static int try_kind(const gisa_gen *g, gen_run *run, int kind, gisa_word *w, gisa_inst *out)
 {
-    const gisa_isa *isa = g->isa;
-    gen_rng *r = &g->rng;
+    const gisa_isa *isa = g->t.isa;
+    gen_rng *r = &run->rng;
     int bits = isa->word_bits;
     if (kind == IL_FIXED) {
         w->w[0] = bits < 64 ? gen_next(r) & mask_of(bits) : gen_next(r);
@@ -44,7 +44,7 @@ static int try_kind(gisa_gen *g, int kind, gisa_word *w, gisa_inst *out)
     } else {
         int opc = (int)gen_below(r, (uint64_t)isa->nopcodes);
         const isa_opcode *op = &isa->opcodes[opc];
-        if (!gen_opcode_allowed(g, opc) || gen_pick(g, opc, NULL, out))
+        if (!gen_opcode_allowed(g, opc) || gen_pick(g, run, opc, NULL, out))
             return -1;
         *w = out->word;
         if (kind == IL_UNCOVERED) {
@@ -69,14 +69,14 @@ static int try_kind(gisa_gen *g, int kind, gisa_word *w, gisa_inst *out)
     return gisa_decode(isa, *w, out) != GISA_OK && gen_illegal_kind(out->why) == kind ? 0 : -1;
 }
 
-int gen_illegal(gisa_gen *g, gisa_word *w, char *why, size_t cap)
+int gen_illegal(const gisa_gen *g, gen_run *r, gisa_word *w, char *why, size_t cap)
 {
-    int first = (int)gen_below(&g->rng, GEN_ILLEGAL_KINDS);
+    int first = (int)gen_below(&r->rng, GEN_ILLEGAL_KINDS);
     gisa_inst inst;
     for (int k = 0; k < GEN_ILLEGAL_KINDS; k++) { /* the kind drawn, else the next one the model allows */
         int kind = (first + k) % GEN_ILLEGAL_KINDS;
         for (int tries = 0; tries < 256; tries++)
-            if (try_kind(g, kind, w, &inst) == 0) {
+            if (try_kind(g, r, kind, w, &inst) == 0) {
                 snprintf(why, cap, "%s", inst.why);
                 return kind;
             }

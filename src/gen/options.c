@@ -12,7 +12,7 @@
 #include "common/diag.h"
 #include "gen/gen.h"
 
-typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE } opt_kind;
+typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE, OPT_VALUES, OPT_COVER } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -43,9 +43,10 @@ static const opt_def opt_defs[] = {
     {"streams", OPT_STREAMS, 0, 0, 0, 0},
     {"warps", OPT_COUNT, U32(warps), 1, 1, 1024},
     {"active", OPT_ACTIVE, 0, 0, 0, 0},
+    {"int-values", OPT_VALUES, 0, 0, 0, 0},
+    {"cover", OPT_COVER, 0, 0, 0, 0}, /* sets the options above (cover.c); not in the header itself */
 };
 #define NOPTS (sizeof opt_defs / sizeof *opt_defs)
-_Static_assert(NOPTS <= 32, "gen_options.given has a bit per option");
 #define MAX_WEIGHT 1000000
 
 static uint32_t *opt_u32(gen_options *o, const opt_def *d) { return (uint32_t *)((char *)o + d->off); }
@@ -63,19 +64,18 @@ __attribute__((format(printf, 3, 4))) static gisa_status fail(gisa_diags *diags,
     return GISA_ERR_USAGE;
 }
 
-int gen_options_init(gisa_gen *g)
+int gen_options_init(gen_options *o, const gen_tables *t)
 {
-    gen_options *o = &g->o;
-    const gisa_isa *isa = g->isa;
+    const gisa_isa *isa = t->isa;
     for (size_t i = 0; i < NOPTS; i++)
         if (opt_defs[i].kind == OPT_COUNT || opt_defs[i].kind == OPT_RATE)
             *opt_u32(o, &opt_defs[i]) = opt_defs[i].def;
-    if (o->regs > g->max_regs)
-        o->regs = g->max_regs;
+    if (o->regs > t->max_regs)
+        o->regs = t->max_regs;
     memcpy(o->active, gen_active_default, sizeof o->active);
-    o->w_family = malloc((size_t)(g->nfamilies + 1) * sizeof *o->w_family);
+    o->w_family = malloc((size_t)(t->nfamilies + 1) * sizeof *o->w_family);
     o->w_optype = malloc((size_t)(isa->noptypes + 1) * sizeof *o->w_optype);
-    int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
+    int sizes[3] = {t->nfamilies, isa->noptypes, isa->nopcodes};
     for (int l = 0; l < 3; l++) {
         o->inc[l] = calloc((size_t)sizes[l] + 1, 1);
         o->exc[l] = calloc((size_t)sizes[l] + 1, 1);
@@ -85,7 +85,7 @@ int gen_options_init(gisa_gen *g)
     o->stream_on = calloc((size_t)gen_nstreams + 1, 1);
     if (!o->w_family || !o->w_optype || !o->stream_on)
         return -1;
-    for (int i = 0; i < g->nfamilies; i++)
+    for (int i = 0; i < t->nfamilies; i++)
         o->w_family[i] = -1;
     for (int i = 0; i < isa->noptypes; i++)
         o->w_optype[i] = -1;
@@ -103,6 +103,7 @@ void gen_options_free(gen_options *o)
     }
     free(o->stream_on);
     free(o->streams_text);
+    free(o->values_text);
     free(o->sel);
 }
 
@@ -163,9 +164,9 @@ static int parse_rate(const char *s, uint32_t *ppm)
 /* Finds NAME (len n, any case) among families, optypes and opcodes. */
 static int find_name(const gisa_gen *g, const char *s, size_t n, name_level *level)
 {
-    const gisa_isa *isa = g->isa;
-    for (int i = 0; i < g->nfamilies; i++)
-        if (strlen(g->families[i]) == n && !strncasecmp(g->families[i], s, n))
+    const gisa_isa *isa = g->t.isa;
+    for (int i = 0; i < g->t.nfamilies; i++)
+        if (strlen(g->t.families[i]) == n && !strncasecmp(g->t.families[i], s, n))
             return *level = NAME_FAMILY, i;
     for (int i = 0; i < isa->noptypes; i++)
         if (strlen(isa->optypes[i].name) == n && !strncasecmp(isa->optypes[i].name, s, n))
@@ -180,13 +181,13 @@ static int find_name(const gisa_gen *g, const char *s, size_t n, name_level *lev
 static gisa_status unknown_name(const gisa_gen *g, gisa_diags *diags, const char *opt, const char *s, size_t n,
                                 int opcodes_too)
 {
-    const gisa_isa *isa = g->isa;
+    const gisa_isa *isa = g->t.isa;
     const char *best = NULL;
     int bestd = n < 4 ? 2 : 3;
     for (int l = 0; l < 3; l++) {
-        int count = l == 0 ? g->nfamilies : l == 1 ? isa->noptypes : opcodes_too ? isa->nopcodes : 0;
+        int count = l == 0 ? g->t.nfamilies : l == 1 ? isa->noptypes : opcodes_too ? isa->nopcodes : 0;
         for (int i = 0; i < count; i++) {
-            const char *c = l == 0 ? g->families[i] : l == 1 ? isa->optypes[i].name : isa->opcodes[i].name;
+            const char *c = l == 0 ? g->t.families[i] : l == 1 ? isa->optypes[i].name : isa->opcodes[i].name;
             char up[64];
             size_t k = 0;
             for (; k < n && k < sizeof up - 1; k++)
@@ -244,46 +245,6 @@ static char *append_text(char *old, const char *add)
 
 /* ------------------------------------------------------------ modifier values */
 
-static int in_scope(const gisa_gen *g, name_level lv, int idx, int opcode)
-{
-    int t = (int)(g->isa->opcodes[opcode].optype - g->isa->optypes);
-    return lv == NAME_OPCODE ? opcode == idx : lv == NAME_OPTYPE ? t == idx : g->types[t].family == idx;
-}
-
-/* The value spelled s (len n, any case) of a mnemonic modifier of F, or
- * NULL; *slot: which modifier */
-static const mod_choice *form_choice(const syntax_form *F, const char *s, size_t n, int *slot)
-{
-    for (int j = 0; j < F->nmods; j++)
-        for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++)
-            if ((size_t)F->mods[j].choices[c].len == n && !strncasecmp(F->mods[j].choices[c].spell, s, n))
-                return *slot = j, &F->mods[j].choices[c];
-    return NULL;
-}
-
-/* each value in a modifier of its own (FFMA.RM.RZ: two values of one) */
-int gen_form_carries(const syntax_form *F, const gen_modsel *s)
-{
-    int slots[GEN_SEL_MODS];
-    for (int i = 0; i < s->nmods; i++) {
-        if (!form_choice(F, s->mods[i], strlen(s->mods[i]), &slots[i]))
-            return 0;
-        for (int k = 0; k < i; k++)
-            if (slots[k] == slots[i])
-                return 0;
-    }
-    return 1;
-}
-
-int gen_sel_covers(const gisa_gen *g, const gen_modsel *s, int opcode)
-{
-    const isa_opcode *op = &g->isa->opcodes[opcode];
-    for (int f = 0; in_scope(g, s->level, s->idx, opcode) && f < op->nforms; f++)
-        if (gen_form_carries(&op->forms[f], s))
-            return 1;
-    return 0;
-}
-
 /* The closest value of a mnemonic modifier in the scope to s (len n), or NULL */
 static const char *close_value(const gisa_gen *g, name_level lv, int idx, const char *s, size_t n)
 {
@@ -293,9 +254,9 @@ static const char *close_value(const gisa_gen *g, name_level lv, int idx, const 
         up[k] = (char)toupper((unsigned char)s[k]);
     const char *best = NULL;
     int bestd = n < 4 ? 2 : 3;
-    for (int o = 0; o < g->isa->nopcodes; o++)
-        for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms; f++) {
-            const syntax_form *F = &g->isa->opcodes[o].forms[f];
+    for (int o = 0; o < g->t.isa->nopcodes; o++)
+        for (int f = 0; gen_in_scope(&g->t, lv, idx, o) && f < g->t.isa->opcodes[o].nforms; f++) {
+            const syntax_form *F = &g->t.isa->opcodes[o].forms[f];
             for (int j = 0; j < F->nmods; j++)
                 for (int c = 0; F->mods[j].operand < 0 && c < F->mods[j].nchoices; c++) {
                     int d = edit_distance(up, k, F->mods[j].choices[c].spell, (size_t)F->mods[j].choices[c].len);
@@ -323,9 +284,9 @@ static gisa_status parse_modsel(const gisa_gen *g, gisa_diags *diags, const char
         size_t n = (size_t)(q - p);
         const mod_choice *c = NULL;
         int slot;
-        for (int o = 0; o < g->isa->nopcodes && !c && n; o++)
-            for (int f = 0; in_scope(g, lv, idx, o) && f < g->isa->opcodes[o].nforms && !c; f++)
-                c = form_choice(&g->isa->opcodes[o].forms[f], p, n, &slot);
+        for (int o = 0; o < g->t.isa->nopcodes && !c && n; o++)
+            for (int f = 0; gen_in_scope(&g->t, lv, idx, o) && f < g->t.isa->opcodes[o].nforms && !c; f++)
+                c = gen_form_choice(&g->t.isa->opcodes[o].forms[f], p, n, &slot);
         if (!c) {
             const char *best = n ? close_value(g, lv, idx, p, n) : NULL;
             if (best)
@@ -340,8 +301,8 @@ static gisa_status parse_modsel(const gisa_gen *g, gisa_diags *diags, const char
         s->ids[s->nmods++] = c->id;
         p = q + 1;
     }
-    for (int o = 0; o < g->isa->nopcodes; o++)
-        if (gen_sel_covers(g, s, o))
+    for (int o = 0; o < g->t.isa->nopcodes; o++)
+        if (gen_sel_covers(&g->t, s, o))
             return GISA_OK;
     return fail(diags, opt, "'%.*s': no syntax form of %.*s has these modifier values together", (int)len, item,
                 (int)bl, item);
@@ -364,51 +325,6 @@ static int add_sel(gen_options *o, const gen_modsel *s)
     o->sel = n;
     o->sel[o->nsel++] = *s;
     return 0;
-}
-
-static int modifier_present(const gisa_gen *g, const gisa_inst *inst, const char *spell)
-{
-    size_t n = gisa_inst_modifier_count(g->isa, inst);
-    for (size_t k = 0; k < n; k++) {
-        gisa_modifier m;
-        if (gisa_inst_modifier(g->isa, inst, k, &m) == GISA_OK && m.value && !strcasecmp(m.value, spell))
-            return 1;
-    }
-    return 0;
-}
-
-static int modifiers_present(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *s)
-{
-    for (int i = 0; i < s->nmods; i++)
-        if (!modifier_present(g, inst, s->mods[i]))
-            return 0;
-    return 1;
-}
-
-int gen_mods_ok(const gisa_gen *g, const gisa_inst *inst, const gen_modsel *req)
-{
-    if (req && !modifiers_present(g, inst, req))
-        return 0;
-    for (int i = 0; i < g->o.nsel; i++) {
-        const gen_modsel *s = &g->o.sel[i];
-        if (s->weight == 0 && in_scope(g, s->level, s->idx, inst->opcode) && modifiers_present(g, inst, s))
-            return 0;
-    }
-    return 1;
-}
-
-const gen_modsel *gen_requirement(gisa_gen *g, int opcode)
-{
-    if (gen_opcode_plain(g, opcode))
-        return NULL;
-    int n = 0;
-    for (int i = 0; i < g->o.nsel; i++)
-        n += g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode);
-    int k = n > 1 ? (int)gen_below(&g->rng, (uint64_t)n) : 0;
-    for (int i = 0; i < g->o.nsel; i++)
-        if (g->o.sel[i].weight < 0 && gen_sel_covers(g, &g->o.sel[i], opcode) && k-- == 0)
-            return &g->o.sel[i];
-    return NULL;
 }
 
 static gisa_status set_weights(gisa_gen *g, const char *value, gisa_diags *diags)
@@ -554,9 +470,9 @@ static gisa_status set_streams(gisa_gen *g, const char *value, gisa_diags *diags
             return fail(diags, "streams", "unknown stream '%.*s' (expected some of: %s; or none)", (int)it.len,
                         it.item, names);
         }
-        if (!g->stream_ok[s])
+        if (!g->t.stream_ok[s])
             return fail(diags, "streams", "stream %s uses instructions target %s does not have", gen_stream_defs[s].name,
-                        g->isa->target_name ? g->isa->target_name : "(this ISA)");
+                        g->t.isa->target_name ? g->t.isa->target_name : "(this ISA)");
         on[s] = 1;
         some = 1;
     }
@@ -641,9 +557,99 @@ gisa_status gisa_gen_set(gisa_gen *g, const char *name, const char *value, gisa_
         return fail(diags, name, "unknown generator option");
     }
     gisa_status st = set_option(g, d, value, diags);
-    if (st == GISA_OK)
-        g->o.given |= 1u << (d - opt_defs);
+    if (st == GISA_OK && !strcmp(d->name, "stream-rate"))
+        g->o.stream_rate_given = 1;
     return st;
+}
+
+/* The index of name (len n, any case) in names, or -1 with the closest
+ * within two edits in *best (-1: none) */
+static int find_word(const char *const *names, int count, const char *s, size_t n, int *best)
+{
+    int bestd = 3;
+    *best = -1;
+    for (int j = 0; j < count; j++) {
+        if (strlen(names[j]) == n && !strncasecmp(s, names[j], n))
+            return j;
+        int d = edit_distance(s, n, names[j], strlen(names[j]));
+        if (d < bestd)
+            bestd = d, *best = j;
+    }
+    return -1;
+}
+
+/* "[SCOPE:]CLASS=W,...": a scope named (imm, reg, const; none: all three)
+ * takes its weights from these items only, its other classes get 0; a
+ * scope never named keeps the built-in mix. */
+static gisa_status set_values(gen_options *o, const char *value, gisa_diags *diags)
+{
+    uint32_t w[GEN_VALUE_SCOPES][GEN_VALUE_CLASSES] = {{0}};
+    uint8_t given[GEN_VALUE_SCOPES] = {0}, seen[GEN_VALUE_SCOPES][GEN_VALUE_CLASSES] = {{0}};
+    list_iter it = {value, NULL, 0};
+    int n = 0;
+    while (list_next(&it)) {
+        const char *eq = memchr(it.item, '=', it.len), *colon = memchr(it.item, ':', it.len);
+        if (!eq || (colon && colon > eq))
+            return fail(diags, "int-values", "expected [SCOPE:]CLASS=WEIGHT items separated by commas (scopes: imm, reg, "
+                        "const; classes: zero, one, minus-one, min, max, pow2, small, random), not '%.*s'",
+                        (int)it.len, it.item);
+        int lo = 0, hi = GEN_VALUE_SCOPES, best;
+        const char *c = it.item;
+        if (colon) {
+            int sc = find_word(gen_value_scope_names, GEN_VALUE_SCOPES, it.item, (size_t)(colon - it.item), &best);
+            if (sc < 0)
+                return fail(diags, "int-values", "unknown scope '%.*s' (%s%s%sexpected imm, reg or const)",
+                            (int)(colon - it.item), it.item, best >= 0 ? "did you mean " : "",
+                            best >= 0 ? gen_value_scope_names[best] : "", best >= 0 ? "? " : "");
+            lo = sc, hi = sc + 1;
+            c = colon + 1;
+        }
+        size_t cl = (size_t)(eq - c);
+        while (cl && c[cl - 1] == ' ')
+            cl--;
+        int k = find_word(gen_value_names, GEN_VALUE_CLASSES, c, cl, &best);
+        if (k < 0 && best >= 0)
+            return fail(diags, "int-values", "unknown value class '%.*s' (did you mean %s?)", (int)cl, c,
+                        gen_value_names[best]);
+        if (k < 0)
+            return fail(diags, "int-values", "unknown value class '%.*s' (expected zero, one, minus-one, min, max, pow2, "
+                        "small or random)", (int)cl, c);
+        const char *v = eq + 1;
+        while (*v == ' ')
+            v++;
+        char num[16];
+        size_t vl = (size_t)(it.item + it.len - v);
+        uint32_t x;
+        if (vl >= sizeof num || (memcpy(num, v, vl), num[vl] = 0, parse_count(num, MAX_WEIGHT, &x)))
+            return fail(diags, "int-values", "weight of %.*s: expected an integer from 0 to %d, not '%.*s'", (int)cl, c,
+                        MAX_WEIGHT, (int)vl, v);
+        for (int sc = lo; sc < hi; sc++) {
+            if (seen[sc][k])
+                return fail(diags, "int-values", "%s:%s is given two weights", gen_value_scope_names[sc],
+                            gen_value_names[k]);
+            seen[sc][k] = given[sc] = 1;
+            w[sc][k] = x;
+        }
+        n++;
+    }
+    if (!n)
+        return fail(diags, "int-values", "expected [SCOPE:]CLASS=WEIGHT items separated by commas");
+    for (int sc = 0; sc < GEN_VALUE_SCOPES; sc++) {
+        uint64_t total = 0;
+        for (int k = 0; k < GEN_VALUE_CLASSES; k++)
+            total += w[sc][k];
+        if (given[sc] && !total)
+            return fail(diags, "int-values", "every class of %s has weight 0: give one a weight above 0",
+                        gen_value_scope_names[sc]);
+    }
+    char *text = strdup(value);
+    if (!text)
+        return GISA_ERR_NOMEM;
+    memcpy(o->values, w, sizeof w);
+    memcpy(o->values_given, given, sizeof given);
+    free(o->values_text);
+    o->values_text = text;
+    return GISA_OK;
 }
 
 static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, gisa_diags *diags)
@@ -652,11 +658,11 @@ static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, 
     switch (d->kind) {
     case OPT_COUNT: {
         uint32_t hi = d->hi;
-        if (!strcmp(d->name, "regs") && hi > g->max_regs)
-            hi = g->max_regs;
-        if (!strcmp(d->name, "uregs") && !g->has_uniform) /* the value would go into the state and the header for nothing */
+        if (!strcmp(d->name, "regs") && hi > g->t.max_regs)
+            hi = g->t.max_regs;
+        if (!strcmp(d->name, "uregs") && !g->t.has_uniform) /* the value would go into the state and the header for nothing */
             return fail(diags, d->name, "target %s has no uniform registers",
-                        g->isa->target_name ? g->isa->target_name : "(this ISA)");
+                        g->t.isa->target_name ? g->t.isa->target_name : "(this ISA)");
         if (parse_count(value, hi, &v) || v < d->lo)
             return fail(diags, d->name, "expected an integer from %u to %u, not '%s'", d->lo, hi, value);
         *opt_u32(&g->o, d) = v;
@@ -673,52 +679,10 @@ static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, 
     case OPT_EXCLUDE: return set_list(g, 1, value, diags);
     case OPT_STREAMS: return set_streams(g, value, diags);
     case OPT_ACTIVE: return set_active(g, value, diags);
+    case OPT_VALUES: return set_values(&g->o, value, diags);
+    case OPT_COVER: return gen_cover_set(g, value, diags);
     }
     return GISA_ERR_USAGE;
-}
-
-/* ------------------------------------------------------------ effects */
-
-int gen_opcode_allowed(const gisa_gen *g, int opcode)
-{
-    if (gen_opcode_plain(g, opcode))
-        return 1;
-    const gen_options *o = &g->o;
-    const isa_opcode *op = &g->isa->opcodes[opcode];
-    int t = (int)(op->optype - g->isa->optypes), f = g->types[t].family;
-    if (o->exc[NAME_OPCODE][opcode] || o->exc[NAME_OPTYPE][t] || o->exc[NAME_FAMILY][f] || !g->ops[opcode].usable)
-        return 0;
-    for (int i = 0; i < o->nsel; i++)
-        if (o->sel[i].weight < 0 && gen_sel_covers(g, &o->sel[i], opcode))
-            return 1;
-    return 0;
-}
-
-int gen_opcode_plain(const gisa_gen *g, int opcode)
-{
-    const gen_options *o = &g->o;
-    const isa_opcode *op = &g->isa->opcodes[opcode];
-    int t = (int)(op->optype - g->isa->optypes), f = g->types[t].family;
-    if (o->exc[NAME_OPCODE][opcode] || o->exc[NAME_OPTYPE][t] || o->exc[NAME_FAMILY][f])
-        return 0;
-    if (o->ninclude && !o->inc[NAME_OPCODE][opcode] && !o->inc[NAME_OPTYPE][t] && !o->inc[NAME_FAMILY][f])
-        return 0;
-    return g->ops[opcode].usable;
-}
-
-uint64_t gen_optype_weight(const gisa_gen *g, int optype)
-{
-    const gen_options *o = &g->o;
-    const isa_optype *ot = &g->isa->optypes[optype];
-    int any = 0;
-    for (int k = 0; k < ot->nopcodes && !any; k++)
-        any = gen_opcode_allowed(g, ot->opcodes[k]);
-    if (!any)
-        return 0;
-    int64_t w = o->w_optype[optype];
-    if (w < 0)
-        w = o->w_family[g->types[optype].family];
-    return w < 0 ? 1 : (uint64_t)w;
 }
 
 static void put_rate(char *buf, size_t cap, uint32_t ppm)
@@ -733,12 +697,10 @@ static void put_rate(char *buf, size_t cap, uint32_t ppm)
         snprintf(buf, cap, "%u.%s", ppm / GEN_PPM, frac);
 }
 
-void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *buf, size_t cap)
+void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, strbuf *b)
 {
-    const gen_options *o = &g->o;
-    size_t n = 0;
-#define PUT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap)
-    PUT("// gisa gen --target %s --seed %llu --count %zu", g->isa->target_name ? g->isa->target_name : "?",
+#define PUT(...) sb_printf(b, __VA_ARGS__)
+    PUT("// gisa gen --target %s --seed %llu --count %zu", t->isa->target_name ? t->isa->target_name : "?",
         (unsigned long long)seed, count);
     for (size_t i = 0; i < NOPTS; i++) {
         const opt_def *d = &opt_defs[i];
@@ -753,6 +715,8 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
             PUT(" --%s '%s'", d->name, o->text[d->kind - OPT_WEIGHTS]);
         else if (d->kind == OPT_STREAMS && o->streams_text)
             PUT(" --%s '%s'", d->name, o->streams_text);
+        else if (d->kind == OPT_VALUES && o->values_text)
+            PUT(" --%s '%s'", d->name, o->values_text);
         else if (d->kind == OPT_ACTIVE && o->active_given)
             PUT(" --%s 'full=%u,random=%u,single=%u,empty=%u'", d->name, o->active[ACT_FULL], o->active[ACT_RANDOM],
                 o->active[ACT_SINGLE], o->active[ACT_EMPTY]);
@@ -760,96 +724,3 @@ void gen_options_describe(const gisa_gen *g, uint64_t seed, size_t count, char *
 #undef PUT
 }
 
-/* ------------------------------------------------------------ what was asked */
-
-static int opt_given(const gisa_gen *g, const char *name)
-{
-    for (size_t i = 0; i < NOPTS; i++)
-        if (!strcmp(opt_defs[i].name, name))
-            return g->o.given >> i & 1;
-    return 0;
-}
-
-/* Some opcode in the scope of (lv, idx), or covered by s, is allowed (a
- * weight of 0 may still turn an included name off: that is asked) */
-static int emits_some(const gisa_gen *g, name_level lv, int idx, const gen_modsel *s)
-{
-    for (int o = 0; o < g->isa->nopcodes; o++)
-        if ((s ? gen_sel_covers(g, s, o) : in_scope(g, lv, idx, o)) && gen_opcode_allowed(g, o))
-            return 1;
-    return 0;
-}
-
-static const char *level_name(const gisa_gen *g, name_level lv, int idx)
-{
-    return lv == NAME_FAMILY ? g->families[idx] : lv == NAME_OPTYPE ? g->isa->optypes[idx].name
-                                                                    : g->isa->opcodes[idx].name;
-}
-
-static void put_sel(const gisa_gen *g, const gen_modsel *s, char *buf, size_t cap)
-{
-    size_t n = (size_t)snprintf(buf, cap, "%s", level_name(g, s->level, s->idx));
-    for (int i = 0; i < s->nmods && n < cap; i++)
-        n += (size_t)snprintf(buf + n, cap - n, ".%s", s->mods[i]);
-}
-
-/* The options ask for something no program of theirs can have: an
- * --include name all of whose instructions are excluded or of weight 0, a
- * NAME.VALUE=W that no allowed instruction matches, a named stream whose
- * instructions are not allowed (or --stream-rate 0), a --stream-rate with
- * no stream to emit. Called after gen.c's prepare. */
-const char *gen_options_unsatisfiable(gisa_gen *g, char *buf, size_t cap)
-{
-    const gen_options *o = &g->o;
-    const gisa_isa *isa = g->isa;
-    int sizes[3] = {g->nfamilies, isa->noptypes, isa->nopcodes};
-    for (int l = 0; l < 3; l++)
-        for (int i = 0; i < sizes[l]; i++)
-            if (o->inc[l][i] && !emits_some(g, (name_level)l, i, NULL)) {
-                snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", level_name(g, (name_level)l, i));
-                return buf;
-            }
-    char name[128];
-    for (int i = 0; i < o->nsel; i++) {
-        const gen_modsel *s = &o->sel[i];
-        if (s->weight < 0 && !emits_some(g, s->level, s->idx, s)) {
-            put_sel(g, s, name, sizeof name);
-            snprintf(buf, cap, "--include %s: all its instructions are excluded (see --exclude)", name);
-            return buf;
-        }
-        if (s->weight > 0 && g->sel_at[i + 1] == g->sel_at[i]) {
-            put_sel(g, s, name, sizeof name);
-            snprintf(buf, cap, "--weights %s=%lld: no instruction the other options allow has these values", name,
-                     (long long)s->weight);
-            return buf;
-        }
-    }
-    int avail = 0, target_has = 0;
-    for (int s = 0; s < gen_nstreams; s++) {
-        target_has |= g->stream_ok[s];
-        int asked = o->streams_given && o->stream_on[s];
-        if (gen_stream_allowed(g, s))
-            avail += !o->streams_given || o->stream_on[s];
-        else if (asked) {
-            const char *why = "";
-            for (int i = 0; i < GEN_STREAM_LINES && g->stream_ops[s][i] >= 0 && !*why; i++) {
-                int opc = g->stream_ops[s][i];
-                if (!gen_opcode_plain(g, opc) || !gen_optype_weight(g, (int)(isa->opcodes[opc].optype - isa->optypes)))
-                    why = isa->opcodes[opc].optype->name;
-            }
-            snprintf(buf, cap, "--streams %s: it uses %s, which --include, --exclude or --weights leave out (or allow "
-                     "only with modifier values)", gen_stream_defs[s].name, why);
-            return buf;
-        }
-        if (asked && o->stream == 0) {
-            snprintf(buf, cap, "--streams %s with --stream-rate 0: no stream would be emitted", gen_stream_defs[s].name);
-            return buf;
-        }
-    }
-    if (!avail && target_has && o->stream > 0 && opt_given(g, "stream-rate")) { /* a target without streams: the rate is moot */
-        snprintf(buf, cap, "--stream-rate: no directed stream is left to emit (%s)",
-                 o->streams_given ? "--streams none" : "--include, --exclude or --weights leave out their instructions");
-        return buf;
-    }
-    return NULL;
-}

@@ -90,9 +90,13 @@ static uint32_t int_value(gen_rng *r, int corner)
     }
 }
 
-static uint64_t value_of(gen_rng *r, value_kind k, uint32_t fp_rate)
+/* A value of kind k; an integer by the --int-values classes when given (NULL:
+ * the built-in mix) */
+static uint64_t value_of(gen_rng *r, value_kind k, uint32_t fp_rate, const uint32_t *classes)
 {
     int corner = gen_chance(r, fp_rate);
+    if (k == K_INT && classes)
+        return gen_value_of_class(r, classes, 32, 1);
     switch (k) {
     case K_F32: return f32_value(r, corner);
     case K_F16X2: return (uint32_t)half_value(r, 0, corner) << 16 | half_value(r, 0, gen_chance(r, fp_rate));
@@ -100,6 +104,11 @@ static uint64_t value_of(gen_rng *r, value_kind k, uint32_t fp_rate)
     case K_F64: return f64_value(r, corner);
     default: return int_value(r, corner);
     }
+}
+
+static const uint32_t *int_classes(const gisa_gen *g, int scope)
+{
+    return g->o.values_given[scope] ? g->o.values[scope] : NULL;
 }
 
 /* "0x%08x" or "0x%016llx", without printf: a state has thousands */
@@ -115,7 +124,7 @@ static void put_value(strbuf *b, uint64_t v, int wide)
 }
 
 /* "R5": [32 values] or one value; a pair (F64) when `pair` */
-static void put_register(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned n, int pair,
+static void put_register(strbuf *b, const gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned n, int pair,
                          int lanes)
 {
     value_kind k = pair ? K_F64 : (value_kind)gen_below(r, K_F64);
@@ -124,20 +133,20 @@ static void put_register(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, con
     else
         sb_printf(b, ",%s\"%s%u\": ", nl, file, n);
     if (!lanes || gen_chance(r, g->o.uniform)) {
-        put_value(b, value_of(r, k, g->o.fp), pair);
+        put_value(b, value_of(r, k, g->o.fp, int_classes(g, VS_REG)), pair);
         return;
     }
     sb_putc(b, '[');
     for (int l = 0; l < GISA_SIM_LANES; l++) {
         if (l)
             sb_puts(b, ", ");
-        put_value(b, value_of(r, k, g->o.fp), pair);
+        put_value(b, value_of(r, k, g->o.fp, int_classes(g, VS_REG)), pair);
     }
     sb_putc(b, ']');
 }
 
 /* Registers 0..count-1 of a file; a pair now and then (a fifth of them) */
-static void put_file(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned count, int lanes)
+static void put_file(strbuf *b, const gisa_gen *g, gen_rng *r, const char *nl, const char *file, unsigned count, int lanes)
 {
     for (unsigned n = 0; n < count;) {
         int pair = n % 2 == 0 && n + 1 < count && gen_below(r, K_COUNT) == 0;
@@ -146,7 +155,7 @@ static void put_file(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const c
     }
 }
 
-static void put_preds(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl, const char *file, int lanes)
+static void put_preds(strbuf *b, const gisa_gen *g, gen_rng *r, const char *nl, const char *file, int lanes)
 {
     for (int p = 0; p < 7; p++) {
         sb_printf(b, ",%s\"%s%d\": ", nl, file, p);
@@ -191,19 +200,19 @@ static uint32_t active_mask(const gisa_gen *g, gen_rng *r)
 }
 
 /* One warp's registers and predicates, each key after `nl` */
-static void put_warp(strbuf *b, gisa_gen *g, gen_rng *r, const char *nl)
+static void put_warp(strbuf *b, const gisa_gen *g, const gen_run *run, gen_rng *r, const char *nl)
 {
     put_file(b, g, r, nl, "R", g->o.regs, 1);
     put_preds(b, g, r, nl, "P", 1);
-    if (g->has_uniform) {
+    if (g->t.has_uniform) {
         put_file(b, g, r, nl, "UR", g->o.uregs, 0);
-        if (g->has_indexed)
-            sb_printf(b, ",%s\"UR%u\": \"0x%08x\"", nl, g->o.uregs, g->base_value);
+        if (g->t.has_indexed)
+            sb_printf(b, ",%s\"UR%u\": \"0x%08x\"", nl, g->o.uregs, run->base_value);
         put_preds(b, g, r, nl, "UP", 0);
     }
 }
 
-int gen_state_build(gisa_gen *g, uint64_t seed)
+int gen_state_build(const gisa_gen *g, gen_run *run, uint64_t seed)
 {
     gen_rng r, masks;
     gen_rng_seed(&r, seed, 2);
@@ -212,12 +221,12 @@ int gen_state_build(gisa_gen *g, uint64_t seed)
     sb_init(&b);
     if (g->o.warps <= 1) {
         sb_printf(&b, "{\n  \"active\": \"0x%08x\"", active_mask(g, &masks));
-        put_warp(&b, g, &r, "\n  ");
+        put_warp(&b, g, run, &r, "\n  ");
     } else {
         sb_puts(&b, "{\n  \"warps\": [");
         for (uint32_t w = 0; w < g->o.warps; w++) {
             sb_printf(&b, "%s\n    {\n      \"active\": \"0x%08x\"", w ? "," : "", active_mask(g, &masks));
-            put_warp(&b, g, &r, "\n      ");
+            put_warp(&b, g, run, &r, "\n      ");
             sb_puts(&b, "\n    }");
         }
         sb_puts(&b, "\n  ]");
@@ -227,7 +236,7 @@ int gen_state_build(gisa_gen *g, uint64_t seed)
         for (unsigned w = 0; w < words; w++) {
             /* an F64 spans an aligned pair of words, low word first */
             int pair = w % 2 == 0 && w + 1 < words && gen_below(&r, K_COUNT) == 0;
-            uint64_t v = value_of(&r, pair ? K_F64 : (value_kind)gen_below(&r, K_F64), g->o.fp);
+            uint64_t v = value_of(&r, pair ? K_F64 : (value_kind)gen_below(&r, K_F64), g->o.fp, int_classes(g, VS_CONST));
             for (int h = 0; h <= pair; h++) {
                 sb_printf(&b, ",\n  \"c[0x%x][0x%x]\": ", bank, 4 * (w + (unsigned)h));
                 put_value(&b, (uint32_t)(v >> (32 * h)), 0);
@@ -239,8 +248,8 @@ int gen_state_build(gisa_gen *g, uint64_t seed)
         sb_free(&b);
         return -1;
     }
-    free(g->state);
-    g->state_len = b.len;
-    g->state = sb_take(&b);
-    return g->state ? 0 : -1;
+    free(run->state);
+    run->state_len = b.len;
+    run->state = sb_take(&b);
+    return run->state ? 0 : -1;
 }

@@ -16,22 +16,6 @@
 
 #include "gen/gen.h"
 
-const gen_stream_def gen_stream_defs[] = {
-    {"add64", "a2 b2 c2", "IADD R%a0, %p, R%b0, R%c0\nIADD.X R%a1, PT, R%b1, R%c1, %p"},
-    {"sub64", "a2 b2 c2", "IADD R%a0, %p, R%b0, -R%c0\nIADD.X R%a1, PT, R%b1, ~R%c1, %p"},
-    {"add128", "a4 b4 c4",
-     "IADD R%a0, %p, R%b0, R%c0\nIADD.X R%a1, %p, R%b1, R%c1, %p\nIADD.X R%a2, %p, R%b2, R%c2, %p\n"
-     "IADD.X R%a3, PT, R%b3, R%c3, %p"},
-    {"mad64", "a2 b1 c2", "IMAD.U32 R%a0, %p, R%b0, %i, R%c0\nIMAD.HI.X.U32 R%a1, R%b0, %i, R%c1, %p"},
-    {"mad64s", "a2 b1 c2 d1", "IMAD R%a0, %p, R%b0, R%d0, -R%c0\nIMAD.HI.X R%a1, R%b0, R%d0, ~R%c1, %p"},
-    {"wide128", "a4 b1 c2 d1",
-     "IMAD.WIDE.U32 R[%a0:%a1], %p, R%b0, R%d0, R[%c0:%c1]\nIMAD.WIDE.X.U32 R[%a2:%a3], RZ, RZ, RZ, %p"},
-    {"cmp64", "a1 b2 c2", "ISETP%C.U32.AND %p, PT, R%b0, R%c0, PT\nISETP%C%T.AND.X %p, PT, R%b1, R%c1, PT, %p"},
-    {"lea64", "a2 b2 c2", "LEA R%a0, %p, R%b0, R%c0, %s\nLEA.HI.X R%a1, R%b0, R%c1, R%b1, %s, %p"},
-};
-const int gen_nstreams = (int)(sizeof gen_stream_defs / sizeof *gen_stream_defs);
-_Static_assert(sizeof gen_stream_defs / sizeof *gen_stream_defs <= GEN_MAX_STREAMS, "room for every stream");
-
 #define NVARS 4
 
 /* The choices of one instance */
@@ -58,9 +42,9 @@ static int overlaps(const stream_pick *k, int v)
 
 /* Registers for each variable: a at random, the sources dependent at the
  * dependency rate, clear of a when a few tries allow. */
-static void choose(gisa_gen *g, const gen_stream_def *d, stream_pick *k)
+static void choose(const gisa_gen *g, gen_run *run, const gen_stream_def *d, stream_pick *k)
 {
-    gen_rng *r = &g->rng;
+    gen_rng *r = &run->rng;
     unsigned regs = g->o.regs;
     memset(k, 0, sizeof *k);
     for (const char *p = d->vars; *p; p++) {
@@ -71,8 +55,8 @@ static void choose(gisa_gen *g, const gen_stream_def *d, stream_pick *k)
         k->span[v] = span;
         for (int tries = 0; tries < 8; tries++) {
             unsigned b = span > 1 ? 2 * (unsigned)gen_below(r, slots) : (unsigned)gen_below(r, slots);
-            if (v && g->rgpr.n && gen_chance(r, g->o.dep)) {
-                unsigned c = gen_gpr_source(g, span > 1);
+            if (v && run->rgpr.n && gen_chance(r, g->o.dep)) {
+                unsigned c = gen_gpr_source(g, run, span > 1);
                 if (c + span <= regs)
                     b = c;
             }
@@ -85,8 +69,10 @@ static void choose(gisa_gen *g, const gen_stream_def *d, stream_pick *k)
     k->pred = (unsigned)gen_below(r, 7);
     k->guarded = gen_chance(r, g->o.guard);
     k->guard = (k->pred + 1 + (unsigned)gen_below(r, 6)) % 7; /* never the carry */
-    k->shift = (unsigned)gen_below(r, 32);
-    k->imm = (uint32_t)gen_next(r);
+    k->shift = g->o.values_given[VS_IMM] ? (unsigned)gen_value_of_class(r, g->o.values[VS_IMM], 5, 0)
+                                         : (unsigned)gen_below(r, 32);
+    k->imm = g->o.values_given[VS_IMM] ? (uint32_t)gen_value_of_class(r, g->o.values[VS_IMM], 32, 0)
+                                         : (uint32_t)gen_next(r);
     k->cmp = cmps[gen_below(r, 6)];
     k->type = gen_below(r, 2) ? ".U32" : "";
 }
@@ -126,7 +112,8 @@ static int expand(const gen_stream_def *d, int line, const stream_pick *k, char 
 }
 
 /* Assembles the instance; the number of instructions, or 0. */
-static int instantiate(gisa_gen *g, int s, const stream_pick *k, gisa_inst *insts, int max)
+static int instantiate(const gisa_isa *isa, gisa_diags *scratch, int s, const stream_pick *k, gisa_inst *insts,
+                       int max)
 {
     const gen_stream_def *d = &gen_stream_defs[s];
     int n = gen_stream_length(s);
@@ -134,14 +121,14 @@ static int instantiate(gisa_gen *g, int s, const stream_pick *k, gisa_inst *inst
         return 0;
     for (int i = 0; i < n; i++) {
         char text[GEN_TEXT];
-        gisa_diags_clear(g->scratch);
+        gisa_diags_clear(scratch);
         gisa_asm_options one = GISA_ASM_OPTIONS_INIT;
         one.flags = GISA_ASM_ONE;
         gisa_word *w = NULL;
         size_t nw = 0;
         int bad = expand(d, i, k, text, sizeof text) ||
-                  gisa_assemble(g->isa, "<input>", text, strlen(text), &one, &w, &nw, g->scratch) != GISA_OK ||
-                  gisa_diags_count(g->scratch) || gisa_decode(g->isa, w[0], &insts[i]) != GISA_OK;
+                  gisa_assemble(isa, "<input>", text, strlen(text), &one, &w, &nw, scratch) != GISA_OK ||
+                  gisa_diags_count(scratch) || gisa_decode(isa, w[0], &insts[i]) != GISA_OK;
         gisa_free(w);
         if (bad)
             return 0;
@@ -149,33 +136,21 @@ static int instantiate(gisa_gen *g, int s, const stream_pick *k, gisa_inst *inst
     return n;
 }
 
-void gen_stream_probe(gisa_gen *g)
+void gen_stream_probe(gen_tables *t, gisa_diags *scratch)
 {
     for (int s = 0; s < gen_nstreams; s++) {
         stream_pick k = {.base = {0, 8, 16, 24}, .span = {4, 4, 4, 4}, .pred = 0, .cmp = ".LT", .type = ""};
         gisa_inst insts[GEN_STREAM_LINES];
-        int n = g->max_regs >= 32 ? instantiate(g, s, &k, insts, GEN_STREAM_LINES) : 0;
-        g->stream_ok[s] = n > 0;
+        int n = t->max_regs >= 32 ? instantiate(t->isa, scratch, s, &k, insts, GEN_STREAM_LINES) : 0;
+        t->stream_ok[s] = n > 0;
         for (int i = 0; i < GEN_STREAM_LINES; i++)
-            g->stream_ops[s][i] = i < n ? insts[i].opcode : -1;
+            t->stream_ops[s][i] = i < n ? insts[i].opcode : -1;
     }
 }
 
-int gen_stream_allowed(const gisa_gen *g, int s)
-{
-    if (!g->stream_ok[s])
-        return 0;
-    for (int i = 0; i < GEN_STREAM_LINES && g->stream_ops[s][i] >= 0; i++) {
-        int opc = g->stream_ops[s][i];
-        if (!gen_opcode_plain(g, opc) || !gen_optype_weight(g, (int)(g->isa->opcodes[opc].optype - g->isa->optypes)))
-            return 0;
-    }
-    return 1;
-}
-
-int gen_stream_emit(gisa_gen *g, int s, gisa_inst *insts, int max)
+int gen_stream_emit(const gisa_gen *g, gen_run *r, int s, gisa_inst *insts, int max)
 {
     stream_pick k;
-    choose(g, &gen_stream_defs[s], &k);
-    return instantiate(g, s, &k, insts, max);
+    choose(g, r, &gen_stream_defs[s], &k);
+    return instantiate(g->t.isa, g->scratch, s, &k, insts, max);
 }

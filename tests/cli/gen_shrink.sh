@@ -117,6 +117,29 @@ check "... where the header says" grep -qxF "gisa run: simulation fault: warp 0,
 expect 0 "off by default" "$G" gen --seed 2 -n 300 -o noil.s
 check "... no .inst" hasnt noil.s '^\.inst'
 
+# value classes: the header repeats them, the program runs; refused where nothing has an immediate
+expect 0 "--int-values" "$G" gen --seed 4 -n 200 --int-values 'imm:zero=1,minus-one=1' --state-out v.json -o v.s
+check "the header repeats --int-values" has v.s "^// gisa gen .* --int-values 'imm:zero=1,minus-one=1'$"
+odd=$(grep -v '^//' v.s | grep -oE ', 0x[0-9a-f]+' | sort -u | grep -vxE ', 0x(0|[137]?f*)' || true)
+check "integer immediates are 0 or all ones of their width (${odd:-none else})" test -z "$odd"
+check "... both seen" has v.s ', 0x0(,|$)'
+expect 0 "... runs without a fault" "$G" run --state v.json v.s -o /dev/null
+expect 2 "--int-values imm: without integer immediates" "$G" gen --include FADD --int-values imm:small=1 -o bad.s
+check "... explained" has err "no instruction the options allow has an integer immediate"
+check "nothing written" test ! -e bad.s
+expect 2 "bad value class" "$G" gen --int-values imm:smal=1
+check "... did you mean" has err "unknown value class 'smal' .did you mean small"
+
+# a header longer than any fixed buffer (every opcode named) is whole: the
+# program comes back from it alone
+ops=$("$G" doc | awk 'NR > 1 && /^           [A-Z]/ { for (i = 1; i <= NF; i++) printf "%s%s", n++ ? "," : "", $i }')
+expect 0 "every opcode included by name" "$G" gen --seed 6 -n 50 --include "$ops" -o long.s
+check "... a header of $(head -1 long.s | wc -c) bytes" test "$(head -1 long.s | wc -c)" -gt 1100
+header=$(head -1 long.s | sed 's|^// gisa gen ||')
+eval "set -- $header"
+expect 0 "... regenerated from its header" "$G" gen "$@" -o long2.s
+check "... the same program" cmp -s long.s long2.s
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

@@ -99,6 +99,20 @@ check "... warp 0's first difference" has out '^first difference in warp 0, its 
 check "... and warp 1's" has out '^first difference in warp 1, its instruction record 3 \(pc 2\): R3 lane 0: A 0x3, B 0x4:$'
 check "... one lane group each" test "$(grep -c 'R3 lanes 0xffffffff (32 lanes): A 0x3, B 0x4$' out)" -eq 2
 
+# ------------------------------------------------------------ pairs written as one value
+# --trace-values f64 writes R[4:5] = <64 bits>; a log that writes R4 and R5
+# apart says the same (the low word in R4), in the uniform and per-lane forms
+printf 'MOV.64 R[4:5], R[2:3]\nDADD R[6:7], R[2:3], R[4:5]\nMOV R9, 0x7\n' >pair.s
+expect 0 "a state with per-lane values" "$G" gen --seed 3 -n 1 --active full=1 --state-out st1.json -o /dev/null
+expect 0 "a program writing pairs" "$G" run pair.s --state st1.json --trace=pw.txt --trace-values f64 -o /dev/null
+expect 0 "... and its plain trace" "$G" run pair.s --state st1.json --trace=pn.txt -o /dev/null
+check "the f64 trace writes pairs" has pw.txt '^w0   R\[4:5\]'
+expect 0 "a pair and its two registers agree" "$G" trace-diff pw.txt pn.txt
+sed -E '0,/^(w0   R\[6:7\][^=]*= 0x)[0-9a-f]{8}/s//\100000000/' pw.txt >pbad.txt
+check "... the test's change took ($(grep -m1 'R\[6:7\]' pbad.txt))" test "$(cmp -s pw.txt pbad.txt; echo $?)" -eq 1
+expect 1 "a changed high word is found" "$G" trace-diff pbad.txt pn.txt
+check "... in R7, the pair's high register" has out '^first difference in warp 0, its instruction record 2 \(pc 1\): R7 lane'
+
 # ------------------------------------------------------------ the minimum of docs/verification.md
 printf 'MOV R1, 0x5\nISETP.GT.AND P0, PT, R1, 0x3, PT\n' >m.s
 expect 0 "the documented program runs" "$G" run m.s --trace=m.txt -o /dev/null

@@ -11,6 +11,7 @@
  *    keeping the old one;
  *  - each directed stream computes its idiom's result, checked against
  *    64/128-bit C arithmetic on the state's values;
+ *  - --int-values: every integer immediate and state value of the classes asked;
  *  - gisa_shrink finds exactly the lines a monotone test needs. */
 #include <stdlib.h>
 #include <string.h>
@@ -237,6 +238,12 @@ static void test_bad_options(void)
     expect_bad(g, "active", "full=0,empty=0", "every mask kind has weight 0");
     expect_bad(g, "active", "full=1,FULL=2", "full is given two weights");
     expect_bad(g, "active", "single=-1", "weight of single");
+    expect_bad(g, "int-values", "smal=1", "did you mean small?");
+    expect_bad(g, "int-values", "im:zero=1", "did you mean imm?");
+    expect_bad(g, "int-values", "zero", "expected [SCOPE:]CLASS=WEIGHT");
+    expect_bad(g, "int-values", "imm:zero=0", "every class of imm has weight 0");
+    expect_bad(g, "int-values", "zero=1,reg:zero=2", "reg:zero is given two weights");
+    expect_bad(g, "int-values", "pow2=x", "weight of pow2");
     expect_bad(g, "warps", "0", "from 1 to 1024");
     set(g, "regs", "8");
     expect_bad(g, "regs", "x", "not 'x'");
@@ -670,6 +677,77 @@ static void test_nothing_asked(void)
     gisa_gen_free(g);
 }
 
+/* ------------------------------------------------------------ value classes */
+
+/* Share (per mille) of the state's 32-bit register values equal to v */
+static long state_share(const char *st, const char *v)
+{
+    long all = 0, hit = 0;
+    for (const char *p = st; (p = strstr(p, "\"0x")) != NULL; p += 3) {
+        const char *e = strchr(p + 1, '"');
+        if (e - p != 11) /* 8 digits: not an F64 pair */
+            continue;
+        all++;
+        hit += !strncmp(p + 1, v, 10);
+    }
+    return all ? hit * 1000 / all : 0;
+}
+
+/* --int-values imm:zero=1,pow2=1: every integer immediate (the directed
+ * streams' too) is 0 or a single set bit, both happen, and the programs
+ * still run without a fault; reg:/const: scopes fill the state with their
+ * classes; no value class for instructions without integer immediates is
+ * an error. */
+static void test_values(void)
+{
+    const gisa_isa *isa = test_isa();
+    gisa_gen *g = fresh(isa);
+    set(g, "int-values", "imm:zero=1,pow2=1");
+    set(g, "stream-rate", "0.2");
+    long zero = 0, pow2 = 0, other = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        CHECK(generate(g, seed, COUNT));
+        check_program(isa, g, seed);
+        size_t n;
+        const gisa_word *w = api_gen_words(g, &n);
+        for (size_t i = 0; i < n; i++) {
+            gisa_inst inst;
+            gisa_decode(isa, w[i], &inst);
+            size_t no = gisa_inst_operand_count(isa, &inst);
+            for (size_t k = 0; k < no; k++) {
+                gisa_operand o;
+                gisa_inst_operand(isa, &inst, k, &o);
+                if (o.kind != GISA_OPND_IMM || !o.present)
+                    continue;
+                zero += o.bits == 0;
+                pow2 += o.bits && !(o.bits & (o.bits - 1));
+                other += o.bits & (o.bits - 1) ? 1 : 0;
+                if (o.bits & (o.bits - 1) && other < 4)
+                    CHECKF(0, "seed %llu: %s has immediate 0x%llx", (unsigned long long)seed,
+                           gisa_inst_opcode_name(isa, &inst), (unsigned long long)o.bits);
+            }
+        }
+    }
+    CHECKF(zero > 50 && pow2 > 50 && other == 0, "immediates: %ld zero, %ld powers of two, %ld others", zero, pow2,
+           other);
+    gisa_gen_free(g);
+
+    g = fresh(isa);
+    CHECK(generate(g, 5, 10));
+    long before = state_share(api_gen_state(g, NULL), "0xffffffff");
+    set(g, "int-values", "reg:minus-one=1,const:min=1");
+    CHECK(generate(g, 5, 10));
+    const char *st = api_gen_state(g, NULL);
+    long after = state_share(st, "0xffffffff"), minimum = state_share(st, "0x80000000");
+    /* an integer is one kind in four (the others are floating point) */
+    CHECKF(before < 30 && after > 100 && minimum > 20, "0xffffffff: %ld -> %ld per mille, 0x80000000 %ld", before,
+           after, minimum);
+    gisa_gen_free(g);
+
+    expect_refused((const char *const[]){"include", "FADD", "int-values", "imm:small=1", NULL},
+                   "--int-values imm:...: no instruction the options allow has an integer immediate");
+}
+
 /* ------------------------------------------------------------ illegal words */
 
 /* --illegal-rate: `.inst` words the decoder refuses, of every kind of
@@ -929,6 +1007,7 @@ int main(void)
         test_active();
         test_modifiers();
         test_nothing_asked();
+        test_values();
         test_illegal("gisa128");
         test_illegal("fermi");
         test_shrink();
