@@ -793,6 +793,52 @@ GISA_API gisa_status gisa_sim_state_write(const gisa_sim *sim, gisa_state_values
  * and its texts), for a resource check before gisa_sim_new. */
 GISA_API size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords);
 
+/* ---------------------------------------------------------------- proofs */
+
+/* Equivalence of two straight-line programs for every input (docs/prove.md):
+ * each word's doc-engine program becomes SMT terms for one lane (Z3), the
+ * results of the two programs are compared, and a counterexample is
+ * checked by simulating both before it is reported. Needs a library built
+ * with Z3 (gisa_prove_available). */
+typedef enum gisa_prove_verdict {
+    GISA_PROVE_EQUIVALENT = 0, /* proved for every input */
+    GISA_PROVE_DIFFER = 1,     /* a counterexample, reproduced by the simulator */
+    GISA_PROVE_UNKNOWN = 3     /* neither: message says why (timeout, unsupported instruction) */
+} gisa_prove_verdict;
+
+typedef struct gisa_prove_options {
+    const char *outputs;      /* "R0,R1,P0,UR2-UR3" compared; NULL: every register, predicate and
+                               * uniform register either program writes */
+    const char *scratch;      /* the same syntax: never compared; NULL: none */
+    const gisa_state *assume; /* values it pins (a value per lane pins that lane); NULL: none */
+    unsigned timeout_ms;      /* per solver call; 0: none */
+} gisa_prove_options;
+
+typedef struct gisa_prove_result {
+    gisa_prove_verdict verdict;
+    char message[512]; /* DIFFER: the first differing output; UNKNOWN: the reason */
+    char *cex;         /* DIFFER: the counterexample state as JSON (gisa_free), else NULL */
+    unsigned lane;     /* DIFFER: the lane the counterexample is for */
+    unsigned queries;  /* solver calls (one per distinct lane of --assume) */
+    double solve_seconds;
+} gisa_prove_result;
+
+/* Whether this library was built with Z3 (else gisa_prove says how to get it). */
+GISA_API bool gisa_prove_available(void);
+/* Proves programs a and b (their words) equivalent, or not. GISA_OK with
+ * *res filled (any verdict); GISA_ERR_USAGE for bad options (res->message
+ * says which). Without Z3 the verdict is UNKNOWN and the message says
+ * how to get it. res->cex must be released with gisa_free. */
+GISA_API gisa_status gisa_prove(const gisa_isa *isa, const gisa_word *a, size_t na, const gisa_word *b, size_t nb,
+                                const gisa_prove_options *opt, gisa_prove_result *res);
+/* The symbolic back end against the doc engine: runs the words on the
+ * state, one instruction at a time, and evaluates each instruction's terms
+ * on every lane that executes it, with that lane's values; *report (release
+ * with gisa_free) lists each difference, each instruction prove does not
+ * support, and a summary line; *mismatches counts the differences. */
+GISA_API gisa_status gisa_prove_check(const gisa_isa *isa, const gisa_word *w, size_t n, const gisa_state *state,
+                                      char **report, unsigned *mismatches);
+
 /* ---------------------------------------------------------------- random programs */
 
 /* A random program generator driven by the model (docs/verification.md):

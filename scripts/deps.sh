@@ -19,6 +19,8 @@ GISA_DEB_PACKAGES=(
     make
     pkg-config
     libmpfr-dev
+    # the SMT solver of gisa prove (optional at build time: CMake finds it)
+    libz3-dev
     libgmp-dev
     # the Python binding's tests (python/, tests/cli/python.sh; skipped without them)
     python3

@@ -11,8 +11,9 @@ src=$PWD
 command -v valgrind >/dev/null || { echo "valgrind_cli: valgrind is not installed (scripts/deps.sh --ci)" >&2; exit 1; }
 
 VG_FAIL=99 # valgrind's exit status when it found an error or a leak
+# Z3's own process-long memory (gisa prove) is suppressed: valgrind-z3.supp
 vg=(valgrind -q --error-exitcode=$VG_FAIL --leak-check=full --show-leak-kinds=all --errors-for-leak-kinds=all
-    --track-origins=yes)
+    --track-origins=yes --suppressions="$src/scripts/valgrind-z3.supp")
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gisa-valgrind.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -68,6 +69,11 @@ vg_run 0 cov --merge cov.json --html page.html
 vg_run 0 cov ok.s --bins ok.bins --json -o cov2.json
 vg_run 0 gen --seed 2 --cover cov.json -o gen.s
 vg_run 2 gen --cover bad.hex
+if "$gisa" prove "$src/examples/prove/mov.s" "$src/examples/prove/mov.s" 2>/dev/null | grep -q '^equivalent'; then # built with Z3
+    vg_run 1 prove --cex cex.json "$src/examples/prove/add64.s" "$src/examples/prove/add64_nox.s"
+    vg_run 0 prove --check --assume "$src/examples/sim_demo.json" "$src/examples/sim_demo.s"
+fi
+vg_run 2 prove --outputs Q1 "$src/examples/prove/add64.s" "$src/examples/prove/add64_nox.s"
 
 echo "valgrind: $runs runs, $failed failed"
 [ "$failed" -eq 0 ]

@@ -40,6 +40,8 @@ NOT_MIRRORED = {
     "gisa_include": "what gisa_asm_options.include fills: the package reads no .include (Isa.assemble takes "
                     "the text whole; the include, release and line members are left NULL)",
     "gisa_asm_line": "what gisa_asm_options.line (a listing) receives, left NULL by the package",
+    "gisa_prove_options": "gisa prove is not bound yet (a tool of the command line first: gisa prove)",
+    "gisa_prove_result": "gisa prove is not bound yet (a tool of the command line first: gisa prove)",
 }
 
 # Header functions the package does not call, and why.
@@ -49,6 +51,9 @@ NOT_BOUND = {
     "gisa_state_bytes": "the package keeps a parsed state only until it is applied",
     "gisa_isa_fingerprints": "a check of the C semantics' table for their engineers (gisa lint --fingerprints)",
     "gisa_isa_check_semantics": "the differential check of the engines (gisa lint --check-semantics)",
+    "gisa_prove_available": "gisa prove is not bound yet (a tool of the command line first: gisa prove)",
+    "gisa_prove": "gisa prove is not bound yet (a tool of the command line first: gisa prove)",
+    "gisa_prove_check": "the differential check of prove's model (gisa prove --check)",
 }
 
 _BASE = {

@@ -6,7 +6,7 @@
 #include "common.h"
 
 static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc,    &cmd_as,         &cmd_dis, &cmd_run,
-                                          &cmd_gen,  &cmd_shrink, &cmd_trace_diff, &cmd_cov, &cmd_regress};
+                                          &cmd_gen,  &cmd_shrink, &cmd_trace_diff, &cmd_cov, &cmd_regress, &cmd_prove};
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *f)
@@ -31,11 +31,13 @@ static void print_main_help(FILE *f)
           "  1  input errors: bad assembly source, ISA description errors, lint errors,\n"
           "     malformed word files, invalid words with 'dis --strict', 'doc' of an\n"
           "     unknown name, an input over a limit or too large for memory, a\n"
-          "     program that the 'shrink' test command does not fail on\n"
+          "     program that the 'shrink' test command does not fail on; 'prove':\n"
+          "     the programs differ\n"
           "  2  usage errors: unknown command or option, missing or bad argument,\n"
           "     unknown target, a file or directory that cannot be read or written,\n"
           "     a bad 'run --state' file\n"
-          "  3  simulation fault ('run': an invalid instruction or register index reached)\n",
+          "  3  simulation fault ('run': an invalid instruction or register index reached);\n"
+          "     'prove': unknown (a timeout, an instruction it does not support)\n",
           f);
 }
 

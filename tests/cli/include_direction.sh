@@ -12,7 +12,8 @@
 #   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi, src/cov
 #   (src/sim may use src/docsem, the interpreter of the documents' pseudo-code)
 #   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/docsem
-#   src/manual                -> src/gen, src/cov, src/lib, src/dpi, src/cli
+#   src/manual                -> src/gen, src/cov, src/lib, src/dpi, src/cli, src/prove
+#   src/prove                 -> src/gen, src/cov, src/manual, src/lib, src/dpi, src/cli
 #   src/lib                   -> src/dpi, src/cli
 #   src/dpi                   -> src/cli
 # (src/gen, the random program generator, sits beside the tools: it reads
@@ -20,7 +21,7 @@
 # src/cov, functional coverage, a user of the model and the public API.)
 # These follow the layers the build links (README, "How it fits together";
 # CMakeLists.txt, GISA_LAYER_GRAPH, checks the calls):
-#   common <- fp <- spec <- docsem <- asm | disasm | sim <- gen | cov | manual <- lib <- dpi | cli
+#   common <- fp <- spec <- docsem <- asm | disasm | sim <- gen | cov | manual | prove <- lib <- dpi | cli
 # with src/gen and src/cov kept to the public header for the tools below
 # them. src/manual (the HTML manual) may include the model and the tools
 # below it; src/dpi (the DPI-C wrapper, over the public API) anything but
@@ -40,14 +41,15 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem|cov|fp)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov|prove)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem|cov|fp|prove)$ ]] ;;
     fp) [ "$to" != common ] ;;
-    docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
-    asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov)$ ]] ;;
-    sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov)$ ]] ;;
-    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem)$ ]] ;;
-    manual) [[ $to =~ ^(gen|cov|lib|dpi|cli)$ ]] ;;
+    docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov|prove)$ ]] ;;
+    asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov|prove)$ ]] ;;
+    sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov|prove)$ ]] ;;
+    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|prove)$ ]] ;;
+    manual) [[ $to =~ ^(gen|cov|lib|dpi|cli|prove)$ ]] ;;
+    prove) [[ $to =~ ^(gen|cov|manual|lib|dpi|cli)$ ]] ;;
     lib) [[ $to =~ ^(dpi|cli)$ ]] ;;
     dpi) [ "$to" = cli ] ;;
     *) return 1 ;;

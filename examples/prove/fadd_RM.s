@@ -1,0 +1,2 @@
+// x + c (.RM)
+FADD.RM R0, R1, R2 ;

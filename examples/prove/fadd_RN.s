@@ -1,0 +1,2 @@
+// x + c (.RN)
+FADD.RN R0, R1, R2 ;

@@ -1,0 +1,2 @@
+// x + c (.RP)
+FADD.RP R0, R1, R2 ;

@@ -1,0 +1,2 @@
+// x + c, subnormal inputs and results flushed to zero
+FADD.FTZ R0, R1, R2 ;

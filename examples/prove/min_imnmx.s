@@ -1,0 +1,2 @@
+// min(a, b), signed
+IMNMX R0, R1, R2, PT ;

@@ -1,0 +1,2 @@
+// x itself
+MOV R0, R1 ;
