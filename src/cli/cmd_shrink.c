@@ -482,7 +482,8 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
         }
     }
     gisa_status sst = GISA_OK;
-    if (st == GISA_OK && state) {
+    int state_ran = st == GISA_OK && state;
+    if (state_ran) {
         t->spath = w->spath;
         sst = shrink_state(t, w, command, ncommand, &state_tests);
         if (sst == GISA_ERR_INPUT)
@@ -530,14 +531,15 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     } else {
         int stopped = st != GISA_OK || (sst != GISA_OK && sst != GISA_ERR_INPUT) || rst != GISA_OK;
         fprintf(stderr, "gisa shrink: %zu -> %zu lines in %zu runs of the command%s\n", count_lines(w->text, w->len),
-                count_lines(w->result, w->result_len), tests, stopped ? " (stopped: the smallest so far follows)" : "");
+                count_lines(w->result, w->result_len), tests,
+                st != GISA_OK ? " (stopped: the smallest so far follows)" : "");
         const char *s_out = w->state_text;
         size_t s_len = w->state_len;
-        if (state && sst == GISA_OK) {
+        if (state_ran && sst != GISA_ERR_INPUT && w->state_out) {
             s_out = w->state_out;
             s_len = w->state_out_len;
-            fprintf(stderr, "gisa shrink: state %zu -> %zu bytes in %zu runs of the command\n", w->state_len, s_len,
-                    state_tests);
+            fprintf(stderr, "gisa shrink: state %zu -> %zu bytes in %zu runs of the command%s\n", w->state_len, s_len,
+                    state_tests, sst != GISA_OK ? " (stopped: the smallest so far follows)" : "");
         }
         cli_outset set;
         cli_outset_init(&set, cmd);

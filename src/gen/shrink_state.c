@@ -494,6 +494,11 @@ gisa_status gisa_shrink_state(const gisa_sim *sim, gisa_shrink_test test, void *
     }
     if (r > 0)
         shrink_all(&s, cand);
+    else if (!s.oom) {
+        /* stopped at once: the smallest so far is the state itself */
+        sb_putn(&s.best, s.text.s ? s.text.s : "", s.text.len);
+        s.oom = s.best.failed;
+    }
     if (s.oom) {
         st = GISA_ERR_NOMEM;
         goto done;
