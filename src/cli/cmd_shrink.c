@@ -30,7 +30,7 @@
 enum { O_OUT, O_STATE, O_STATE_OUT, O_BUNDLE, O_STATUS, O_TIMEOUT, O_VERBOSE };
 static const cli_opt opts[] = {
     {"output", 'o', "FILE", "write the smallest program to FILE (default: standard output, unless --bundle)"},
-    {"state", 0, "FILE", "the state the command fails with (JSON, as 'gisa run --state'): shrunk after the program; '{state}' in the command names it"},
+    {"state", 0, "FILE", "the state the command fails with ('{state}' names it), shrunk after the program"},
     {"state-out", 0, "FILE", "write the smallest state to FILE"},
     {"bundle", 0, "DIR", "write a reproducer directory: prog.s, state.json, repro.sh, bundle.json"},
     {"status", 0, "N", "the command fails when it exits with status N (default: any non-zero status)"},
@@ -402,8 +402,8 @@ static void work_free(work *w)
     gisa_isa_free(w->isa);
 }
 
-/* The state phase, on the shrunk program: *fails_on_state says whether
- * the command failed on the state as gisa writes it. */
+/* The state phase, on the shrunk program (written once to its candidate);
+ * GISA_ERR_INPUT: the command passes on the state as gisa writes it. */
 static gisa_status shrink_state(tester *t, work *w, char **command, int ncommand, size_t *tests)
 {
     int has;

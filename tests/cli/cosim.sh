@@ -5,7 +5,8 @@
 # whose first line starts with "mismatch" and names the pc, the
 # instruction, the register, the lane and both values (the bug is in lane 5:
 # a seed whose generated active mask lacks lane 5 passes). Both with a few
-# seeds' programs.
+# seeds' programs. A reproducer bundle shrunk against the buggy RTL
+# reproduces the mismatch by itself, its files read by the testbench.
 # Skipped (ctest: Skipped, with the reason) when verilator is not installed,
 # except under CI (GISA_CI=1, set by .ci/run, where scripts/deps.sh --ci
 # installs it): there a missing verilator fails. Also skipped for sanitized
@@ -29,6 +30,8 @@ for seed in 1 2 3; do
     mask=$(grep -m1 -oE '"active": "0x[0-9a-f]+"' "$T/obj/state.json" | grep -oE '0x[0-9a-f]+')
     if (((mask >> 5) & 1)); then
         seen=$((seen + 1))
+        [ -e bug.s ] || cp "$T/obj/prog.s" bug.s
+        [ -e bug.json ] || cp "$T/obj/state.json" bug.json
         expect 2 "make run-bug (seed $seed)" "${MK[@]}" run-bug SEED=$seed COUNT=1500
         first=$(head -1 "$T/obj/report.txt")
         check "run-bug: the report on stdout (seed $seed)" cmp -s out "$T/obj/report.txt"
@@ -40,6 +43,25 @@ for seed in 1 2 3; do
     fi
 done
 check "the bug was caught with some seed ($seen)" test "$seen" -ge 1
+# a complete reproducer (gisa shrink --state --bundle) against the buggy
+# RTL: the bundle's files go to the testbench as they are
+if [ -e bug.s ]; then
+    cat >tb.sh <<EOF
+#!/bin/sh
+"$T/obj/bug/Vtb" +prog="\$1" +state="\$2" | grep -q '^mismatch' && exit 1
+exit 0
+EOF
+    chmod +x tb.sh
+    expect 0 "shrink program and state against the buggy RTL" "$G" shrink bug.s --state bug.json --bundle bugb \
+        -- "$T/tb.sh" {} {state}
+    check "the bundle's state is smaller ($(wc -c <bugb/state.json) < $(wc -c <bug.json))" \
+        test "$(wc -c <bugb/state.json)" -lt "$(wc -c <bug.json)"
+    mkdir -p fresh
+    (cd fresh && ../bugb/repro.sh) && rc=0 || rc=$?
+    check "the bundle reproduces the mismatch by itself (status $rc)" test "$rc" -eq 1
+    run "$T/obj/bug/Vtb" +prog=bugb/prog.s +state=bugb/state.json
+    check "the testbench takes the bundle's files: mismatch at the one IADD" has out '^mismatch: warp 0 pc 0 \(IADD'
+fi
 # the generated programs used every opcode the RTL implements
 for op in 'IADD ' 'IADD.X ' 'LOP3' 'SHF' 'ISETP' 'SEL '; do
     check "the program has $op" grep -q "^[^/]*$op" "$T/obj/prog.s"

@@ -180,6 +180,8 @@ expect 2 "{state} without --state" "$G" shrink p.s -- ./count.sh {} {state}
 check "... explained" has err "names '\{state\}', but no --state FILE"
 expect 2 "--state without {state}" "$G" shrink p.s --state st.json -- ./count.sh {}
 check "... explained" has err "must name the candidate state as '\{state\}'"
+expect 2 "--state-out over the state read" "$G" shrink p.s --state st.json --state-out st.json -- ./count.sh {} {state}
+check "... refused" has err 'st.json'
 expect 2 "--state-out without --state" "$G" shrink p.s --state-out x.json -- ./count.sh {}
 mkdir -p full && echo x >full/keep
 expect 2 "--bundle onto a directory that is not a bundle" "$G" shrink p.s --state st.json --bundle full -- ./count.sh {} {state}
