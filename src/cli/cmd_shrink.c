@@ -598,6 +598,8 @@ static int check_command(const cli_cmd *cmd, const cli_args *a, char **command, 
     if (a->val[O_STATE] && !(has & 2))
         return cli_usage_error(cmd, "--state: the command must name the candidate state as '{state}' (the state "
                                     "shrunk is the one it reads)");
+    if (a->val[O_STATE] && !strcmp(a->val[O_STATE], "-"))
+        return cli_usage_error(cmd, "--state needs a file, not standard input: the command reads it as '{state}'");
     if (a->val[O_STATE_OUT] && !a->val[O_STATE])
         return cli_usage_error(cmd, "--state-out needs --state FILE");
     return CLI_CONTINUE;

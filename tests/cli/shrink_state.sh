@@ -182,6 +182,8 @@ expect 2 "--state without {state}" "$G" shrink p.s --state st.json -- ./count.sh
 check "... explained" has err "must name the candidate state as '\{state\}'"
 expect 2 "--state-out over the state read" "$G" shrink p.s --state st.json --state-out st.json -- ./count.sh {} {state}
 check "... refused" has err 'st.json'
+expect 2 "--state from standard input" "$G" shrink p.s --state - -- ./count.sh {} {state} </dev/null
+check "... refused" has err 'needs a file, not standard input'
 expect 2 "--state-out without --state" "$G" shrink p.s --state-out x.json -- ./count.sh {}
 mkdir -p full && echo x >full/keep
 expect 2 "--bundle onto a directory that is not a bundle" "$G" shrink p.s --state st.json --bundle full -- ./count.sh {} {state}
