@@ -129,6 +129,27 @@ check "bundle.json: the seed" has genb/bundle.json '"seed": "11"'
 check "the bundle reproduces the failure by itself (status $rc)" test "$rc" -eq 1
 expect 0 "gisa run takes it" "$G" run genb
 
+# the program once more on the smallest state: both guarded lines are
+# needed with the original predicate, one once the predicate is dropped
+printf '// header\n@P0 MOV R3, 0x1\n@!P0 MOV R3, 0x1\n' >guards.s
+printf '{ "P0": [%s], "R7": 9 }\n' "$(printf 'true,%.0s' $(seq 16))$(printf 'false,%.0s' $(seq 15))false" >guards.json
+cat >uniform.sh <<EOF
+#!/bin/sh
+# exit 1 while R3 ends 1 in every lane
+"$G" run --state "\$2" "\$1" 2>/dev/null | grep -q '"R3": "0x00000001"' && exit 1
+exit 0
+EOF
+chmod +x uniform.sh
+expect 1 "the test fails on both lines" ./uniform.sh guards.s guards.json
+sed 3d guards.s >first.s
+sed 2d guards.s >second.s
+expect 0 "... not on the first alone" ./uniform.sh first.s guards.json
+expect 0 "... nor on the second alone" ./uniform.sh second.s guards.json
+expect 0 "shrink: program, state, program" "$G" shrink guards.s --state guards.json --state-out guards_out.json \
+    -- "$T/uniform.sh" {} {state}
+check "... one line left on the empty state" test "$(tr '\n' ' ' <out)" = '// header @!P0 MOV R3, 0x1 '
+check "... the state empty" test "$(tr -d ' \n' <guards_out.json)" = '{"active":"0xffffffff"}'
+
 # a command that passes on the state as gisa rewrites it (it reads the text)
 cat >text.sh <<'EOF'
 #!/bin/sh
