@@ -404,12 +404,8 @@ static void work_free(work *w)
 
 /* The state phase, on the shrunk program (written once to its candidate);
  * GISA_ERR_INPUT: the command passes on the state as gisa writes it. */
-static gisa_status shrink_state(tester *t, work *w, char **command, int ncommand, size_t *tests)
+static gisa_status shrink_state(tester *t, work *w, size_t *tests)
 {
-    int has;
-    free_argv(t->argv);
-    if (!(t->argv = command_line(command, ncommand, w->path, w->spath, &has)))
-        return GISA_ERR_NOMEM;
     if (write_candidate(w->path, "", 0, w->result, w->result_len)) {
         cli_error(t->cmd, "cannot write %s: %s", w->path, strerror(errno));
         return GISA_ERR_IO;
@@ -419,6 +415,18 @@ static gisa_status shrink_state(tester *t, work *w, char **command, int ncommand
                        : GISA_ERR_NOMEM;
     gisa_diags_free(d);
     return st;
+}
+
+/* A copy of text[0..len) that gisa_free releases (NULL: out of memory). */
+static char *copy_text(const char *text, size_t len, size_t *out_len)
+{
+    char *c = malloc(len + 1);
+    if (c) {
+        memcpy(c, text, len);
+        c[len] = 0;
+        *out_len = len;
+    }
+    return c;
 }
 
 /* w->result: the header, then w->prog_out. 0, or -1 out of memory. */
@@ -501,25 +509,35 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
     candidate_dir[1] = *w->sdir ? w->sdir : NULL;
     catch_interrupts();
 
-    /* the program, after its header; the state as given */
     t->path = w->path;
     t->header = w->text;
     t->header_len = shrink_header_len(w->text, w->len);
+    /* {state} is the state's candidate from the start (the command never
+     * gets the original's path), the original's text while the program
+     * shrinks */
     int has;
-    t->argv = command_line(command, ncommand, w->path, state, &has);
+    t->argv = command_line(command, ncommand, w->path, state ? w->spath : NULL, &has);
     size_t tests = 0, state_tests = 0;
     gisa_diags *d = cli_diags();
-    gisa_status st = t->argv && d ? gisa_shrink(w->text + t->header_len, w->len - t->header_len, program_fails, t,
-                                                &w->prog_out, &w->prog_out_len, &tests, d)
-                                  : GISA_ERR_NOMEM;
+    gisa_status st = GISA_OK;
+    if (state && write_candidate(w->spath, "", 0, w->state_text, w->state_len)) {
+        cli_error(cmd, "cannot write %s: %s", w->spath, strerror(errno));
+        st = GISA_ERR_IO;
+    }
+    if (st == GISA_OK)
+        st = t->argv && d ? gisa_shrink(w->text + t->header_len, w->len - t->header_len, program_fails, t, &w->prog_out,
+                                        &w->prog_out_len, &tests, d)
+                          : GISA_ERR_NOMEM;
     gisa_diags_free(d);
+    if (!w->prog_out && st == GISA_ERR_IO) /* stopped before the first run: the program as it was */
+        w->prog_out = copy_text(w->text + t->header_len, w->len - t->header_len, &w->prog_out_len);
     if (w->prog_out && set_result(w, t->header_len))
         st = GISA_ERR_NOMEM;
     gisa_status sst = GISA_OK;
     int state_ran = st == GISA_OK && state;
     if (state_ran) {
         t->spath = w->spath;
-        sst = shrink_state(t, w, command, ncommand, &state_tests);
+        sst = shrink_state(t, w, &state_tests);
         if (sst == GISA_ERR_INPUT)
             fprintf(stderr, "gisa shrink: warning: the command does not fail on %s as gisa writes it (%s): the state is "
                             "kept as it is\n",
@@ -568,7 +586,9 @@ static int shrink(const cli_cmd *cmd, const cli_args *a, tester *t, char **comma
         int stopped = st != GISA_OK || (sst != GISA_OK && sst != GISA_ERR_INPUT) || rst != GISA_OK;
         fprintf(stderr, "gisa shrink: %zu -> %zu lines in %zu runs of the command%s\n", count_lines(w->text, w->len),
                 count_lines(w->result, w->result_len), tests,
-                st != GISA_OK ? " (stopped: the smallest so far follows)" : "");
+                st == GISA_OK                         ? ""
+                : a->val[O_OUT] || !a->val[O_BUNDLE] ? " (stopped: the smallest so far follows)"
+                                                      : " (stopped)");
         const char *s_out = w->state_text;
         size_t s_len = w->state_len;
         if (state_ran && sst != GISA_ERR_INPUT && w->state_out) {

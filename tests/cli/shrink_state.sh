@@ -86,6 +86,17 @@ expect 0 "{prog} is {}" "$G" shrink p.s --state st.json --state-out prog.json --
 check "... same state" cmp -s prog.json small.json
 check "without -o or --bundle the program goes to stdout" test "$(tail -1 out)" = "IADD R3, R1, R2"
 
+# the command never gets the original state's path: a candidate beside it
+cat >paths.sh <<EOF
+#!/bin/sh
+echo "\$2" >>"$T/paths.log"
+exec "$T/r3.sh" "\$1" "\$2"
+EOF
+chmod +x paths.sh
+expect 0 "{state}: always a candidate" "$G" shrink p.s --state st.json -o /dev/null -- "$T/paths.sh" {} {state}
+check "... beside the state, hidden, never st.json itself" test -z "$(grep -vxE '\./\.gisa-shrink-[A-Za-z0-9]{6}\.st\.json|\.gisa-shrink-[A-Za-z0-9]{6}\.st\.json' paths.log)"
+check "... one candidate for all runs" test "$(sort -u paths.log | wc -l)" -eq 1
+
 # placeholders inside arguments, and quotes, in repro.sh
 cat >args.sh <<'EOF'
 #!/bin/sh
