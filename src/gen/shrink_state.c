@@ -275,7 +275,6 @@ static uint32_t active_of(const sshrink *s, unsigned w)
 static int simplify_reg(sshrink *s, entry *e)
 {
     const uint32_t all = 0xffffffffu;
-    int r;
     if (!uniform(e)) {
         uint32_t act = active_of(s, e->warp);
         int pick = -1;
@@ -285,7 +284,7 @@ static int simplify_reg(sshrink *s, entry *e)
         for (unsigned l = 0; l < GISA_SIM_LANES && pick < 0; l++)
             if (e->v[l])
                 pick = (int)l;
-        if (pick >= 0 && (r = try_value(s, e, all, e->v[pick])) < 0)
+        if (pick >= 0 && try_value(s, e, all, e->v[pick]) < 0)
             return -1;
     }
     if (!uniform(e)) {
@@ -295,7 +294,7 @@ static int simplify_reg(sshrink *s, entry *e)
         for (unsigned l = 0; l < GISA_SIM_LANES && !uniform(e); l++)
             if (e->v[l] && !(tried >> l & 1)) {
                 tried |= same_as(e, l);
-                if ((r = try_value(s, e, all, e->v[l])) < 0)
+                if (try_value(s, e, all, e->v[l]) < 0)
                     return -1;
             }
     }
