@@ -68,6 +68,30 @@ GISA_API unsigned int gisa_dpi_effect_value(void *h, int i, int lane);
 GISA_API int gisa_dpi_retire(void *h, int warp, int pc, unsigned int exec);
 GISA_API int gisa_dpi_write(void *h, int rf, int index, int lane, unsigned int value);
 GISA_API int gisa_dpi_check(void *h);
+/* The RTL refused the word at pc as an illegal instruction (it trapped): the
+ * model steps the warp and must fault at pc, on that word. 0: it did
+ * (gisa_dpi_message: "trap: ..." with the model's reason; the warp is
+ * done); -1: a mismatch (gisa_dpi_message). */
+GISA_API int gisa_dpi_trap(void *h, int warp, int pc);
+/* The lines that follow gisa_dpi_message's after a mismatch of retire,
+ * check, trap or compare_state, each ending in a newline ("" when none):
+ * the instruction's word in hex, the count and list of the lanes that
+ * differ, and the source operands of the first such lane as the
+ * instruction read them ("  lane 5 read: Ra R29 = 0x00000001, ..."). */
+GISA_API const char *gisa_dpi_details(void *h);
+
+/* The whole state at the end of a run: report the RTL's value of every
+ * register it has (rf, index and lane as gisa_dpi_write; UR and UP in lane
+ * 0), then gisa_dpi_compare_state compares every register, predicate,
+ * uniform register and uniform predicate of every warp of the model with
+ * them. A register file of which nothing was reported is one the RTL does
+ * not have (skipped); in the others every register and lane of the model
+ * must have been reported. rtl_state returns -1 for a register the model
+ * does not have. compare_state returns the number of register lanes that
+ * differ (0: equal), the first in gisa_dpi_message, and forgets what was
+ * reported. */
+GISA_API int gisa_dpi_rtl_state(void *h, int warp, int rf, int index, int lane, unsigned int value);
+GISA_API int gisa_dpi_compare_state(void *h);
 
 GISA_API int gisa_dpi_errors(void *h);         /* mismatches and errors so far */
 GISA_API const char *gisa_dpi_message(void *h); /* the first of the last check, or the last error */

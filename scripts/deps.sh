@@ -51,9 +51,12 @@ GISA_TOOLS=(
 # tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
 # skipped without it), chromium (tests/cli/manual_browser.sh renders the HTML
 # manual headless; skipped without it), Verilator (tests/cli/cosim.sh: the
-# lockstep example, examples/cosim; skipped without it, except under CI).
-GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator)
-GISA_CI_TOOLS=(clang valgrind groff chromium verilator)
+# lockstep example, examples/cosim; skipped without it, except under CI),
+# Slurm and munge (tests/cli/regress_slurm.sh starts a one-node cluster for
+# `gisa regress --backend slurm`; skipped without them, except under CI),
+# xmllint (tests/cli/regress.sh validates the JUnit XML against its schema).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator slurm-wlm munge libxml2-utils)
+GISA_CI_TOOLS=(clang valgrind groff chromium verilator slurmctld slurmd sbatch munged xmllint)
 list_only=0
 for arg in "$@"; do
     case $arg in

@@ -51,6 +51,14 @@ package gisa_dpi;
   import "DPI-C" function int gisa_dpi_write(input chandle h, input int rf, input int index, input int lane,
                                              input int unsigned value);
   import "DPI-C" function int gisa_dpi_check(input chandle h);
+  // the RTL trapped at pc (illegal instruction): 0 when the model faults there too
+  import "DPI-C" function int gisa_dpi_trap(input chandle h, input int warp, input int pc);
+  // after a mismatch: the lines after gisa_dpi_message (word, lanes, sources), each ending in "\n"
+  import "DPI-C" function string gisa_dpi_details(input chandle h);
+  // the end of a run: every register the RTL has, then one comparison of the whole state
+  import "DPI-C" function int gisa_dpi_rtl_state(input chandle h, input int warp, input int rf, input int index,
+                                                 input int lane, input int unsigned value);
+  import "DPI-C" function int gisa_dpi_compare_state(input chandle h);
   import "DPI-C" function int gisa_dpi_errors(input chandle h);
   import "DPI-C" function string gisa_dpi_message(input chandle h);
 endpackage

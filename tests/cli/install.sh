@@ -3,7 +3,8 @@
 # library: the build is installed into a temporary prefix, which must hold
 # bin/gisa, include/gisa.h, lib/libgisa.a, lib/libgisa.so* (soname
 # libgisa.so.MAJOR, exporting exactly the functions of gisa.h),
-# lib/pkgconfig/gisa.pc, lib/cmake/gisa/, share/man/man1/gisa.1 and the
+# lib/pkgconfig/gisa.pc, lib/cmake/gisa/, share/man/man1/gisa.1,
+# libexec/gisa/regress.py (which bin/gisa regress must find and run) and the
 # Python package (lib/python3/dist-packages/gisa, which must load the
 # installed library, also after the prefix is moved). Then
 # tests/cli/install_consumer.c is built with `pkg-config --cflags --libs
@@ -80,6 +81,16 @@ VNUM=$((vmaj * 10000 + vmin * 100 + vpat))
 run "$P/bin/gisa" as --format hex -o - - <<<"FADD R0, R1, R2"
 WORD=$(cat out)
 check "bin/gisa assembles" test -n "$WORD"
+# `gisa regress` runs the installed runner, found from bin/gisa's own place
+check "installed libexec/gisa/regress.py (executable)" test -x "$P/libexec/gisa/regress.py"
+check "installed regress.py is src/cli/regress.py" cmp -s "$P/libexec/gisa/regress.py" "$SRC/src/cli/regress.py"
+if [ -x /usr/bin/python3 ]; then
+    expect 2 "bin/gisa regress runs the installed runner (on a directory that holds no campaign)" \
+        "$P/bin/gisa" regress --report -d "$T/none"
+    check "... which answers" has err "^gisa regress: .*/none: not a campaign directory"
+else
+    skip_part "no /usr/bin/python3: gisa regress not run"
+fi
 
 # consumer_ok DESC EXE: EXE runs and prints what bin/gisa says: the version,
 # the word of FADD R0, R1, R2, its text, its decoding

@@ -122,11 +122,18 @@ static void mismatches(void)
     CHECK(gisa_dpi_check(h) == 1);
     CHECKF(!strcmp(gisa_dpi_message(h), "mismatch: warp 0 pc 0 (IADD R1, P2, R3, R4): P2 lane 5: expected 1, got 0"),
            "%s", gisa_dpi_message(h));
+    /* the details: the word, the lanes, the sources the lane read */
+    char want[512];
+    snprintf(want, sizeof want, "  word 0x%08x%08x%08x%08x\n  1 mismatching lane: 5\n"
+             "  lane 5 read: Ra R3 = 0xffffffff, SrcB R4 = 0x00000001\n", gisa_dpi_word(h, 0, 3),
+             gisa_dpi_word(h, 0, 2), gisa_dpi_word(h, 0, 1), gisa_dpi_word(h, 0, 0));
+    CHECKF(!strcmp(gisa_dpi_details(h), want), "%s", gisa_dpi_details(h));
     /* pc 1: the RTL executes every lane (the guard holds in lane 3 only) */
     CHECK(gisa_dpi_retire(h, 0, 1, 0xffffffffu) == 0);
     gisa_dpi_write(h, GISA_RF_R, 2, 3, 5);
     CHECKF(gisa_dpi_check(h) == 1 && strstr(gisa_dpi_message(h), "exec mask: expected 0x00000008, got 0xffffffff"), "%s",
            gisa_dpi_message(h));
+    CHECKF(strstr(gisa_dpi_details(h), "  31 mismatching lanes: 0 1 2 4 5 ") != NULL, "%s", gisa_dpi_details(h));
     /* pc 2: a missing write and an extra one */
     CHECK(gisa_dpi_retire(h, 0, 2, 0xffffffffu) == 0);
     for (int l = 1; l < 32; l++)
@@ -135,6 +142,7 @@ static void mismatches(void)
     CHECK(gisa_dpi_check(h) == 2);
     CHECKF(!strcmp(gisa_dpi_message(h), "mismatch: warp 0 pc 2 (MOV R5, 0x7): R5 lane 0: expected 0x00000007, got no write"),
            "%s", gisa_dpi_message(h));
+    CHECKF(strstr(gisa_dpi_details(h), "  2 mismatching lanes: 0 9\n  lane 0 read: ") != NULL, "%s", gisa_dpi_details(h));
     /* pc 3 retired as pc 4 */
     CHECK(gisa_dpi_retire(h, 0, 4, 0xffffffffu) == 0);
     CHECKF(strstr(gisa_dpi_message(h), "the RTL retired pc 4, the model pc 3") != NULL, "%s", gisa_dpi_message(h));
@@ -196,6 +204,81 @@ static void includes(void)
     gisa_dpi_free(h);
 }
 
+/* An illegal word: the RTL's trap matches the model's fault there; a trap
+ * of a valid word, and a retired illegal word, are mismatches. */
+static void traps(void)
+{
+    const char *prog = write_file("t.s", "MOV R1, 0x1\n.inst 0x00000000000000000000000000000000\nMOV R2, 0x2\n");
+    void *h = gisa_dpi_new("", "", 8, 1);
+    CHECK(gisa_dpi_load_asm(h, prog) == 3);
+    CHECK(gisa_dpi_trap(h, 0, 0) == -1);
+    CHECKF(!strcmp(gisa_dpi_message(h), "mismatch: warp 0 pc 0 (MOV R1, 0x1): the RTL trapped (illegal instruction), "
+                                        "the model executes it"),
+           "%s", gisa_dpi_message(h));
+    CHECK(gisa_dpi_trap(h, 0, 1) == 0 && gisa_dpi_done(h, 0));
+    CHECKF(strstr(gisa_dpi_message(h), "trap: warp 0 pc 1 (") == gisa_dpi_message(h), "%s", gisa_dpi_message(h));
+    CHECK(gisa_dpi_errors(h) == 1 && gisa_dpi_details(h)[0] == 0);
+    CHECK(gisa_dpi_trap(h, 0, 2) == -1 && strstr(gisa_dpi_message(h), "the model's warp has ended"));
+    gisa_dpi_free(h);
+    h = gisa_dpi_new("", "", 8, 1);
+    CHECK(gisa_dpi_load_asm(h, prog) == 3);
+    CHECK(gisa_dpi_retire(h, 0, 0, 0xffffffffu) == 0);
+    CHECK(gisa_dpi_retire(h, 0, 1, 0xffffffffu) == -1);
+    CHECKF(strstr(gisa_dpi_message(h), "mismatch: warp 0 pc 1 (") && strstr(gisa_dpi_message(h), "the model faults"), "%s",
+           gisa_dpi_message(h));
+    CHECKF(!strcmp(gisa_dpi_details(h), "  word 0x00000000000000000000000000000000\n"), "%s", gisa_dpi_details(h));
+    gisa_dpi_free(h);
+}
+
+/* The whole state of every warp against what the RTL reports. */
+static void final_state(void)
+{
+    void *h = gisa_dpi_new("", "", 4, 2);
+    CHECK(h != NULL);
+    CHECK(gisa_dpi_compare_state(h) == 1 && strstr(gisa_dpi_message(h), "without gisa_dpi_rtl_state"));
+    gisa_dpi_set(h, 1, GISA_RF_R, 2, 7, 0x1234);
+    gisa_dpi_set(h, 0, GISA_RF_P, 6, 31, 1);
+    gisa_dpi_set(h, 1, GISA_RF_UR, 5, 0, 99);
+    /* a perfect RTL without uniform registers */
+    for (int pass = 0; pass < 4; pass++) {
+        for (int w = 0; w < 2; w++)
+            for (int l = 0; l < 32; l++) {
+                for (int i = 0; i < 4; i++) {
+                    unsigned v = gisa_dpi_get(h, w, GISA_RF_R, i, l);
+                    if (pass == 1 && w == 1 && i == 2 && (l == 7 || l == 9))
+                        v ^= 0x100;
+                    if (!(pass == 2 && w == 0 && i == 3 && l == 4))
+                        CHECK(gisa_dpi_rtl_state(h, w, GISA_RF_R, i, l, v) == 0);
+                }
+                for (int i = 0; i < 7; i++)
+                    gisa_dpi_rtl_state(h, w, GISA_RF_P, i, l, gisa_dpi_get(h, w, GISA_RF_P, i, l));
+            }
+        if (pass == 3)
+            gisa_dpi_rtl_state(h, 1, GISA_RF_UR, 5, 0, 98);
+        int diffs = gisa_dpi_compare_state(h);
+        if (pass == 0)
+            CHECKF(diffs == 0, "%s", gisa_dpi_message(h));
+        if (pass == 1) {
+            CHECKF(diffs == 2 && !strcmp(gisa_dpi_message(h), "mismatch: final state: warp 1 R2 lane 7: expected "
+                                                              "0x00001234, got 0x00001334"),
+                   "%d %s", diffs, gisa_dpi_message(h));
+            CHECKF(!strcmp(gisa_dpi_details(h), "  2 differing register lanes in all\n  2 differing lanes: 7 9\n"), "%s",
+                   gisa_dpi_details(h));
+        }
+        if (pass == 2)
+            CHECKF(diffs == 1 && !strcmp(gisa_dpi_message(h), "mismatch: final state: warp 0 R3 lane 4: expected "
+                                                              "0x00000000, not reported by the RTL"),
+                   "%d %s", diffs, gisa_dpi_message(h));
+        /* once one UR is reported, every one is compared */
+        if (pass == 3)
+            CHECKF(diffs == 2 * 63 && strstr(gisa_dpi_message(h), "warp 0 UR0: expected 0x00000000, not reported"),
+                   "%d %s", diffs, gisa_dpi_message(h));
+    }
+    CHECK(gisa_dpi_rtl_state(h, 2, GISA_RF_R, 0, 0, 0) == -1 && gisa_dpi_rtl_state(h, 0, GISA_RF_R, 4, 0, 0) == -1);
+    CHECK(gisa_dpi_rtl_state(h, 0, GISA_RF_P, 7, 0, 0) == -1 && gisa_dpi_rtl_state(h, 0, GISA_RF_UR, 63, 0, 0) == -1);
+    gisa_dpi_free(h);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/gisa_dpi_XXXXXX");
@@ -205,6 +288,8 @@ int main(void)
     mismatches();
     errors();
     includes();
+    traps();
+    final_state();
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     if (system(cmd) != 0)
