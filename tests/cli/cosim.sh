@@ -127,11 +127,11 @@ expect 0 "shrink program and state against wrong-carry" "$G" shrink bug.s --stat
     -- "$T/tb.sh" {} {state}
 check "the bundle's state is smaller ($(wc -c <bugb/state.json) < $(wc -c <bug.json))" \
     test "$(wc -c <bugb/state.json)" -lt "$(wc -c <bug.json)"
-check "the bundle's program: the header and one IADD" \
-    test "$(grep -c . bugb/prog.s)" -eq 2 -a "$(head -1 bugb/prog.s)" = "$(head -1 bug.s)"
+check "the bundle's program: the header and an instruction or two: $(grep -v '^//' bugb/prog.s | tr '\n' ';')" \
+    test "$(grep -vc '^//' bugb/prog.s)" -le 2 -a "$(head -1 bugb/prog.s)" = "$(head -1 bug.s)"
 mkdir -p fresh
 (cd fresh && ../bugb/repro.sh) && rc=0 || rc=$?
 check "the bundle reproduces the mismatch by itself (status $rc)" test "$rc" -eq 1
 run "$T/obj/model/Vtb" +prog=bugb/prog.s +state=bugb/state.json +mutation=wrong-carry
-check "the testbench takes the bundle's files: mismatch at the one IADD" has out '^mismatch: warp 0 pc 0 \(IADD'
+check "the testbench takes the bundle's files: mismatch at an IADD: $(head -1 out)" has out '^mismatch: warp 0 pc [01] \((@!?P[0-6T] )?IADD'
 finish
