@@ -2,7 +2,9 @@
  * picks the target (fuzz_target.h), the rest is the JSON text. Properties:
  * bad input changes nothing (the written coverage equals the empty one)
  * and says why; good input round-trips (write, read into a fresh coverage,
- * write again: the same text). */
+ * write again: the same text). The same text as a bins file
+ * (gisa_cov_load_bins): refused with a diagnostic and no bin added, or
+ * read, and then the coverage still writes and reads back. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +38,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *after;
     fuzz_check_reader(&r, c, (const char *)data, size, d, &after);
     free(after);
+    gisa_cov *b = fresh(isa);
+    gisa_diags_clear(d);
+    gisa_status st = gisa_cov_load_bins(b, "fuzz.bins", (const char *)data, size, d);
+    char *json = api_cov_json(b);
+    if (st != GISA_OK && (gisa_diags_errors(d) == 0 || strstr(json, "\"user_bins\": {}") == NULL))
+        abort(); /* refused without saying why, or half added */
+    if (st == GISA_OK) {
+        gisa_cov *back = fresh(isa);
+        if (gisa_cov_read_json(back, "b.json", json, strlen(json), d) != GISA_OK)
+            abort();
+        gisa_cov_free(back);
+    }
+    free(json);
+    gisa_cov_free(b);
     gisa_diags_free(d);
     gisa_cov_free(c);
     return 0;

@@ -912,6 +912,14 @@ GISA_API gisa_status gisa_cov_read_json(gisa_cov *cov, const char *name, const c
 /* The report for people: the summary, then per optype its hit/total figures
  * and what was never hit, into *out, to release with gisa_free. */
 GISA_API gisa_status gisa_cov_report(const gisa_cov *cov, char **out);
+/* The same as one HTML page (the manual's look): holes first, then the
+ * figures per optype and group. */
+GISA_API gisa_status gisa_cov_report_html(const gisa_cov *cov, char **out);
+/* Adds user-defined bins from a bins file (docs/coverage.md, "User bins"):
+ * GISA_ERR_INPUT with diagnostics (file:line:col) when a line is wrong, and
+ * then no bin is added. A bin counts from the next recorded instruction. */
+GISA_API gisa_status gisa_cov_load_bins(gisa_cov *cov, const char *name, const char *text, size_t len,
+                                        gisa_diags *diags);
 
 typedef struct gisa_cov_figure {
     uint64_t hit, total;
@@ -927,6 +935,12 @@ typedef struct gisa_cov_summary {
     gisa_cov_figure operand_kinds;   /* per optype and source */
     gisa_cov_figure decorations;
     gisa_cov_figure fp_classes;      /* per optype, source and format */
+    gisa_cov_figure value_classes;   /* integer classes of the sources' values */
+    gisa_cov_figure results;         /* classes of the results, predicate outcomes */
+    gisa_cov_figure patterns;        /* guard outcomes and exec-mask patterns */
+    gisa_cov_figure raw_distances;   /* read-after-write distance buckets */
+    gisa_cov_figure crosses;         /* modifier x modifier, modifier x result, FMA sources */
+    gisa_cov_figure user_bins;       /* gisa_cov_load_bins' (and the files' read) */
 } gisa_cov_summary;
 
 GISA_API gisa_status gisa_cov_summary_get(const gisa_cov *cov, gisa_cov_summary *out);

@@ -60,6 +60,14 @@ vg_run 0 run --warps 3 --threads 2 "$src/examples/sim_demo.s" -o out.json
 vg_run 1 run bad.s
 vg_run 2 run --state <(echo '{"R1": "0xZZ"}') "$src/examples/sim_demo.s"
 vg_run 3 run --regs 4 fault.s -o out.json
+printf 'bin a: FADD Ra=+0|-0\nbin b: FADD.RM exec=all\n' >ok.bins
+printf 'bin a: FADX\nbin b: FADD Rq=1\n' >bad.bins
+vg_run 0 run --coverage cov.json --bins ok.bins ok.s -o out.json
+vg_run 2 run --coverage cov.json --bins bad.bins ok.s -o out.json
+vg_run 0 cov --merge cov.json --html page.html
+vg_run 0 cov ok.s --bins ok.bins --json -o cov2.json
+vg_run 0 gen --seed 2 --cover cov.json -o gen.s
+vg_run 2 gen --cover bad.hex
 printf '{"R1": 5, "R2": ["0x1", "0x2", "0x3", "0x4", "0x5", "0x6", "0x7", "0x8", "0x9", "0xa", "0xb", "0xc", "0xd", "0xe", "0xf", "0x10", "0x11", "0x12", "0x13", "0x14", "0x15", "0x16", "0x17", "0x18", "0x19", "0x1a", "0x1b", "0x1c", "0x1d", "0x1e", "0x1f", "0x20"], "P3": true}\n' >st.json
 vg_run 0 shrink ok.s --state st.json --state-out small.json --bundle bundle -- sh -c 'grep -q "\"R[12]\"" "$2" && exit 1; exit 0' sh {} {state}
 vg_run 0 run bundle

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from ._core import Isa
     from ._sim import Commit, Simulator
 
-_FIGURES = ("opcodes", "optypes", "modifier_values", "combinations", "operand_kinds", "decorations", "fp_classes")
+_FIGURES = ("opcodes", "optypes", "modifier_values", "combinations", "operand_kinds", "decorations", "fp_classes",
+            "value_classes", "results", "patterns", "raw_distances", "crosses", "user_bins")
 
 
 class CoverageSummary:
@@ -97,6 +98,23 @@ class Coverage(_Handle):
         """The report for people: the summary, then per optype its hit/total
         figures and what was never hit."""
         return _string_out(self._lib.gisa_cov_report, "gisa_cov_report", self._h)
+
+    @_reads
+    def report_html(self) -> str:
+        """The report as one HTML page (the manual's look): the holes first,
+        then every group's hit/total."""
+        return _string_out(self._lib.gisa_cov_report_html, "gisa_cov_report_html", self._h)
+
+    @_writes
+    def load_bins(self, text: Union[str, bytes], name: str = "<bins>") -> None:
+        """Adds the user-defined bins of a bins file ("bin NAME: OPTYPE[.VALUE...]
+        [OPERAND=CLASS ...]", docs/coverage.md): all or nothing; raises Error
+        with diagnostics located name:line:col."""
+        data = _b(text)
+        with _Diags() as d:
+            st = self._lib.gisa_cov_load_bins(self._h, _b(name), data, len(data), d.p)
+            if st != _c.OK:
+                raise d.error("reading bins %s" % name, st)
 
     @_reads
     def summary(self) -> CoverageSummary:

@@ -237,6 +237,12 @@ class gisa_cov_summary(ctypes.Structure):
         ("operand_kinds", gisa_cov_figure),
         ("decorations", gisa_cov_figure),
         ("fp_classes", gisa_cov_figure),
+        ("value_classes", gisa_cov_figure),
+        ("results", gisa_cov_figure),
+        ("patterns", gisa_cov_figure),
+        ("raw_distances", gisa_cov_figure),
+        ("crosses", gisa_cov_figure),
+        ("user_bins", gisa_cov_figure),
     ]
 
 
@@ -397,6 +403,8 @@ _PROTOS = {
     "gisa_cov_write_json": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_cov_read_json": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
     "gisa_cov_report": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_cov_report_html": (c_int, [c_void_p, _P(c_void_p)]),
+    "gisa_cov_load_bins": (c_int, [c_void_p, c_char_p, c_char_p, c_size, c_void_p]),
     "gisa_cov_summary_get": (c_int, [c_void_p, _P(gisa_cov_summary)]),
 }
 

@@ -146,6 +146,31 @@ def test_coverage_record_attach_and_cli(tmp_path):
     assert ran.summary().executed == executed
 
 
+def test_coverage_bins_html_and_cover():
+    isa = isa_of("gisa128")
+    cov = isa.coverage()
+    cov.load_bins("bin carry: IADD pu=true\nbin any_iadd: IADD\n", name="my.bins")
+    with pytest.raises(gisa.Error) as e:
+        cov.load_bins("bin x: FADX\n", name="bad.bins")
+    d = e.value.diagnostics[0]
+    assert (d.file, d.line, d.col) == ("bad.bins", 1, 8) and "FADD" in d.message
+    p = isa.generator().generate(seed=3, count=200)
+    sim = p.simulator()
+    cov.attach(sim)
+    sim.run()
+    data = json.loads(cov.json())
+    assert data["version"] == 2 and data["user_bins"]["any_iadd"]["count"] > 0
+    assert data["summary"]["raw_distances"]["hit"] > 0
+    assert cov.summary().user_bins[1] == 2
+    page = cov.report_html()
+    assert page.startswith("<!DOCTYPE html>") and 'id="holes"' in page
+    # directed generation: the holes become the options in the header
+    g = isa.generator()
+    g.set("cover", cov.json())
+    header = g.generate(seed=4, count=20).text.splitlines()[0]
+    assert "--weights '" in header and "--int-values '" in header
+
+
 # ------------------------------------------------------------------ engines
 def test_engines():
     """An instruction described only by its document (examples/new-instruction)

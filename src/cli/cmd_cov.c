@@ -94,7 +94,29 @@ static int add_existing(const cli_cmd *cmd, gisa_cov *cov, const char *path)
     return add_file(cmd, cov, path);
 }
 
-int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, cli_covfile *cf)
+int cli_cov_bins(const cli_cmd *cmd, gisa_cov *cov, const char *path)
+{
+    if (!path)
+        return CLI_CONTINUE;
+    char *text;
+    size_t len;
+    int r = cli_read_input(cmd, path, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = cli_diags();
+    gisa_status st = gisa_cov_load_bins(cov, cli_input_name(path), text, len, d);
+    cli_print_diags(stderr, d, 1, NULL);
+    gisa_diags_free(d);
+    free(text);
+    if (st != GISA_OK) {
+        cli_error(cmd, "%s: %s", cli_input_name(path), st == GISA_ERR_NOMEM ? "out of memory" : "bad bins file");
+        return st == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
+    }
+    return CLI_CONTINUE;
+}
+
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, const char *bins,
+                  cli_covfile *cf)
 {
     cf->cov = NULL;
     cf->path = path;
@@ -111,7 +133,11 @@ int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const 
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
     }
-    int r = add_existing(cmd, old, path);
+    int r = cli_cov_bins(cmd, old, bins);
+    if (r == CLI_CONTINUE)
+        r = cli_cov_bins(cmd, cf->cov, bins);
+    if (r == CLI_CONTINUE)
+        r = add_existing(cmd, old, path);
     gisa_cov_free(old);
     if (r == CLI_CONTINUE && (cf->lock = lock_open(cmd, path)) < 0)
         r = EXIT_USAGE;
@@ -165,7 +191,7 @@ int cli_cov_commit(const cli_cmd *cmd, cli_covfile *cf, cli_outset *set, int sta
 
 /* ------------------------------------------------------------ gisa cov */
 
-enum { O_STATE, O_MERGE, O_JSON, O_OUT, O_FORMAT, O_REGS, O_WARPS };
+enum { O_STATE, O_MERGE, O_JSON, O_OUT, O_FORMAT, O_REGS, O_WARPS, O_BINS, O_HTML };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state of every program (JSON, as for 'run')"},
     {"merge", 0, "COVFILE...", "add coverage files (JSON from 'run --coverage' or 'cov --json');\n"
@@ -175,6 +201,8 @@ static const cli_opt opts[] = {
     {"format", 0, "FMT", "program format: asm, bin or hex (default: by extension, else asm)"},
     {"regs", 0, "N", "registers per lane (default: the target's most)"},
     {"warps", 0, "W", "number of warps (default 1)"},
+    {"bins", 0, "FILE", "user-defined bins (docs/coverage.md, \"User bins\"), counted in the programs run"},
+    {"html", 0, "FILE|DIR", "also write the report as HTML to FILE, or to DIR/index.html (holes first)"},
 };
 
 /* Whether the argument is an option whose value is the next argument. */
@@ -338,6 +366,37 @@ static const char *merged_into(const cov_inputs *in, const char *out)
     return NULL;
 }
 
+/* The HTML report into path, or path/index.html when path is a directory */
+static int write_html(const cli_cmd *cmd, const gisa_cov *cov, const char *path)
+{
+    struct stat st;
+    char *file = NULL;
+    size_t n = strlen(path);
+    if ((!stat(path, &st) && S_ISDIR(st.st_mode)) || path[n - 1] == '/') {
+        if (stat(path, &st) && mkdir(path, 0777)) {
+            cli_error(cmd, "cannot make directory '%s': %s", path, strerror(errno));
+            return EXIT_USAGE;
+        }
+        if (!(file = malloc(n + 12))) {
+            cli_error(cmd, "out of memory");
+            return EXIT_INPUT;
+        }
+        sprintf(file, "%s%sindex.html", path, path[n - 1] == '/' ? "" : "/");
+    }
+    char *html = NULL;
+    int r;
+    if (gisa_cov_report_html(cov, &html) != GISA_OK) {
+        cli_error(cmd, "out of memory");
+        r = EXIT_INPUT;
+    } else {
+        r = cli_write_output(cmd, file ? file : path, html, strlen(html));
+        r = r == EXIT_OK ? CLI_CONTINUE : r;
+    }
+    gisa_free(html);
+    free(file);
+    return r;
+}
+
 static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in, gisa_isa *isa)
 {
     cov_run cr = {cmd, a, isa, NULL, NULL, 0, gisa_sim_max_regs(isa), 1};
@@ -351,9 +410,15 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
         return cli_usage_error(cmd, "nothing to report: give programs to run or --merge coverage files");
     if (a->val[O_OUT] && !*a->val[O_OUT])
         return cli_usage_error(cmd, "--out needs a file name");
+    if (a->val[O_HTML] && !*a->val[O_HTML])
+        return cli_usage_error(cmd, "--html needs a file or directory name");
     if (gisa_cov_new(isa, &cr.cov) != GISA_OK) {
         cli_error(cmd, "out of memory");
         return EXIT_INPUT;
+    }
+    if ((r = cli_cov_bins(cmd, cr.cov, a->val[O_BINS])) != CLI_CONTINUE) {
+        gisa_cov_free(cr.cov);
+        return r;
     }
     char *state = NULL;
     const char *out = a->val[O_OUT] ? a->val[O_OUT] : "-";
@@ -380,6 +445,8 @@ static int cov_main(const cli_cmd *cmd, const cli_args *a, const cov_inputs *in,
     for (size_t i = 0; i < in->nmerges; i++)
         if ((r = add_file(cmd, cr.cov, in->merges[i])) != CLI_CONTINUE)
             goto done;
+    if (a->val[O_HTML] && (r = write_html(cmd, cr.cov, a->val[O_HTML])) != CLI_CONTINUE)
+        goto done;
     char *text = NULL;
     if (a->val[O_JSON])
         gisa_cov_write_json(cr.cov, &text);
@@ -430,11 +497,14 @@ const cli_cmd cmd_cov = {
     "runs from the --state file like 'gisa run'; what it executes is counted:\n"
     "per opcode, per optype the modifier values and their combinations, per\n"
     "source the operand kinds, decorations and floating-point classes of the\n"
-    "values read (docs/coverage.md). An instruction whose guard lets no lane\n"
-    "execute counts nothing. The text report gives hit/total per optype and\n"
-    "names what was never hit; --json writes the coverage file format, which\n"
-    "--merge and 'run --coverage' read. A program that faults still counts up\n"
-    "to the fault; the exit status is then 3.\n",
+    "values read, and bins: integer value classes, result classes, predicate\n"
+    "outcomes, guard and exec-mask patterns, read-after-write distances,\n"
+    "crosses, and the user bins of --bins (docs/coverage.md). An instruction\n"
+    "whose guard lets no lane execute counts only as a pattern. The text\n"
+    "report gives hit/total per optype and names what was never hit; --html\n"
+    "writes it as a page, holes first; --json writes the coverage file format,\n"
+    "which --merge and 'run --coverage' read. A program that faults still\n"
+    "counts up to the fault; the exit status is then 3.\n",
     opts,
     sizeof opts / sizeof *opts,
     0,

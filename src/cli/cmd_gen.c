@@ -6,7 +6,7 @@
 
 #include "common.h"
 
-enum { O_SEED, O_COUNT, O_OUT, O_WORDS, O_FORMAT, O_STATE, O_LIST, O_GEN };
+enum { O_SEED, O_COUNT, O_OUT, O_WORDS, O_FORMAT, O_STATE, O_LIST, O_COVER, O_GEN };
 static const cli_opt opts[] = {
     {"seed", 0, "N", "random seed, decimal or 0x hex (default 1): the same seed gives the same bytes"},
     {"count", 'n', "N", "instructions to generate (default 100)"},
@@ -15,6 +15,9 @@ static const cli_opt opts[] = {
     {"format", 0, "FMT", "format of --words: hex or bin (default: bin for *.bin, else hex)"},
     {"state-out", 0, "FILE", "write an initial state for 'gisa run --state' to FILE"},
     {"list", 0, NULL, "list the families, optypes and directed streams the options take"},
+    {"cover", 0, "COVFILE", "aim at the holes of a coverage file (run --coverage, cov --json): weights per optype "
+                            "by its holes, --int-values by the integer classes missing, a higher --fp-rate; the "
+                            "header lists the options it set, other options override them"},
     /* the generator's options (gisa_gen_set), from O_GEN on */
     {"weights", 0, "LIST", "NAME=W,...: weight per family or optype (default 1 each); NAME.VALUE=W (FFMA.RZ=4): "
                            "a draw of its own of NAME with those modifier values, 0: never them"},
@@ -70,6 +73,22 @@ static int configure(const cli_cmd *cmd, gisa_gen *g, const cli_args *a)
 {
     gisa_diags *d = cli_diags();
     int r = CLI_CONTINUE;
+    if (a->val[O_COVER]) { /* first: the options given override what it sets */
+        char *text = NULL;
+        size_t len = 0;
+        r = cli_read_input(cmd, a->val[O_COVER], &text, &len);
+        if (r == CLI_CONTINUE && strlen(text) != len) {
+            cli_error(cmd, "%s: not a coverage file (a NUL byte)", cli_input_name(a->val[O_COVER]));
+            r = EXIT_USAGE;
+        }
+        if (r == CLI_CONTINUE && gisa_gen_set(g, "cover", text, d) != GISA_OK) {
+            for (size_t k = 0; k < gisa_diags_count(d); k++)
+                cli_error(cmd, "%s: %s", cli_input_name(a->val[O_COVER]), gisa_diags_get(d, k)->message);
+            r = EXIT_USAGE;
+        }
+        free(text);
+        gisa_diags_clear(d);
+    }
     for (size_t i = O_GEN; i < NOPTS && r == CLI_CONTINUE; i++)
         if (a->val[i] && gisa_gen_set(g, opts[i].name, a->val[i], d) != GISA_OK) {
             for (size_t k = 0; k < gisa_diags_count(d); k++)

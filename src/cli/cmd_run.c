@@ -7,7 +7,7 @@
 #include "common.h"
 
 enum { O_STATE, O_OUT, O_TRACE, O_REGS, O_WARPS, O_THREADS, O_FORMAT, O_TRACE_FORMAT, O_TRACE_VALUES, O_VALUES, O_MAXMEM, O_ENGINE,
-       O_COVERAGE, O_TRACE_ENGINE };
+       O_COVERAGE, O_TRACE_ENGINE, O_BINS };
 static const cli_opt opts[] = {
     {"state", 0, "FILE", "initial state (JSON; default: everything 0, all lanes active)"},
     {"output", 'o', "FILE", "write the final state to FILE (default: standard output)"},
@@ -24,6 +24,7 @@ static const cli_opt opts[] = {
                              "with :OPTYPE,... only those optypes, the others auto"},
     {"coverage", 0, "FILE", "add what the run executed to coverage FILE (JSON; made when missing; see 'gisa cov')"},
     {"trace-engine", 0, NULL, "show in the trace which engine ran each instruction ([native] or [doc])"},
+    {"bins", 0, "FILE", "with --coverage: user-defined bins to count too (see 'gisa cov')"},
 };
 
 /* --trace-format and --trace-values as GISA_TRACE_* flags, or -1 */
@@ -350,7 +351,11 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
         }
     }
     cli_covfile cov;
-    if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], &cov)) != CLI_CONTINUE)
+    if (a.val[O_BINS] && !a.val[O_COVERAGE]) {
+        r = cli_usage_error(cmd, "--bins counts into a coverage file: give --coverage FILE too");
+        goto done;
+    }
+    if ((r = cli_cov_begin(cmd, isa, sim, a.val[O_COVERAGE], a.val[O_BINS], &cov)) != CLI_CONTINUE)
         goto done;
     cli_outset set;
     cli_outset_init(&set, cmd);

@@ -154,7 +154,11 @@ typedef struct cli_covfile {
     const char *path;
     int lock; /* the lock file, -1: none */
 } cli_covfile;
-int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, cli_covfile *cf);
+int cli_cov_begin(const cli_cmd *cmd, const gisa_isa *isa, gisa_sim *sim, const char *path, const char *bins,
+                  cli_covfile *cf);
+/* Adds the user bins of bins file `path` to cov (CLI_CONTINUE, or an exit
+ * status after saying why). */
+int cli_cov_bins(const cli_cmd *cmd, gisa_cov *cov, const char *path);
 int cli_cov_commit(const cli_cmd *cmd, cli_covfile *cf, cli_outset *set, int status);
 /* Writes all len bytes to fd, retrying short writes and EINTR. Returns 0,
  * or -1 with errno set. */

@@ -14,7 +14,7 @@
 #include "cov/cov.h"
 
 #define COV_FORMAT "gisa-coverage"
-#define COV_VERSION 1
+#define COV_VERSION 2 /* 2: bins and user_bins; version 1 files read as they are */
 #define DEPTH_MAX 8
 
 /* ------------------------------------------------------------ writing */
@@ -153,6 +153,16 @@ static void w_optype(writer *w, const cov_optype *t)
     for (int k = 0; k < t->nops; k++)
         w_operand(w, &t->ops[k]);
     w_close(w, '}');
+    w_open(w, "bins", '{');
+    for (int g = 0; g < t->nbins; g++) {
+        const cov_bins *b = &t->bins[g];
+        w_open(w, b->name, '{');
+        for (int k = 0; k < b->nbins; k++)
+            if (b->possible[k] || b->hits[k])
+                w_count(w, b->names[k], b->hits[k]);
+        w_close(w, '}');
+    }
+    w_close(w, '}');
     w_close(w, '}');
 }
 
@@ -186,6 +196,14 @@ static char *cov_json(const gisa_cov *c)
     for (int i = 0; i < c->noptypes; i++)
         w_optype(&w, &c->optypes[i]);
     w_close(&w, '}');
+    w_open(&w, "user_bins", '{');
+    for (int i = 0; i < c->nuser; i++) {
+        w_open(&w, c->user[i].name, '{');
+        w_text(&w, "definition", c->user[i].def);
+        w_count(&w, "count", c->user[i].hits);
+        w_close(&w, '}');
+    }
+    w_close(&w, '}');
     w_close(&w, '}');
     sb_putc(&w.b, '\n');
     if (w.b.failed) {
@@ -211,7 +229,7 @@ typedef struct reader {
     const char *name;
     gisa_diags *d;
     int apply; /* 0: check only */
-    int errors;
+    int errors, oom;
     char path[1024]; /* where in the file, for messages */
 } reader;
 
@@ -371,6 +389,61 @@ static void read_operands(reader *r, cov_optype *t, const json_val *v)
     }
 }
 
+static void read_bins(reader *r, cov_optype *t, const json_val *v)
+{
+    char key[256];
+    json_val val;
+    for (int first = 1; member(r, v, &first, key, &val, "bins");) {
+        int g;
+        for (g = 0; g < t->nbins && strcmp(t->bins[g].name, key); g++)
+            ;
+        at(r, t, "bins", key);
+        /* a group this model lacks reads as one without items: only its
+         * non-zero counts are refused (an older model's file loses nothing) */
+        if (g < t->nbins)
+            read_counts(r, &val, key, t->bins[g].names, t->bins[g].nbins, t->bins[g].hits);
+        else
+            read_counts(r, &val, key, NULL, 0, NULL);
+    }
+}
+
+/* A user bin: its definition must be the one this coverage has, if any */
+static void read_user(reader *r, const char *name, const json_val *v)
+{
+    char key[256], def[1024];
+    json_val val;
+    uint64_t n = 0;
+    int have_def = 0, have_count = 0;
+    json_val at_def = *v;
+    for (int first = 1; member(r, v, &first, key, &val, name);) {
+        if (!strcmp(key, "definition") && val.type == JSON_STRING && json_unescape(&val, def, sizeof def) != (size_t)-1) {
+            have_def = 1;
+            at_def = val;
+        } else if (!strcmp(key, "count") && !count_of(&val, &n)) {
+            have_count = 1;
+        } else {
+            fail(r, &val, "not a definition (a string) or a count:", key);
+            json_skip(&r->j, &val);
+        }
+    }
+    if (!have_def || !have_count) {
+        fail(r, v, "a user bin needs \"definition\" and \"count\":", name);
+        return;
+    }
+    int i = cov_user_find(r->c, name);
+    if (i >= 0 && strcmp(r->c->user[i].def, def)) {
+        fail(r, &at_def, "defined otherwise here: user bin", name);
+        return;
+    }
+    if (!r->apply)
+        return;
+    if (i < 0 && (i = cov_user_new(r->c, name, def)) < 0) {
+        r->oom = 1;
+        return;
+    }
+    r->c->user[i].hits = cov_sat_add(r->c->user[i].hits, n);
+}
+
 static void read_optype(reader *r, cov_optype *t, const json_val *v)
 {
     char key[256];
@@ -387,6 +460,8 @@ static void read_optype(reader *r, cov_optype *t, const json_val *v)
             read_counts(r, &val, key, t->combos, t->ncombos, t->combo_hits);
         else if (!strcmp(key, "operands"))
             read_operands(r, t, &val);
+        else if (!strcmp(key, "bins"))
+            read_bins(r, t, &val);
         else if (strcmp(key, "fp_format") && strcmp(key, "not_encoded")) { /* those two are the model's */
             fail(r, &val, "unknown key", key);
             json_skip(&r->j, &val);
@@ -448,6 +523,11 @@ static void read_body(reader *r, const json_val *root)
                     json_skip(&r->j, &v2);
                 }
             }
+        else if (!strcmp(key, "user_bins"))
+            for (int f2 = 1; member(r, &val, &f2, k2, &v2, key);) {
+                snprintf(r->path, sizeof r->path, "user_bins.%s", k2);
+                read_user(r, k2, &v2);
+            }
         else if (strcmp(key, "format") && strcmp(key, "version") && strcmp(key, "target") && strcmp(key, "summary")) {
             fail(r, &val, "unknown key", key);
             json_skip(&r->j, &val);
@@ -470,7 +550,7 @@ static int read_header(reader *r, const json_val *root, srcloc *loc)
         if (!strcmp(key, "format"))
             format = len != (size_t)-1 && !strcmp(value, COV_FORMAT);
         else if (!strcmp(key, "version"))
-            version = !count_of(&val, &n) && n == COV_VERSION;
+            version = !count_of(&val, &n) && n >= 1 && n <= COV_VERSION;
         else if (!strcmp(key, "target") && len != (size_t)-1 && r->c->isa->target_name &&
                  strcmp(value, r->c->isa->target_name)) {
             /* the rest of the header is read on: leaving the object half
@@ -485,7 +565,7 @@ static int read_header(reader *r, const json_val *root, srcloc *loc)
     if (root->type != JSON_OBJECT || !format)
         diag_add(r->d, GISA_ERROR, loc, "not a coverage file (no \"format\": \"%s\")", COV_FORMAT);
     else if (!version)
-        diag_add(r->d, GISA_ERROR, loc, "coverage file version is not %d", COV_VERSION);
+        diag_add(r->d, GISA_ERROR, loc, "coverage file version is not 1 to %d (a newer gisa's file?)", COV_VERSION);
     return root->type == JSON_OBJECT && format && version ? 0 : -1;
 }
 
@@ -531,5 +611,5 @@ gisa_status gisa_cov_read_json(gisa_cov *c, const char *name, const char *text, 
     for (int pass = 0; pass < 3; pass++)
         if (walk(&r, text, len, pass))
             return GISA_ERR_INPUT;
-    return GISA_OK;
+    return r.oom ? GISA_ERR_NOMEM : GISA_OK;
 }

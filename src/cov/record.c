@@ -48,7 +48,7 @@ static void before(const gisa_sim *sim, const gisa_sim_commit *c, gisa_regfile r
 
 /* The 64-bit lane values a source held before the commit: 0 with *ok
  * when it holds none (a predicate, PR, an integer immediate, R[UR+imm]). */
-static int source_values(const gisa_sim *sim, const gisa_sim_commit *c, const gisa_operand *go, uint64_t *v)
+int cov_source_values(const gisa_sim *sim, const gisa_sim_commit *c, const gisa_operand *go, uint64_t *v)
 {
     uint32_t lo[GISA_SIM_LANES], hi[GISA_SIM_LANES];
     memset(hi, 0, sizeof hi);
@@ -111,27 +111,6 @@ static int kind_of(const gisa_operand *go)
     return -1;
 }
 
-static void record_classes(const cov_optype *t, const cov_opcode *oc, const gisa_sim *sim,
-                           const gisa_sim_commit *c, const gisa_operand *go, cov_operand *o)
-{
-    uint64_t v[GISA_SIM_LANES];
-    if (!go->present || !source_values(sim, c, go, v))
-        return;
-    int half = t->fp - 1 == F_F16;
-    int fmt = half ? (oc->bf16_field >= 0 && c->inst->field[oc->bf16_field] == oc->bf16_value ? F_BF16 : F_F16)
-                   : go->pair ? F_F64 : F_F32;
-    for (int l = 0; l < GISA_SIM_LANES; l++) {
-        if (!(c->exec >> l & 1))
-            continue;
-        if (half) {
-            o->class_hits[fmt][cov_classify(v[l] & 0xffff, fmt)]++;
-            o->class_hits[fmt][cov_classify(v[l] >> 16 & 0xffff, fmt)]++;
-        } else {
-            o->class_hits[fmt][cov_classify(fmt == F_F64 ? v[l] : v[l] & 0xffffffffu, fmt)]++;
-        }
-    }
-}
-
 static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, const gisa_sim_commit *c)
 {
     /* the opcodes and fields of another ISA's instructions would be counted
@@ -145,9 +124,14 @@ static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, cons
      * freed (a caller keeping records, as Python's Commit does) */
     gisa_inst decoded;
     const gisa_inst *inst = gisa_decode(isa, c->word, &decoded) == GISA_OK ? &decoded : NULL;
+    if (sim != cov->raw_sim) { /* another run: its writes are not this one's */
+        cov_raw_reset(cov);
+        cov->raw_sim = sim;
+    }
     if (!inst || inst->opcode < 0 || inst->opcode >= cov->nopcodes || inst->form < 0 ||
         inst->form >= isa->opcodes[inst->opcode].nforms) {
         cov->skipped++; /* a word that does not decode executes nothing */
+        cov_record_patterns(cov, NULL, c);
         return GISA_OK;
     }
     cov_opcode *oc = &cov->opcodes[inst->opcode];
@@ -156,10 +140,15 @@ static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, cons
         cov->skipped++;
         oc->skipped++;
         t->skipped++;
+        cov_record_patterns(cov, t, c);
         return GISA_OK;
     }
     if (!sim)
         return GISA_ERR_USAGE;
+    cov_record_patterns(cov, t, c);
+    cov_lanes L;
+    for (int g = 0; g < 64; g++)
+        L.gval[g] = -1;
     cov->executed++;
     oc->executed++;
     t->executed++;
@@ -181,6 +170,8 @@ static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, cons
             continue;
         }
         t->groups[cs->group].hits[cs->value[k]]++;
+        if (cs->group < 64)
+            L.gval[cs->group] = cs->value[k];
         if (tuple >= 0)
             tuple += k * cs->stride;
     }
@@ -196,9 +187,8 @@ static gisa_status cov_record_unguarded(gisa_cov *cov, const gisa_sim *sim, cons
         if (go[k].present)
             for (int d = 0; d < D_COUNT; d++)
                 o->deco_hits[d] += go[k].deco >> d & 1; /* GISA_DECO_* are 1 << D_* */
-        if (t->fp)
-            record_classes(t, oc, sim, c, &go[k], o);
     }
+    cov_record_bins(cov, oc->optype, cf, oc, sim, c, inst, go, nops, &L);
     return GISA_OK;
 }
 
@@ -221,6 +211,8 @@ gisa_status gisa_cov_attach(gisa_cov *cov, gisa_sim *sim)
     if (!cov || !sim || gisa_sim_isa(sim) != cov->isa) /* as gisa_cov_record: the coverage is of one ISA */
         return GISA_ERR_USAGE;
     cov->sim = sim;
+    cov_raw_reset(cov); /* a new run, maybe of a simulator at a freed one's address */
+    cov->raw_sim = sim;
     return gisa_sim_set_commit_hook(sim, commit_hook, cov);
 }
 
@@ -253,6 +245,14 @@ void cov_add(gisa_cov *into, const gisa_cov *from)
                 for (int k = 0; k < C_COUNT; k++)
                     a->class_hits[f][k] = cov_sat_add(a->class_hits[f][k], b->class_hits[f][k]);
         }
+        for (int g = 0; g < t->nbins; g++)
+            for (int k = 0; k < t->bins[g].nbins; k++)
+                t->bins[g].hits[k] = cov_sat_add(t->bins[g].hits[k], u->bins[g].hits[k]);
+    }
+    for (int i = 0; i < from->nuser; i++) { /* by name: cov_user_adopt made every one */
+        int j = cov_user_find(into, from->user[i].name);
+        if (j >= 0)
+            into->user[j].hits = cov_sat_add(into->user[j].hits, from->user[i].hits);
     }
 }
 
@@ -260,6 +260,10 @@ gisa_status gisa_cov_merge(gisa_cov *into, const gisa_cov *from)
 {
     if (!into || !from || into->isa != from->isa)
         return GISA_ERR_USAGE;
+    if (cov_user_merge_check(into, from))
+        return GISA_ERR_INPUT; /* a user bin of the same name defined otherwise */
+    if (cov_user_adopt(into, from))
+        return GISA_ERR_NOMEM;
     cov_add(into, from);
     return GISA_OK;
 }

@@ -54,13 +54,15 @@ static void sum(gisa_cov_figure *into, gisa_cov_figure f)
     into->total += f.total;
 }
 
-const char *const cov_figure_names[COV_NFIGURES] = {"opcodes",       "optypes",     "modifier_values", "combinations",
-                                                    "operand_kinds", "decorations", "fp_classes"};
+const char *const cov_figure_names[COV_NFIGURES] = {
+    "opcodes",    "optypes", "modifier_values", "combinations",  "operand_kinds", "decorations", "fp_classes",
+    "value_classes", "results", "patterns",      "raw_distances", "crosses",       "user_bins"};
 
 void cov_figures(const gisa_cov_summary *s, gisa_cov_figure *out)
 {
-    const gisa_cov_figure f[COV_NFIGURES] = {s->opcodes,       s->optypes,     s->modifier_values, s->combinations,
-                                             s->operand_kinds, s->decorations, s->fp_classes};
+    const gisa_cov_figure f[COV_NFIGURES] = {
+        s->opcodes,       s->optypes, s->modifier_values, s->combinations,  s->operand_kinds, s->decorations, s->fp_classes,
+        s->value_classes, s->results, s->patterns,        s->raw_distances, s->crosses,       s->user_bins};
     memcpy(out, f, sizeof f);
 }
 
@@ -87,7 +89,14 @@ gisa_status gisa_cov_summary_get(const gisa_cov *c, gisa_cov_summary *s)
             for (int f = 0; f < F_COUNT; f++)
                 sum(&s->fp_classes, r.classes[f]);
         }
+        for (int g = 0; g < t->nbins; g++) {
+            gisa_cov_figure *into[B_COUNT] = {&s->value_classes, &s->results, &s->patterns, &s->raw_distances,
+                                              &s->crosses};
+            sum(into[t->bins[g].kind], cov_bins_figure(&t->bins[g]));
+        }
     }
+    for (int i = 0; i < c->nuser; i++)
+        add(&s->user_bins, c->user[i].hits != 0, 1);
     return GISA_OK;
 }
 
@@ -215,6 +224,16 @@ static void report_optype(strbuf *b, const gisa_cov *c, int ti)
     }
     for (int o = 0; o < t->nops; o++)
         report_operand(b, &t->ops[o]);
+    for (int g = 0; g < t->nbins; g++) {
+        const cov_bins *x = &t->bins[g];
+        gisa_cov_figure f = cov_bins_figure(x);
+        if (f.hit == f.total)
+            continue;
+        sb_printf(b, "  %s: ", x->name);
+        figure(b, "bins", f);
+        never_list(b, x->names, x->hits, x->possible, 0, x->nbins);
+        sb_putc(b, '\n');
+    }
     int first = 1;
     for (int g = 0; g < t->ngroups; g++)
         if (!t->groups[g].encoded) {
@@ -241,6 +260,11 @@ static char *cov_report_text(const gisa_cov *c)
     sb_putc(&b, '\n');
     for (int i = 0; i < c->noptypes; i++)
         report_optype(&b, c, i);
+    if (c->nuser)
+        sb_puts(&b, "user bins:\n");
+    for (int i = 0; i < c->nuser; i++)
+        sb_printf(&b, "  %s: %llu%s (%s)\n", c->user[i].name, (unsigned long long)c->user[i].hits,
+                  c->user[i].hits ? "" : ", never hit", c->user[i].def);
     if (b.failed) {
         sb_free(&b);
         return NULL;
@@ -259,4 +283,61 @@ static gisa_status cov_report_unguarded(const gisa_cov *c, char **out)
 gisa_status gisa_cov_report(const gisa_cov *c, char **out)
 {
     FPENV_RETURN(gisa_status, cov_report_unguarded(c, out));
+}
+
+/* ------------------------------------------------------------ every group */
+
+static void each_bits(const cov_optype *t, int ti, const char *op, const char *what, const char *const *names,
+                      const uint64_t *hits, uint32_t possible, int n, cov_group_fn fn, void *u)
+{
+    uint8_t can[32];
+    int any = 0;
+    for (int i = 0; i < n && i < 32; i++) {
+        can[i] = (uint8_t)(possible >> i & 1 || hits[i]);
+        any |= can[i];
+    }
+    char name[300];
+    snprintf(name, sizeof name, "%s %s", op, what);
+    if (any)
+        fn(u, t, ti, name, n, names, hits, can);
+}
+
+void cov_each_group(const gisa_cov *c, cov_group_fn fn, void *u)
+{
+    const char **names = malloc(sizeof *names * (size_t)(c->nopcodes + 1));
+    uint64_t *hits = malloc(sizeof *hits * (size_t)(c->nopcodes + 1));
+    uint8_t *can = malloc((size_t)c->nopcodes + 1);
+    for (int ti = 0; ti < c->noptypes; ti++) {
+        const cov_optype *t = &c->optypes[ti];
+        int n = 0;
+        for (int i = 0; names && hits && can && i < c->nopcodes; i++)
+            if (c->opcodes[i].optype == ti) {
+                names[n] = c->isa->opcodes[i].name;
+                hits[n] = c->opcodes[i].executed;
+                can[n++] = 1;
+            }
+        if (n)
+            fn(u, t, ti, "opcodes", n, names, hits, can);
+        for (int g = 0; g < t->ngroups; g++)
+            if (t->groups[g].encoded)
+                fn(u, t, ti, t->groups[g].name, t->groups[g].nvalues, t->groups[g].values, t->groups[g].hits, NULL);
+        if (t->ncombos)
+            fn(u, t, ti, "combinations", t->ncombos, t->combos, t->combo_hits, t->combo_encodes);
+        for (int o = 0; o < t->nops; o++) {
+            const cov_operand *op = &t->ops[o];
+            each_bits(t, ti, op->name, "kinds", cov_kind_names, op->kind_hits, op->kinds, K_COUNT, fn, u);
+            each_bits(t, ti, op->name, "decorations", cov_deco_names, op->deco_hits, op->decos, D_COUNT, fn, u);
+            for (int f = 0; f < F_COUNT; f++) {
+                char what[32];
+                snprintf(what, sizeof what, "%s classes", cov_fmt_names[f]);
+                each_bits(t, ti, op->name, what, cov_class_names, op->class_hits[f],
+                          op->fmts >> f & 1 ? (1u << C_COUNT) - 1 : 0, C_COUNT, fn, u);
+            }
+        }
+        for (int g = 0; g < t->nbins; g++)
+            fn(u, t, ti, t->bins[g].name, t->bins[g].nbins, t->bins[g].names, t->bins[g].hits, t->bins[g].possible);
+    }
+    free(names);
+    free(hits);
+    free(can);
 }

@@ -425,6 +425,8 @@ gisa_status gisa_cov_new(const gisa_isa *isa, gisa_cov **out)
     builder b = {.c = c, .isa = isa, .failed = !c->opcodes || !c->optypes};
     for (int i = 0; i < c->noptypes && !b.failed; i++)
         build_optype(&b, i);
+    if (!b.failed && cov_build_bins(c))
+        b.failed = 1;
     if (b.failed || c->a.failed) {
         gisa_cov_free(c);
         return GISA_ERR_NOMEM;
@@ -437,6 +439,8 @@ void gisa_cov_free(gisa_cov *c)
 {
     if (!c)
         return;
+    cov_raw_reset(c);
+    cov_user_free(c);
     arena_free(&c->a);
     free(c);
 }

@@ -158,9 +158,8 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
     long fails = 0;
     size_t fault_pc = (size_t)-1;
     char fault[GISA_INST_WHY + 1];
-    char header[1024];
-    gen_options_describe(&g->o, &g->t, seed, count, header, sizeof header);
-    sb_putn(&r->text, header, strlen(header));
+    gen_options_describe(&g->o, &g->t, seed, count, &r->text);
+    size_t header_len = r->text.len;
     sb_putc(&r->text, '\n');
     if (r->text.failed)
         return GISA_ERR_NOMEM;
@@ -210,7 +209,7 @@ static gisa_status gen_generate_unguarded(gisa_gen *g, uint64_t seed, size_t cou
         char line[GISA_INST_WHY + 96];
         int n = snprintf(line, sizeof line, "// expected fault: pc %zu (byte 0x%zx): %s\n", fault_pc,
                          fault_pc * (gisa_isa_word_bits(g->t.isa) / 8), fault);
-        size_t at_line = strlen(header) + 1, len = (size_t)n;
+        size_t at_line = header_len + 1, len = (size_t)n;
         if (!sb_reserve(&r->text, len + 1))
             return GISA_ERR_NOMEM;
         memmove(r->text.s + at_line + len, r->text.s + at_line, r->text.len - at_line + 1);

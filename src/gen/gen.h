@@ -161,8 +161,7 @@ int gen_sel_covers(const gen_tables *t, const gen_modsel *s, int opcode);
 int gen_options_init(gen_options *o, const gen_tables *t);
 void gen_options_free(gen_options *o);
 /* The header comment: "// gisa gen --target T --seed S --count N ..." */
-void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, char *buf,
-                          size_t cap);
+void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, strbuf *b);
 
 /* select.c: what the options allow of the tables, and the draw of an
  * optype and opcode by their weights. */
@@ -214,6 +213,10 @@ extern const char *const gen_illegal_names[GEN_ILLEGAL_KINDS];
 int gen_illegal(const gisa_gen *g, gen_run *r, gisa_word *w, char *why, size_t cap);
 /* The kind of a reason gisa_decode gave. */
 int gen_illegal_kind(const char *why);
+
+/* cover.c: --cover, the holes of a coverage file's text as the weights,
+ * value classes and rates that aim at them (set through gisa_gen_set). */
+gisa_status gen_cover_set(gisa_gen *g, const char *text, gisa_diags *diags);
 
 /* state.c: the initial state as JSON into r->state */
 int gen_state_build(const gisa_gen *g, gen_run *r, uint64_t seed);

@@ -12,7 +12,7 @@
 #include "common/diag.h"
 #include "gen/gen.h"
 
-typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE, OPT_VALUES } opt_kind;
+typedef enum { OPT_COUNT, OPT_RATE, OPT_WEIGHTS, OPT_INCLUDE, OPT_EXCLUDE, OPT_STREAMS, OPT_ACTIVE, OPT_VALUES, OPT_COVER } opt_kind;
 
 typedef struct opt_def {
     const char *name;
@@ -44,6 +44,7 @@ static const opt_def opt_defs[] = {
     {"warps", OPT_COUNT, U32(warps), 1, 1, 1024},
     {"active", OPT_ACTIVE, 0, 0, 0, 0},
     {"int-values", OPT_VALUES, 0, 0, 0, 0},
+    {"cover", OPT_COVER, 0, 0, 0, 0}, /* sets the options above (cover.c); not in the header itself */
 };
 #define NOPTS (sizeof opt_defs / sizeof *opt_defs)
 #define MAX_WEIGHT 1000000
@@ -679,6 +680,7 @@ static gisa_status set_option(gisa_gen *g, const opt_def *d, const char *value, 
     case OPT_STREAMS: return set_streams(g, value, diags);
     case OPT_ACTIVE: return set_active(g, value, diags);
     case OPT_VALUES: return set_values(&g->o, value, diags);
+    case OPT_COVER: return gen_cover_set(g, value, diags);
     }
     return GISA_ERR_USAGE;
 }
@@ -695,11 +697,9 @@ static void put_rate(char *buf, size_t cap, uint32_t ppm)
         snprintf(buf, cap, "%u.%s", ppm / GEN_PPM, frac);
 }
 
-void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, char *buf,
-                          size_t cap)
+void gen_options_describe(const gen_options *o, const gen_tables *t, uint64_t seed, size_t count, strbuf *b)
 {
-    size_t n = 0;
-#define PUT(...) (n += (size_t)snprintf(buf + n, n < cap ? cap - n : 0, __VA_ARGS__), n = n < cap ? n : cap)
+#define PUT(...) sb_printf(b, __VA_ARGS__)
     PUT("// gisa gen --target %s --seed %llu --count %zu", t->isa->target_name ? t->isa->target_name : "?",
         (unsigned long long)seed, count);
     for (size_t i = 0; i < NOPTS; i++) {

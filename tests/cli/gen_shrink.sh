@@ -130,6 +130,16 @@ check "nothing written" test ! -e bad.s
 expect 2 "bad value class" "$G" gen --int-values imm:smal=1
 check "... did you mean" has err "unknown value class 'smal' .did you mean small"
 
+# a header longer than any fixed buffer (every opcode named) is whole: the
+# program comes back from it alone
+ops=$("$G" doc | awk 'NR > 1 && /^           [A-Z]/ { for (i = 1; i <= NF; i++) printf "%s%s", n++ ? "," : "", $i }')
+expect 0 "every opcode included by name" "$G" gen --seed 6 -n 50 --include "$ops" -o long.s
+check "... a header of $(head -1 long.s | wc -c) bytes" test "$(head -1 long.s | wc -c)" -gt 1100
+header=$(head -1 long.s | sed 's|^// gisa gen ||')
+eval "set -- $header"
+expect 0 "... regenerated from its header" "$G" gen "$@" -o long2.s
+check "... the same program" cmp -s long.s long2.s
+
 # bad options: exit 2, a reason, no output
 expect 2 "bad rate" "$G" gen --guard-rate 2 -o bad.s
 check "bad rate explained" has err "guard-rate: expected a rate from 0 to 1"

@@ -306,7 +306,7 @@ static void test_merge_and_json(const gisa_isa *isa)
     } bad[] = {
         {"not json", "not JSON"},
         {"{\"format\": \"other\"}", "not a coverage file"},
-        {"{\"format\": \"gisa-coverage\", \"version\": 2}", "version is not 1"},
+        {"{\"format\": \"gisa-coverage\", \"version\": 3}", "version is not 1 to 2"},
         {"{\"format\": \"gisa-coverage\", \"version\": 1, \"target\": \"fermi\"}", "coverage of target fermi, not gisa128"},
         {"{\"format\": \"gisa-coverage\", \"version\": 1, \"executed\": 5, \"opcodes\": {\"FOO\": {\"executed\": 1}}}",
          "no opcode 'FOO'"},
@@ -405,7 +405,9 @@ static int same_totals(const gisa_cov_summary *a, const gisa_cov_summary *b)
     return a->opcodes.total == b->opcodes.total && a->optypes.total == b->optypes.total &&
            a->modifier_values.total == b->modifier_values.total && a->combinations.total == b->combinations.total &&
            a->operand_kinds.total == b->operand_kinds.total && a->decorations.total == b->decorations.total &&
-           a->fp_classes.total == b->fp_classes.total;
+           a->fp_classes.total == b->fp_classes.total && a->value_classes.total == b->value_classes.total &&
+           a->results.total == b->results.total && a->patterns.total == b->patterns.total &&
+           a->raw_distances.total == b->raw_distances.total && a->crosses.total == b->crosses.total;
 }
 
 static void test_random(const char *target, int programs)
