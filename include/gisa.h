@@ -15,8 +15,8 @@
  *    gisa_isa_find_opcode and the other queries, gisa_assemble,
  *    gisa_words_serialize, gisa_words_parse, gisa_disassemble,
  *    gisa_decode*, gisa_encode, gisa_print, the gisa_inst_* accessors,
- *    gisa_sim_new, gisa_sim_max_regs and gisa_gen_new), until one thread
- *    calls gisa_isa_free, which must come after all of them (and after
+ *    gisa_sim_new, gisa_sim_max_regs, gisa_gen_new and gisa_shrink_state),
+ *    until one thread calls gisa_isa_free, which must come after all of them (and after
  *    freeing the simulators and generators made from it); loading itself
  *    may run in several threads, each making its own handle;
  *  - a gisa_diags, a gisa_sim, a gisa_gen and the caller's own buffers
@@ -99,10 +99,11 @@ extern "C" {
  *   GISA_ERR_INPUT                the input has errors: gisa_isa_load, gisa_isa_lint,
  *                                 gisa_assemble, gisa_words_parse, gisa_disassemble,
  *                                 gisa_decode, gisa_encode, gisa_state_parse,
- *                                 gisa_sim_state_apply, gisa_cov_read_json, gisa_shrink;
+ *                                 gisa_sim_state_apply, gisa_cov_read_json, gisa_shrink,
+ *                                 gisa_shrink_state;
  *   GISA_ERR_USAGE                a bad argument (NULL, index out of range, a value
  *                                 wider than its field): every function;
- *   GISA_ERR_IO                   gisa_isa_load (a path), gisa_shrink;
+ *   GISA_ERR_IO                   gisa_isa_load (a path), gisa_shrink, gisa_shrink_state;
  *   GISA_ERR_NOMEM                out of memory: every function that allocates;
  *   GISA_ERR_NOTFOUND             gisa_isa_doc, gisa_isa_find_opcode, gisa_decode_opcode,
  *                                 gisa_inst_guard;
@@ -890,6 +891,26 @@ GISA_API gisa_status gisa_gen_names(const gisa_gen *g, char **out);
 typedef gisa_status (*gisa_shrink_test)(void *user, const char *text, size_t len, bool *interesting);
 GISA_API gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
                         size_t *ntests, gisa_diags *diags);
+/* The same for a state (`gisa shrink --state`): `sim` holds it (as
+ * gisa_sim_state_apply left it; only its registers, predicates, uniforms,
+ * active masks and constants are read), and test gets each candidate as
+ * the text gisa_sim_state_write gives (values in hex), a state file that
+ * gisa_state_parse reads. First warps are dropped (ddmin; one stays at
+ * least), then entries: every register, predicate, uniform register and
+ * predicate that is nonzero in some lane, every active mask that is not
+ * full and every nonzero constant word (none at all is tried first, then
+ * ddmin; a dropped entry is 0, a dropped mask full). Then the values left
+ * move toward simple ones, each step kept while the test still fails: a
+ * per-lane register is made uniform, else loses lanes (ddmin, lanes set
+ * to 0) and is tried uniform again; a predicate true in every lane, else
+ * fewer true lanes; an active mask fewer inactive lanes; each value (per
+ * group of equal lanes) 0, 1, then fewer set bits, the highest cleared
+ * first. Deterministic. *out (gisa_free) is the smallest failing state's
+ * text; GISA_ERR_INPUT when the test does not fail on the state as
+ * written; a test status other than GISA_OK stops, with *out the smallest
+ * so far. */
+GISA_API gisa_status gisa_shrink_state(const gisa_sim *sim, gisa_shrink_test test, void *user, char **out, size_t *out_len,
+                              size_t *ntests, gisa_diags *diags);
 
 /* ---------------------------------------------------------------- functional coverage */
 

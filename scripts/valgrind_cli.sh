@@ -74,6 +74,12 @@ if "$gisa" prove "$src/examples/prove/mov.s" "$src/examples/prove/mov.s" 2>/dev/
     vg_run 0 prove --check --assume "$src/examples/sim_demo.json" "$src/examples/sim_demo.s"
 fi
 vg_run 2 prove --outputs Q1 "$src/examples/prove/add64.s" "$src/examples/prove/add64_nox.s"
+printf '{"R1": 5, "R2": ["0x1", "0x2", "0x3", "0x4", "0x5", "0x6", "0x7", "0x8", "0x9", "0xa", "0xb", "0xc", "0xd", "0xe", "0xf", "0x10", "0x11", "0x12", "0x13", "0x14", "0x15", "0x16", "0x17", "0x18", "0x19", "0x1a", "0x1b", "0x1c", "0x1d", "0x1e", "0x1f", "0x20"], "P3": true}\n' >st.json
+vg_run 0 shrink ok.s --state st.json --state-out small.json --bundle bundle -- sh -c 'grep -q "\"R[12]\"" "$2" && exit 1; exit 0' sh {} {state}
+vg_run 0 run bundle
+vg_run 1 shrink ok.s --state st.json -- sh -c 'exit 0' sh {} {state}
+vg_run 2 shrink ok.s --state <(echo '{"R1": "0xZZ"}') -- sh -c 'exit 1' sh {} {state}
+vg_run 2 shrink ok.s --state st.json -- sh -c 'exit 1' sh {}
 
 echo "valgrind: $runs runs, $failed failed"
 [ "$failed" -eq 0 ]

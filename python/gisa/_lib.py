@@ -394,6 +394,7 @@ _PROTOS = {
     "gisa_gen_regs": (c_uint, [c_void_p]),
     "gisa_gen_names": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_shrink": (c_int, [c_char_p, c_size, SHRINK_FN, c_void_p, _P(c_void_p), _P(c_size), _P(c_size), c_void_p]),
+    "gisa_shrink_state": (c_int, [c_void_p, SHRINK_FN, c_void_p, _P(c_void_p), _P(c_size), _P(c_size), c_void_p]),
     "gisa_cov_new": (c_int, [c_void_p, _P(c_void_p)]),
     "gisa_cov_free": (None, [c_void_p]),
     "gisa_cov_record": (c_int, [c_void_p, c_void_p, _P(gisa_sim_commit)]),

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common.h"
 
@@ -242,11 +243,33 @@ static int read_state(const cli_cmd *cmd, const char *path, gisa_state **st)
     return CLI_CONTINUE;
 }
 
+/* PROGRAM a directory: a bundle of `gisa shrink --bundle` (it has
+ * bundle.json), run as its prog.s from its state.json (unless --state). */
+static int open_bundle(const cli_cmd *cmd, cli_args *a, char *prog, char *state, size_t cap)
+{
+    struct stat st;
+    if (!a->npos || stat(a->pos[0], &st) || !S_ISDIR(st.st_mode))
+        return CLI_CONTINUE;
+    const char *dir = a->pos[0];
+    snprintf(prog, cap, "%s/bundle.json", dir);
+    if (strlen(dir) + 16 > cap || stat(prog, &st))
+        return cli_usage_error(cmd, "%s is a directory, not a bundle of 'gisa shrink --bundle' (no bundle.json)", dir);
+    snprintf(prog, cap, "%s/prog.s", dir);
+    a->pos[0] = prog;
+    snprintf(state, cap, "%s/state.json", dir);
+    if (!a->val[O_STATE] && !stat(state, &st))
+        a->val[O_STATE] = state;
+    return CLI_CONTINUE;
+}
+
 static int run(const cli_cmd *cmd, int argc, char **argv)
 {
     cli_args a;
     int r = cli_parse(cmd, argc, argv, &a);
     if (r != CLI_CONTINUE)
+        return r;
+    char bundle_prog[4200], bundle_state[4200];
+    if ((r = open_bundle(cmd, &a, bundle_prog, bundle_state, sizeof bundle_prog)) != CLI_CONTINUE)
         return r;
     size_t regs = 0, warps = 1, threads = 0;
     unsigned flags = 0;
@@ -347,9 +370,10 @@ done:
 
 const cli_cmd cmd_run = {
     "run",
-    "[OPTIONS] [PROGRAM|-]",
+    "[OPTIONS] [PROGRAM|-|BUNDLE-DIR]",
     "simulate a program on 32-lane warps and print the final state as JSON",
-    "PROGRAM is assembly source (assembled first), or words with --format bin|hex.\n"
+    "PROGRAM is assembly source (assembled first), or words with --format bin|hex;\n"
+    "a directory of 'gisa shrink --bundle' runs its prog.s from its state.json.\n"
     "Every warp runs the whole program in order; lanes whose guard predicate is\n"
     "false, or that are not active, change nothing. The state file and the output\n"
     "use the same JSON format (docs/simulator.md); a state with a \"warps\" array\n"

@@ -174,6 +174,8 @@ typedef struct cli_outdir {
     const cli_cmd *cmd;
     const char *dir;    /* as given, for messages */
     const char *marker; /* the file that marks a directory as ours */
+    const char *marker_data; /* its contents (NULL: empty), written last */
+    size_t marker_len;
     char target[4096];  /* dir without trailing slashes */
     char tmp[4096 + 16];
     int failed;         /* an add failed; commit refuses */

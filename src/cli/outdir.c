@@ -134,7 +134,7 @@ static int replace_ours(cli_outdir *o)
 
 int cli_outdir_commit(cli_outdir *o)
 {
-    int r = o->failed ? EXIT_USAGE : put_file(o, o->marker, "", 0);
+    int r = o->failed ? EXIT_USAGE : put_file(o, o->marker, o->marker_data ? o->marker_data : "", o->marker_len);
     if (r == EXIT_OK && !rename(o->tmp, o->target))
         o->tmp[0] = 0;
     else if (r == EXIT_OK && (errno == EEXIST || errno == ENOTEMPTY))

@@ -9,6 +9,7 @@
 #include "common/diag.h"
 #include "common/strbuf.h"
 #include "gisa.h"
+#include "shrink.h"
 
 typedef struct shrinker {
     const char *text;
@@ -21,9 +22,10 @@ typedef struct shrinker {
     int oom;
 } shrinker;
 
-/* Runs the test on the lines idx[0..n); 1 interesting, 0 not, -1 stop. */
-static int try_lines(shrinker *s, const size_t *idx, size_t n)
+/* Runs the test on the lines idx[0..n) (a dd_try_fn). */
+static int try_lines(void *ctx, const size_t *idx, size_t n)
 {
+    shrinker *s = ctx;
     s->buf.len = 0;
     if (s->buf.s)
         s->buf.s[0] = 0;
@@ -46,8 +48,7 @@ static int try_lines(shrinker *s, const size_t *idx, size_t n)
     return interesting;
 }
 
-/* ddmin on cur[0..*n); cur is updated in place. */
-static void ddmin(shrinker *s, size_t *cur, size_t *n, size_t *cand)
+int dd_min(dd_try_fn try, void *ctx, size_t *cur, size_t *n, size_t *cand)
 {
     size_t parts = 2;
     while (*n >= 2) {
@@ -55,9 +56,9 @@ static void ddmin(shrinker *s, size_t *cur, size_t *n, size_t *cand)
         /* each chunk alone */
         for (size_t c = 0; c * chunk < len && !reduced && parts > 2; c++) {
             size_t lo = c * chunk, hi = lo + chunk < len ? lo + chunk : len;
-            int r = try_lines(s, cur + lo, hi - lo);
+            int r = try(ctx, cur + lo, hi - lo);
             if (r < 0)
-                return;
+                return -1;
             if (r) {
                 memmove(cur, cur + lo, (hi - lo) * sizeof *cur);
                 *n = hi - lo;
@@ -71,9 +72,9 @@ static void ddmin(shrinker *s, size_t *cur, size_t *n, size_t *cand)
             for (size_t i = 0; i < len; i++)
                 if (i < lo || i >= hi)
                     cand[m++] = cur[i];
-            int r = try_lines(s, cand, m);
+            int r = try(ctx, cand, m);
             if (r < 0)
-                return;
+                return -1;
             if (r) {
                 memcpy(cur, cand, m * sizeof *cur);
                 *n = m;
@@ -83,10 +84,11 @@ static void ddmin(shrinker *s, size_t *cur, size_t *n, size_t *cand)
         }
         if (!reduced) {
             if (parts >= len)
-                return; /* every single line was tried: 1-minimal */
+                return 0; /* every single item was tried: 1-minimal */
             parts = parts * 2 < len ? parts * 2 : len;
         }
     }
+    return 0;
 }
 
 gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, void *user, char **out, size_t *out_len,
@@ -125,7 +127,7 @@ gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, voi
         goto done;
     }
     if (r > 0)
-        ddmin(&s, cur, &n, cand);
+        dd_min(try_lines, &s, cur, &n, cand);
     strbuf res;
     sb_init(&res);
     for (size_t i = 0; i < n; i++) {

@@ -11,7 +11,9 @@
 #   pc N (...)" and the details (the word as `gisa as` encodes it, the
 #   lanes, the sources); a seed whose program the mutation does not change
 #   passes; with four warps the report names the warp the mutant changed;
-# - `make run-bug` (wrong-carry) keeps its report form.
+# - `make run-bug` (wrong-carry) keeps its report form, and a reproducer
+#   bundle shrunk from it (gisa shrink --state --bundle) reproduces the
+#   mismatch by itself, its files read by the testbench as they are.
 # Skipped (ctest: Skipped, with the reason) when verilator is not installed,
 # except under CI (GISA_CI=1, set by .ci/run, where scripts/deps.sh --ci
 # installs it): there a missing verilator fails. Also skipped for sanitized
@@ -110,4 +112,26 @@ expect 2 "make run-bug (seed $seed)" "${MK[@]}" run-bug SEED=$seed COUNT=100
 check "run-bug: the report on stdout" cmp -s out "$T/obj/report.txt"
 check "run-bug: the first line of the report says mismatch: $(head -1 out)" \
     grep -qE '^mismatch: warp 0 pc [0-9]+ \(IADD[^)]*\): P[0-6] lane 5: expected [01], got [01]$' <(head -1 out)
+
+# a complete reproducer (gisa shrink --state --bundle) of run-bug's
+# mismatch: the bundle's files go to the testbench as they are
+cp "$T/obj/prog.s" bug.s
+cp "$T/obj/state.json" bug.json
+cat >tb.sh <<EOF
+#!/bin/sh
+"$T/obj/model/Vtb" +prog="\$1" +state="\$2" +mutation=wrong-carry | grep -q '^mismatch' && exit 1
+exit 0
+EOF
+chmod +x tb.sh
+expect 0 "shrink program and state against wrong-carry" "$G" shrink bug.s --state bug.json --bundle bugb \
+    -- "$T/tb.sh" {} {state}
+check "the bundle's state is smaller ($(wc -c <bugb/state.json) < $(wc -c <bug.json))" \
+    test "$(wc -c <bugb/state.json)" -lt "$(wc -c <bug.json)"
+check "the bundle's program: the header and an instruction or two: $(grep -v '^//' bugb/prog.s | tr '\n' ';')" \
+    test "$(grep -vc '^//' bugb/prog.s)" -le 2 -a "$(head -1 bugb/prog.s)" = "$(head -1 bug.s)"
+mkdir -p fresh
+(cd fresh && ../bugb/repro.sh) && rc=0 || rc=$?
+check "the bundle reproduces the mismatch by itself (status $rc)" test "$rc" -eq 1
+run "$T/obj/model/Vtb" +prog=bugb/prog.s +state=bugb/state.json +mutation=wrong-carry
+check "the testbench takes the bundle's files: mismatch at an IADD: $(head -1 out)" has out '^mismatch: warp 0 pc [01] \((@!?P[0-6T] )?IADD'
 finish

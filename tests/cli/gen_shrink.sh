@@ -169,10 +169,11 @@ cat >pattern.sh <<'EOF'
 EOF
 chmod +x pattern.sh
 expect 0 "shrink to the pattern" "$G" shrink big.s -o small.s -- ./pattern.sh {}
-check "one line left" test "$(wc -l <small.s)" -eq 1
+check "the header and one line left" test "$(wc -l <small.s)" -eq 2
+check "the header kept" test "$(head -1 small.s)" = "$(head -1 big.s)"
 check "the line with the pattern" has small.s '^(@!?P[0-6] )?IMAD\.WIDE\.X'
 check "the line comes from the program" grep -qxF -f small.s big.s
-check "a summary on stderr" has err '^gisa shrink: 301 -> 1 lines in [0-9]+ runs'
+check "a summary on stderr" has err '^gisa shrink: 301 -> 2 lines in [0-9]+ runs'
 # the path appended when no argument has {}; the result on stdout
 expect 0 "shrink, path appended" "$G" shrink big.s -- ./pattern.sh
 check "stdout has the line" test "$(cat out)" = "$(cat small.s)"
@@ -185,7 +186,7 @@ exit 1
 EOF
 chmod +x status.sh
 expect 0 "shrink --status 3" "$G" shrink --status 3 big.s -o two.s -- ./status.sh {}
-check "two lines left" test "$(wc -l <two.s)" -eq 2
+check "the header and two lines left" test "$(wc -l <two.s)" -eq 3
 check "an ISETP and an IMAD.WIDE" test "$(grep -c '^ISETP' two.s)" -eq 1 -a "$(grep -c 'IMAD\.WIDE' two.s)" -eq 1
 
 expect 1 "a test that passes" "$G" shrink big.s -- true

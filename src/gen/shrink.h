@@ -1,0 +1,14 @@
+/* The delta debugging that gisa_shrink (lines of a program) and
+ * gisa_shrink_state (entries of a state, lanes of a register) share. */
+#ifndef GISA_GEN_SHRINK_H
+#define GISA_GEN_SHRINK_H
+#include <stddef.h>
+
+/* Runs the test on the items idx[0..n): 1 still interesting, 0 not, -1 stop. */
+typedef int (*dd_try_fn)(void *ctx, const size_t *idx, size_t n);
+
+/* Zeller and Hildebrandt's ddmin on cur[0..*n), updated in place to a
+ * 1-minimal interesting subset (in order); cand has room for *n items.
+ * Never tries the empty set. Returns -1 when a try said stop, else 0. */
+int dd_min(dd_try_fn try, void *ctx, size_t *cur, size_t *n, size_t *cand);
+#endif
