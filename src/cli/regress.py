@@ -660,20 +660,20 @@ def worker(args):
 # ------------------------------------------------------------------ shrinking
 
 
-def shrink_program(gisa, prog, state, out, test_cmd, timeout, log):
-    """The one call of `gisa shrink`: the smallest program of prog (run
-    from state) on which test_cmd ('{}' the candidate) still fails.
-    TODO(shrink --state/--bundle): when `gisa shrink PROG --state STATE.json
-    --bundle DIR -- CMD {} {state}` lands, pass --state state --bundle and
-    '{state}' to test_cmd here; nothing else changes."""
-    cmd = [gisa, "shrink", prog, "-o", out, "--status", "1", "--timeout", f"{timeout:g}", "--"] + test_cmd
+def shrink_program(gisa, prog, state, out, out_state, test_cmd, timeout, log):
+    """The one call of `gisa shrink`: the smallest program of prog, then the
+    smallest state of state, on which test_cmd ('{}' the candidate program,
+    '{state}' the candidate state) still fails; into out and out_state."""
+    cmd = [gisa, "shrink", prog, "--state", state, "-o", out, "--state-out", out_state, "--status", "1",
+           "--timeout", f"{timeout:g}", "--"] + test_cmd
     st, to = run_cmd(cmd, None, stdout=log, stderr=log)
     return st == 0 and not to
 
 
 def check_candidate(args):
-    """`--check GROUP:SEED:SIGID PROG` (the shrink test): exit 1 when PROG
-    fails with that signature, from the job's state, else 0."""
+    """`--check GROUP:SEED:SIGID PROG [--check-state STATE]` (the shrink
+    test): exit 1 when PROG fails with that signature, from STATE (default:
+    the job's state), else 0."""
     cdir = os.path.abspath(args.dir)
     camp = load_campaign(cdir)
     group, seed, sigid = args.check.split(":")
@@ -682,7 +682,8 @@ def check_candidate(args):
     os.makedirs(tmp, exist_ok=True)
     try:
         f = job_files(tmp)
-        shutil.copy(os.path.join(src, "state.json"), f["state"])
+        shutil.copy(os.path.abspath(args.check_state) if args.check_state else os.path.join(src, "state.json"),
+                    f["state"])
         status, sig, _, _, _ = check_program(camp, gisa_program(), f, int(seed), os.path.abspath(args.prog), False)
         return 1 if status != "pass" and sig and sig["id"] == sigid else 0
     finally:
@@ -719,23 +720,26 @@ def reproduce(camp, cdir, gisa, sig, runs):
         if not os.path.exists(os.path.join(src, "prog.s")):
             continue
         out = os.path.join(tmpdir, f"{r['group']}-{r['seed']}.s")
-        test = ["/usr/bin/python3", SCRIPT, "--dir", cdir, "--check", f"{r['group']}:{r['seed']}:{sig['id']}", "{}"]
+        out_state = os.path.join(tmpdir, f"{r['group']}-{r['seed']}.json")
+        test = ["/usr/bin/python3", SCRIPT, "--dir", cdir, "--check", f"{r['group']}:{r['seed']}:{sig['id']}",
+                "--check-state", "{state}", "{}"]
         with open(os.path.join(tmpdir, "shrink.log"), "ab") as log:
-            ok = shrink_program(gisa, os.path.join(src, "prog.s"), os.path.join(src, "state.json"), out, test,
-                                camp["shrink_timeout"], log)
+            ok = shrink_program(gisa, os.path.join(src, "prog.s"), os.path.join(src, "state.json"), out, out_state,
+                                test, camp["shrink_timeout"], log)
         if not ok:
             continue
         n = sum(1 for l in read_text(out).splitlines() if l.strip() and not l.lstrip().startswith("//"))
         if best is None or n < best[0]:
-            best = (n, r, out)
+            best = (n, r, out, out_state)
     if best is None:
         shutil.rmtree(tmpdir, ignore_errors=True)
         return None
-    n, r, out = best
+    n, r, out, out_state = best
     src = work_dir(cdir, r["group"], r["seed"])
     shutil.copy(out, os.path.join(tmpdir, "prog.s"))
-    shutil.copy(os.path.join(src, "state.json"), os.path.join(tmpdir, "state.json"))
+    shutil.copy(out_state, os.path.join(tmpdir, "state.json"))
     shutil.copy(os.path.join(src, "prog.s"), os.path.join(tmpdir, "original.s"))
+    shutil.copy(os.path.join(src, "state.json"), os.path.join(tmpdir, "original.json"))
     files = job_files(rdir)
     dut = dut_command(camp, files, r["seed"], gisa)
     write_atomic(os.path.join(tmpdir, "rerun.sh"),
@@ -960,6 +964,7 @@ def main(argv):
     ap.add_argument("-q", "--quiet", action="store_true", help="no progress line and no summary on stdout")
     ap.add_argument("--worker", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--check", help=argparse.SUPPRESS)
+    ap.add_argument("--check-state", help=argparse.SUPPRESS)
     ap.add_argument("prog", nargs="?", help=argparse.SUPPRESS)
     # '--slurm-args "-p short"': a value that starts with '-' (argparse would take it for an option)
     argv = list(argv)

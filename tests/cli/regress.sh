@@ -59,7 +59,9 @@ PY
 check "two signatures: SEL R and ISETP P" test "$(cut -d' ' -f1,2 sigs.txt | sort | tr '\n' ,)" = "ISETP P,SEL R,"
 while read -r op reg count id n orig; do
     check "$op: a reproducer shorter than its program ($n < $orig)" test "$n" -lt "$orig"
-    check "$op: repro/$id holds prog.s, state.json, original.s" test -s "$C/repro/$id/prog.s" -a -s "$C/repro/$id/state.json" -a -s "$C/repro/$id/original.s"
+    check "$op: repro/$id holds prog.s, state.json, original.s, original.json" test -s "$C/repro/$id/prog.s" -a -s "$C/repro/$id/state.json" -a -s "$C/repro/$id/original.s" -a -s "$C/repro/$id/original.json"
+    check "$op: its state is shrunk ($(wc -c <"$C/repro/$id/state.json") < $(wc -c <"$C/repro/$id/original.json") bytes)" \
+        test "$(wc -c <"$C/repro/$id/state.json")" -lt "$(wc -c <"$C/repro/$id/original.json")"
     expect 1 "$op: its rerun.sh fails (trace-diff: differ)" sh "$C/repro/$id/rerun.sh"
     check "$op: ... at a $op" has out "^  pc [0-9]+ (@!?P[0-9T] )?$op"
     check "$op: the summary names it" has "$C/summary.txt" "^ +$count  $id  $op "
