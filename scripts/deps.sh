@@ -51,9 +51,11 @@ GISA_TOOLS=(
 # tests/cli/robustness.sh), groff (tests/cli/manpage.sh renders docs/gisa.1;
 # skipped without it), chromium (tests/cli/manual_browser.sh renders the HTML
 # manual headless; skipped without it), Verilator (tests/cli/cosim.sh: the
-# lockstep example, examples/cosim; skipped without it, except under CI).
-GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator)
-GISA_CI_TOOLS=(clang valgrind groff chromium verilator)
+# lockstep example, examples/cosim; skipped without it, except under CI),
+# Neovim (tests/cli/lsp_nvim.sh: `gisa lsp` in a real editor's LSP client;
+# skipped without it, except under CI).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator neovim)
+GISA_CI_TOOLS=(clang valgrind groff chromium verilator nvim)
 list_only=0
 for arg in "$@"; do
     case $arg in
