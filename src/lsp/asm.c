@@ -123,7 +123,7 @@ static void include_release(void *user, gisa_include *inc)
  * through ("In file included from MAIN:LINE"), 0 if none. */
 static int included_at(const char *context, const char *main)
 {
-    if (!context)
+    if (!context || !*main)
         return 0;
     size_t n = strlen(main);
     int line = 0;
@@ -701,9 +701,8 @@ static void line_tokens(tok_out *o, size_t ls, size_t le, int *in_comment)
             } else {
                 size_t used;
                 int me = isa ? mnemonic_prefix(isa, t + i, j - i, &used) : -1;
-                size_t mend = me >= 0 ? i + used : i + strcspn(t + i, ".");
-                if (mend > j)
-                    mend = j;
+                const char *dot = memchr(t + i, '.', j - i);
+                size_t mend = me >= 0 ? i + used : dot ? (size_t)(dot - t) : j;
                 emit(o, i, mend, T_MNEMONIC);
                 for (size_t k = mend; k < j;) {
                     size_t e = k + 1;

@@ -12,6 +12,16 @@ int ident_char(char c)
 
 int mnemonic_prefix(const gisa_isa *isa, const char *word, size_t n, size_t *used)
 {
+    /* no mnemonic has more parts than the model's longest: look no further
+     * (a line of a million dots costs one pass) */
+    size_t parts = 0, cut = 0;
+    while (cut < n && parts <= (size_t)isa->mnemonic_dots) {
+        if (word[cut] == '.')
+            parts++;
+        if (parts <= (size_t)isa->mnemonic_dots)
+            cut++;
+    }
+    n = cut;
     for (size_t len = n; len > 0; len--) {
         if (len < n && word[len] != '.')
             continue;

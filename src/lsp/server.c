@@ -530,7 +530,8 @@ static int frame_at(lsp_server *s, size_t at, frame *f, size_t *next)
     const char *p = s->in + at, *end = s->in + s->in_len;
     size_t avail = (size_t)(end - p);
     const char *hdr_end = NULL;
-    for (const char *q = p; q + 3 < end && !hdr_end; q++)
+    const char *stop = avail > LSP_MAX_HEADER + 4 ? p + LSP_MAX_HEADER + 4 : end;
+    for (const char *q = p; q + 3 < stop && !hdr_end; q++)
         if (q[0] == '\r' && q[1] == '\n' && q[2] == '\r' && q[3] == '\n')
             hdr_end = q;
     if (!hdr_end) {
