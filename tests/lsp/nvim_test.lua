@@ -5,7 +5,7 @@
 -- per check ("ok WHAT" or "FAIL WHAT: detail") to $RESULT, then quits.
 local out = assert(io.open(os.getenv('RESULT'), 'w'))
 local function report(ok, what, detail)
-  out:write((ok and 'ok ' or 'FAIL ') .. what .. (ok and '' or (': ' .. vim.inspect(detail))) .. '\n')
+  out:write((ok and 'ok ' or 'FAIL ') .. what .. (ok and '' or (': ' .. vim.inspect(detail):gsub('%s+', ' '))) .. '\n')
   out:flush()
 end
 
