@@ -272,15 +272,27 @@ out:
     free(lang);
 }
 
+/* Each change costs a pass over the document (moving the text, indexing
+ * its lines): one notification may cost this many bytes of passes, so
+ * that a million changes to a big document cannot stall the server. */
+#define CHANGE_BUDGET ((size_t)1 << 30)
+
 typedef struct change_ctx {
     lsp_server *s;
     lsp_doc *d;
+    size_t work;
+    int dropped;
 } change_ctx;
 
 static int apply_change(void *user, jspan ch)
 {
     change_ctx *c = user;
     json_val v;
+    c->work += c->d->len + ch.n;
+    if (c->work > CHANGE_BUDGET) {
+        c->dropped = 1;
+        return 1;
+    }
     if (!jget(ch, "text", &v, NULL) || v.type != JSON_STRING)
         return 0;
     char *text = malloc(v.n + 1);
@@ -307,8 +319,13 @@ static void did_change(lsp_server *s, jspan msg)
     free(uri);
     if (!d)
         return;
-    change_ctx c = {s, d};
+    change_ctx c = {s, d, 0, 0};
     jeach(msg, "params.contentChanges", LSP_MAX_CHANGES, apply_change, &c);
+    if (c.dropped) {
+        static const char m[] = "{\"type\":1,\"message\":\"gisa lsp: too many changes to a document this large in one "
+                                "notification; the rest were dropped: close and reopen the document\"}";
+        notify(s, "window/showMessage", m, sizeof m - 1);
+    }
 }
 
 static void did_close(lsp_server *s, jspan msg)
@@ -601,10 +618,21 @@ static int frame_at(lsp_server *s, size_t at, frame *f, size_t *next)
     return 1;
 }
 
+static int mentions(const char *s, size_t n, const char *what)
+{
+    size_t m = strlen(what);
+    for (const char *p = s; (p = memchr(p, what[0], n - (size_t)(p - s))) && (size_t)(s + n - p) >= m; p++)
+        if (!memcmp(p, what, m))
+            return 1;
+    return 0;
+}
+
 /* Notes the id a $/cancelRequest names. */
 static void note_cancel(lsp_server *s, const char *body, size_t n)
 {
     jspan msg = {body, n};
+    if (!mentions(body, n, "cancelRequest")) /* the other messages are not parsed twice */
+        return;
     json_parser j;
     json_val v;
     json_init(&j, body, n);

@@ -331,6 +331,25 @@ c.request("shutdown")
 c.notify("exit")
 c.close()
 
+# ------------------------------------------------------------------ --isa files, and a flood of changes
+c = start("--isa", isa_dir)
+c.initialize()
+big_uri = uri(os.path.join(WORK, "big.s"))
+big = "FADD R0, R1, R2 // padding padding padding\n" * 25000  # 1.1 MB
+c.notify("textDocument/didOpen", {"textDocument": {"uri": big_uri, "languageId": "gisa", "version": 1, "text": big}})
+check(c.diagnostics(big_uri) == [], "a 25,000-line file has no diagnostic")
+loc = c.request("textDocument/definition", {"textDocument": {"uri": big_uri}, "position": pos(0, 1)}).get("result")
+check(loc and loc["uri"] == uri(os.path.join(isa_dir, "falu.isa")), "with --isa, definitions are in its files", loc)
+c.notify("textDocument/didChange", {"textDocument": {"uri": big_uri, "version": 2},
+                                    "contentChanges": [{"range": rng(0, 0, 0, 0), "text": "x"}] * 2000})
+m = c.notification("window/showMessage", timeout=60)
+check("dropped" in m["message"], "a flood of changes to a big document is cut short, and said so", m)
+m = c.request("textDocument/hover", {"textDocument": {"uri": big_uri}, "position": pos(1, 1)}, timeout=10)
+check("result" in m, "the server answers after the flood", m)
+c.request("shutdown")
+c.notify("exit")
+c.close()
+
 missing = announced - exercised
 check(not missing, "every announced capability is exercised", sorted(missing))
 print("lsp protocol: %d capabilities exercised, %d failures" % (len(exercised), failures))
