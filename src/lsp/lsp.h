@@ -34,7 +34,10 @@ typedef struct lsp_options {
 
 typedef struct lsp_server lsp_server;
 
-/* NULL when out of memory. The options' strings must outlive the server. */
+/* NULL when out of memory. The options' strings must outlive the server.
+ * The client may choose another ISA, target and include directories in
+ * `initialize` (initializationOptions: "isa" and "isaAdd", arrays of files
+ * and directories, "target", "includeDirs"; docs/editors.md). */
 lsp_server *lsp_new(const lsp_options *opt);
 void lsp_free(lsp_server *s);
 /* Takes bytes from the client. They are handled by lsp_process. */

@@ -73,6 +73,14 @@ struct lsp_server {
     /* cancelled request ids of the batch being handled (their JSON text) */
     char **cancelled;
     size_t ncancelled;
+    /* what the client's initializationOptions chose: the ISA of assembly
+     * documents (loaded here, replacing the options'), the target, the
+     * include directories (the options' and then the client's) */
+    gisa_isa *own_isa;
+    char *own_target;
+    char **own_strs;
+    size_t nown_strs;
+    const char **own_dirs;
 };
 
 lsp_doc *doc_find(lsp_server *s, const char *uri);

@@ -102,11 +102,14 @@ class Client:
     def diagnostics(self, uri, timeout=20):
         return self.notification("textDocument/publishDiagnostics", timeout, lambda p: p["uri"] == uri)["diagnostics"]
 
-    def initialize(self, encodings=None):
+    def initialize(self, encodings=None, options=None):
         caps = {"textDocument": {"hover": {"contentFormat": ["markdown"]}}}
         if encodings:
             caps["general"] = {"positionEncodings": encodings}
-        r = self.request("initialize", {"processId": os.getpid(), "rootUri": None, "capabilities": caps})
+        params = {"processId": os.getpid(), "rootUri": None, "capabilities": caps}
+        if options is not None:
+            params["initializationOptions"] = options
+        r = self.request("initialize", params)
         self.notify("initialized", {})
         return r["result"]
 

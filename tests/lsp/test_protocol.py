@@ -350,6 +350,38 @@ c.request("shutdown")
 c.notify("exit")
 c.close()
 
+# ------------------------------------------------------------------ initializationOptions
+os.makedirs(os.path.join(WORK, "incdir"), exist_ok=True)
+with open(os.path.join(WORK, "incdir", "lib.s"), "w") as f:
+    f.write("FADD R0, R1\n")
+c = start()
+c.initialize(options={"isa": [isa_dir], "includeDirs": [os.path.join(WORK, "incdir")]})
+u = uri(os.path.join(WORK, "opts.s"))
+c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "gisa", "version": 1,
+                                                   "text": "FFMA R1, R2, R3, R4\n.include \"lib.s\"\n"}})
+d = c.diagnostics(u)
+check(len(d) == 1 and d[0]["range"]["start"]["line"] == 1 and "lib.s:1" in d[0]["message"],
+      "initializationOptions.includeDirs: .include finds the file there", d)
+loc = c.request("textDocument/definition", {"textDocument": {"uri": u}, "position": pos(0, 1)}).get("result")
+check(loc and loc["uri"] == uri(os.path.join(isa_dir, "falu.isa")), "initializationOptions.isa: the ISA of those files", loc)
+c.request("shutdown")
+c.notify("exit")
+c.close()
+c = start()
+c.initialize(options={"target": "fermi"})
+c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "gisa", "version": 1,
+                                                   "text": "IMAD.WIDE R0, P0, R1, R2, R[4:5]\n"}})
+d = c.diagnostics(u)
+check(len(d) == 1 and "unknown instruction 'IMAD'" in d[0]["message"], "initializationOptions.target: fermi has no IMAD", d)
+c.close()
+c = start()
+c.initialize(options={"isa": [os.path.join(WORK, "nowhere")]})
+m = c.notification("window/showMessage")
+check(m["type"] == 1 and "does not load" in m["message"] and "nowhere" in m["message"], "a bad initializationOptions.isa is shown", m)
+c.notify("textDocument/didOpen", {"textDocument": {"uri": u, "languageId": "gisa", "version": 1, "text": "FFMA R1, R2, R3, R4\n"}})
+check(c.diagnostics(u) == [], "and the command line's ISA stays")
+c.close()
+
 missing = announced - exercised
 check(not missing, "every announced capability is exercised", sorted(missing))
 print("lsp protocol: %d capabilities exercised, %d failures" % (len(exercised), failures))
