@@ -1,24 +1,13 @@
-/* The message layer: LSP's Content-Length framing, JSON-RPC 2.0 requests,
- * responses and notifications, the lifecycle (initialize, shutdown, exit),
- * cancellation and the document notifications; the language features are
- * in asm.c and isa.c. */
+/* The message layer: JSON-RPC 2.0 requests, responses and notifications
+ * (framed by frame.c), the lifecycle (initialize, shutdown, exit; the
+ * client's options in options.c), cancellation and the document
+ * notifications; the language features are in asm.c, tokens.c, actions.c
+ * and isa.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "lsp/server.h"
-
-/* JSON-RPC and LSP error codes */
-enum {
-    E_PARSE = -32700,
-    E_INVALID_REQUEST = -32600,
-    E_NO_METHOD = -32601,
-    E_INVALID_PARAMS = -32602,
-    E_INTERNAL = -32603,
-    E_NOT_INITIALIZED = -32002,
-    E_CANCELLED = -32800
-};
 
 #define MAX_ID 256 /* the longest request id echoed back */
 
@@ -150,7 +139,7 @@ void reply_end(lsp_server *s, strbuf *b)
     send_body(s, b);
 }
 
-static void reply_error(lsp_server *s, const char *id, int code, const char *msg)
+void reply_error(lsp_server *s, const char *id, int code, const char *msg)
 {
     strbuf b;
     sb_init(&b);
@@ -185,114 +174,6 @@ static int offers_utf8(void *user, jspan el)
     if (!json_value(&j, &v) && v.type == JSON_STRING && v.n == 5 && !memcmp(v.s, "utf-8", 5))
         *(int *)user = 1;
     return 0;
-}
-
-/* ------------------------------------------------------------ options */
-
-#define MAX_OPTION_PATHS 64
-
-typedef struct strs {
-    lsp_server *s;
-    const char **v;
-    size_t n;
-} strs;
-
-/* Keeps a string of an array of initializationOptions (owned by the server). */
-static int keep_str(void *user, jspan el)
-{
-    strs *l = user;
-    json_parser j;
-    json_val v;
-    json_init(&j, el.s, el.n);
-    if (json_value(&j, &v) || v.type != JSON_STRING || l->n >= MAX_OPTION_PATHS)
-        return 0;
-    char *str = malloc(v.n + 1), **all = realloc(l->s->own_strs, (l->s->nown_strs + 1) * sizeof *all);
-    if (all)
-        l->s->own_strs = all;
-    if (!str || !all || json_unescape(&v, str, v.n + 1) == (size_t)-1 || !*str) {
-        free(str);
-        return 0;
-    }
-    l->s->own_strs[l->s->nown_strs++] = str;
-    l->v[l->n++] = str;
-    return 0;
-}
-
-static void show_message(lsp_server *s, int type, const char *text)
-{
-    strbuf b;
-    sb_init(&b);
-    sb_printf(&b, "{\"type\":%d,\"message\":", type);
-    jcstr(&b, text);
-    sb_putc(&b, '}');
-    if (!b.failed)
-        notify(s, "window/showMessage", b.s, b.len);
-    sb_free(&b);
-}
-
-/* initializationOptions: the ISA of assembly documents, the target, more
- * include directories. A load that fails keeps the server's ISA and says
- * why. */
-static void client_options(lsp_server *s, jspan msg)
-{
-    const char *isa[MAX_OPTION_PATHS], *add[MAX_OPTION_PATHS], *dirs[MAX_OPTION_PATHS];
-    strs pi = {s, isa, 0}, pa = {s, add, 0}, pd = {s, dirs, 0};
-    char *target = jget_str(msg, "params.initializationOptions.target");
-    if (!s->opt.no_files) { /* the fuzzer's server reads no file */
-        jeach(msg, "params.initializationOptions.isa", MAX_OPTION_PATHS, keep_str, &pi);
-        jeach(msg, "params.initializationOptions.isaAdd", MAX_OPTION_PATHS, keep_str, &pa);
-        jeach(msg, "params.initializationOptions.includeDirs", MAX_OPTION_PATHS, keep_str, &pd);
-    }
-    if (target || pi.n || pa.n) {
-        gisa_load_options o = GISA_LOAD_OPTIONS_INIT;
-        o.target = target ? target : s->opt.target;
-        o.paths = pi.n ? isa : NULL;
-        o.npaths = pi.n;
-        o.add = pa.n ? add : NULL;
-        o.nadd = pa.n;
-        gisa_diags *dg = NULL;
-        gisa_isa *loaded = NULL;
-        gisa_status st = gisa_diags_new(&dg) == GISA_OK ? gisa_isa_load(&o, &loaded, dg) : GISA_ERR_NOMEM;
-        if (st == GISA_OK) {
-            s->own_isa = loaded;
-            s->opt.isa = loaded;
-            if (target) {
-                s->own_target = target;
-                s->opt.target = target;
-                target = NULL;
-            }
-        } else {
-            const gisa_diag *first = NULL;
-            for (size_t i = 0; dg && i < gisa_diags_count(dg) && !first; i++)
-                if (gisa_diags_get(dg, i)->severity == GISA_ERROR)
-                    first = gisa_diags_get(dg, i);
-            char *text = NULL;
-            if (first)
-                gisa_diag_format(first, 0, &text);
-            strbuf m;
-            sb_init(&m);
-            sb_printf(&m, "gisa lsp: initializationOptions: the ISA does not load (%s)%s%s; assembly uses the ISA of the command line",
-                      gisa_status_str(st), text ? ": " : "", text ? text : "");
-            show_message(s, 1, m.s ? m.s : "gisa lsp: initializationOptions: the ISA does not load");
-            sb_free(&m);
-            gisa_free(text);
-        }
-        gisa_diags_free(dg);
-    }
-    free(target);
-    if (pd.n) {
-        size_t n = s->opt.ninclude_dirs + pd.n;
-        const char **all = malloc(n * sizeof *all);
-        if (all) {
-            for (size_t i = 0; i < s->opt.ninclude_dirs; i++)
-                all[i] = s->opt.include_dirs[i];
-            for (size_t i = 0; i < pd.n; i++)
-                all[s->opt.ninclude_dirs + i] = dirs[i];
-            s->own_dirs = all;
-            s->opt.include_dirs = all;
-            s->opt.ninclude_dirs = n;
-        }
-    }
 }
 
 static void initialize(lsp_server *s, jspan msg, const char *id)
@@ -436,11 +317,9 @@ static void did_change(lsp_server *s, jspan msg)
         return;
     change_ctx c = {s, d, 0, 0};
     jeach(msg, "params.contentChanges", LSP_MAX_CHANGES, apply_change, &c);
-    if (c.dropped) {
-        static const char m[] = "{\"type\":1,\"message\":\"gisa lsp: too many changes to a document this large in one "
-                                "notification; the rest were dropped: close and reopen the document\"}";
-        notify(s, "window/showMessage", m, sizeof m - 1);
-    }
+    if (c.dropped)
+        show_message(s, 1, "gisa lsp: too many changes to a document this large in one notification; the rest were "
+                           "dropped: close and reopen the document");
 }
 
 static void did_close(lsp_server *s, jspan msg)
@@ -647,90 +526,6 @@ static void message(lsp_server *s, const char *body, size_t n)
     }
     free(id);
     free(method);
-}
-
-/* One message's place in the input. */
-typedef struct frame {
-    size_t body, len;
-} frame;
-
-/* Parses the header block at in[at..): 1 with the frame (and *next after
- * it) when the whole message is there, 0 when more input is needed, -1
- * after answering a bad header (*next past what is dropped). */
-static int frame_at(lsp_server *s, size_t at, frame *f, size_t *next)
-{
-    const char *p = s->in + at, *end = s->in + s->in_len;
-    size_t avail = (size_t)(end - p);
-    const char *hdr_end = NULL;
-    const char *stop = avail > LSP_MAX_HEADER + 4 ? p + LSP_MAX_HEADER + 4 : end;
-    for (const char *q = p; q + 3 < stop && !hdr_end; q++)
-        if (q[0] == '\r' && q[1] == '\n' && q[2] == '\r' && q[3] == '\n')
-            hdr_end = q;
-    if (!hdr_end) {
-        if (avail > LSP_MAX_HEADER) {
-            reply_error(s, NULL, E_PARSE, "header block longer than 8192 bytes without its blank line");
-            *next = s->in_len; /* dropped; the next header starts anew */
-            return -1;
-        }
-        return 0;
-    }
-    *next = (size_t)(hdr_end + 4 - s->in);
-    if ((size_t)(hdr_end - p) > LSP_MAX_HEADER) {
-        reply_error(s, NULL, E_PARSE, "header block longer than 8192 bytes");
-        return -1;
-    }
-    long long length = -1;
-    for (const char *line = p; line < hdr_end;) {
-        const char *eol = line;
-        while (eol < hdr_end && !(eol[0] == '\r' && eol[1] == '\n'))
-            eol++;
-        size_t n = (size_t)(eol - line);
-        if (n >= 15 && !strncasecmp(line, "Content-Length:", 15)) {
-            const char *q = line + 15;
-            while (q < eol && (*q == ' ' || *q == '\t'))
-                q++;
-            long long x = 0;
-            int digits = 0;
-            while (q < eol && *q >= '0' && *q <= '9' && digits < 19) {
-                x = x * 10 + (*q++ - '0');
-                digits++;
-            }
-            while (q < eol && (*q == ' ' || *q == '\t'))
-                q++;
-            if (!digits || q != eol || length >= 0) {
-                reply_error(s, NULL, E_PARSE, "bad Content-Length header");
-                return -1;
-            }
-            length = x;
-        } else if (!memchr(line, ':', n)) {
-            reply_error(s, NULL, E_PARSE, "bad header line (expected 'Name: value')");
-            return -1;
-        }
-        line = eol + 2;
-    }
-    if (length < 0) {
-        reply_error(s, NULL, E_PARSE, "no Content-Length header");
-        return -1;
-    }
-    if ((size_t)length > LSP_MAX_MESSAGE) {
-        char m[120];
-        snprintf(m, sizeof m, "message of %lld bytes: longer than the limit of %zu", length, LSP_MAX_MESSAGE);
-        reply_error(s, NULL, E_PARSE, m);
-        size_t have = s->in_len - *next;
-        if ((size_t)length <= have) {
-            *next += (size_t)length;
-        } else {
-            s->discard = (size_t)length - have;
-            *next = s->in_len;
-        }
-        return -1;
-    }
-    if (s->in_len - *next < (size_t)length)
-        return 0;
-    f->body = *next;
-    f->len = (size_t)length;
-    *next += (size_t)length;
-    return 1;
 }
 
 static int mentions(const char *s, size_t n, const char *what)

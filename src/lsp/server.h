@@ -104,7 +104,37 @@ void put_range(strbuf *b, lsp_pos a, lsp_pos z);
 char *uri_to_path(const char *uri);
 void put_uri(strbuf *b, const char *path);
 
+/* ------------------------------------------------------------ messages */
+
+/* JSON-RPC and LSP error codes */
+enum {
+    E_PARSE = -32700,
+    E_INVALID_REQUEST = -32600,
+    E_NO_METHOD = -32601,
+    E_INVALID_PARAMS = -32602,
+    E_INTERNAL = -32603,
+    E_NOT_INITIALIZED = -32002,
+    E_CANCELLED = -32800
+};
+
+/* One message's place in the input. */
+typedef struct frame {
+    size_t body, len;
+} frame;
+
+/* Parses the header block at s->in[at..) (frame.c): 1 with the frame (and
+ * *next after it) when the whole message is there, 0 when more input is
+ * needed, -1 after answering a bad header (*next past what is dropped). */
+int frame_at(lsp_server *s, size_t at, frame *f, size_t *next);
+/* The client's initializationOptions (options.c). */
+void client_options(lsp_server *s, jspan msg);
+
 /* ------------------------------------------------------------ replies */
+
+/* An error response (id NULL: null). */
+void reply_error(lsp_server *s, const char *id, int code, const char *msg);
+/* A window/showMessage notification (type 1: error). */
+void show_message(lsp_server *s, int type, const char *text);
 
 /* Starts a response {"jsonrpc":"2.0","id":ID,"result": ... the caller
  * writes the result, then reply_end. */
