@@ -56,9 +56,11 @@ GISA_TOOLS=(
 # lockstep example, examples/cosim; skipped without it, except under CI),
 # Slurm and munge (tests/cli/regress_slurm.sh starts a one-node cluster for
 # `gisa regress --backend slurm`; skipped without them, except under CI),
-# xmllint (tests/cli/regress.sh validates the JUnit XML against its schema).
-GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator slurm-wlm munge libxml2-utils)
-GISA_CI_TOOLS=(clang valgrind groff chromium verilator slurmctld slurmd sbatch munged xmllint)
+# xmllint (tests/cli/regress.sh validates the JUnit XML against its schema),
+# Neovim (tests/cli/lsp_nvim.sh: `gisa lsp` in a real editor's LSP client;
+# skipped without it, except under CI).
+GISA_CI_PACKAGES=(clang libclang-rt-dev valgrind time groff-base chromium verilator slurm-wlm munge libxml2-utils neovim)
+GISA_CI_TOOLS=(clang valgrind groff chromium verilator slurmctld slurmd sbatch munged xmllint nvim)
 list_only=0
 for arg in "$@"; do
     case $arg in

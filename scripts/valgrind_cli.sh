@@ -81,5 +81,27 @@ vg_run 1 shrink ok.s --state st.json -- sh -c 'exit 0' sh {} {state}
 vg_run 2 shrink ok.s --state <(echo '{"R1": "0xZZ"}') -- sh -c 'exit 1' sh {} {state}
 vg_run 2 shrink ok.s --state st.json -- sh -c 'exit 1' sh {}
 
+# the language server: a session of every request on a file with an error
+# (status 0 after shutdown and exit), and a stream that is cut short (1)
+frame() { printf 'Content-Length: %d\r\n\r\n%s' "${#1}" "$1"; }
+doc='"textDocument":{"uri":"file://'"$work"'/a.s"}'
+at='"position":{"line":1,"character":1}'
+{
+    frame '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'
+    frame '{"jsonrpc":"2.0","method":"textDocument/didOpen","params":{"textDocument":{"uri":"file://'"$work"'/a.s","languageId":"gisa","version":1,"text":"// x\nFFMA.RX R1, R2, R3, R4\n.include \"nowhere.s\"\n"}}}'
+    for m in hover completion signatureHelp definition; do
+        frame '{"jsonrpc":"2.0","id":2,"method":"textDocument/'$m'","params":{'"$doc,$at"'}}'
+    done
+    frame '{"jsonrpc":"2.0","id":3,"method":"textDocument/semanticTokens/full","params":{'"$doc"'}}'
+    frame '{"jsonrpc":"2.0","id":4,"method":"textDocument/codeAction","params":{'"$doc"',"context":{"diagnostics":[{"range":{"start":{"line":1,"character":4},"end":{"line":1,"character":7}},"message":"did you mean .RZ?"}]}}}'
+    frame '{"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file://'"$work"'/a.s","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":6},"end":{"line":1,"character":7}},"text":"Z"}]}}'
+    frame '{oops'
+    frame '{"jsonrpc":"2.0","id":5,"method":"shutdown"}'
+    frame '{"jsonrpc":"2.0","method":"exit"}'
+} >session.lsp
+vg_run 0 lsp --cache-dir "$work/cache" <session.lsp
+head -c 300 session.lsp >cut.lsp
+vg_run 1 lsp --cache-dir "$work/cache" <cut.lsp
+
 echo "valgrind: $runs runs, $failed failed"
 [ "$failed" -eq 0 ]

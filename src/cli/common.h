@@ -66,7 +66,7 @@ struct cli_cmd {
 };
 
 extern const cli_cmd cmd_lint, cmd_doc, cmd_as, cmd_dis, cmd_run, cmd_trace_diff, cmd_gen, cmd_shrink,
-    cmd_cov, cmd_regress, cmd_prove;
+    cmd_cov, cmd_regress, cmd_prove, cmd_lsp;
 
 /* Parses argv[1..argc) (argv[0] is the command name). Returns CLI_CONTINUE,
  * or an exit status after printing help (0) or a usage error (2). */

@@ -6,7 +6,8 @@
 #include "common.h"
 
 static const cli_cmd *const commands[] = {&cmd_lint, &cmd_doc,    &cmd_as,         &cmd_dis, &cmd_run,
-                                          &cmd_gen,  &cmd_shrink, &cmd_trace_diff, &cmd_cov, &cmd_regress, &cmd_prove};
+                                          &cmd_gen,  &cmd_shrink, &cmd_trace_diff, &cmd_cov, &cmd_regress, &cmd_prove,
+                                          &cmd_lsp};
 #define NCOMMANDS (sizeof commands / sizeof *commands)
 
 static void print_main_help(FILE *f)

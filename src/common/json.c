@@ -14,14 +14,22 @@ void json_init(json_parser *j, const char *text, size_t len)
     j->line = 1;
 }
 
-static int column(const json_parser *j, const char *at)
+/* Columns count characters: on a line with non-ASCII text they are counted
+ * from the last column asked for on that line, not from the line's start,
+ * so that a long line of many values (a language-server message is one
+ * line) costs one pass, not one per value. */
+static int column(json_parser *j, const char *at)
 {
     if (!j->line_utf8)
         return (int)(at - j->line_start) + 1;
-    int col = 1;
-    for (const char *q = j->line_start; q < at; q++)
-        col += ((unsigned char)*q & 0xC0) != 0x80;
-    return col;
+    if (j->col_at < j->line_start || j->col_at > at) {
+        j->col_at = j->line_start;
+        j->col_n = 1;
+    }
+    for (const char *q = j->col_at; q < at; q++)
+        j->col_n += ((unsigned char)*q & 0xC0) != 0x80;
+    j->col_at = at;
+    return j->col_n;
 }
 
 static int fail(json_parser *j, const char *at, const char *msg)

@@ -25,6 +25,8 @@ typedef struct json_parser {
     const char *line_start;
     int line;
     int line_utf8; /* the line so far holds non-ASCII text (columns are then counted) */
+    const char *col_at; /* the last column counted on this line: col_n at col_at */
+    int col_n;
     int depth;
     int failed;
     char error[128];

@@ -12,20 +12,20 @@
 #   src/asm, src/disasm, src/sim, src/gen -> each other, src/manual, src/cli, src/lib, src/dpi, src/cov
 #   (src/sim may use src/docsem, the interpreter of the documents' pseudo-code)
 #   src/cov                   -> src/asm, src/disasm, src/sim, src/gen, src/manual, src/cli, src/lib, src/dpi, src/docsem
-#   src/manual                -> src/gen, src/cov, src/lib, src/dpi, src/cli, src/prove
-#   src/prove                 -> src/gen, src/cov, src/manual, src/lib, src/dpi, src/cli
-#   src/lib                   -> src/dpi, src/cli
-#   src/dpi                   -> src/cli
+#   src/manual                -> src/gen, src/cov, src/lib, src/dpi, src/lsp, src/cli, src/prove
+#   src/prove                 -> src/gen, src/cov, src/manual, src/lib, src/dpi, src/lsp, src/cli
+#   src/lib                   -> src/dpi, src/lsp, src/cli
+#   src/dpi, src/lsp          -> each other, src/cli
 # (src/gen, the random program generator, sits beside the tools: it reads
 # the model and calls the others through include/gisa.h only; so does
 # src/cov, functional coverage, a user of the model and the public API.)
 # These follow the layers the build links (README, "How it fits together";
 # CMakeLists.txt, GISA_LAYER_GRAPH, checks the calls):
-#   common <- fp <- spec <- docsem <- asm | disasm | sim <- gen | cov | manual | prove <- lib <- dpi | cli
+#   common <- fp <- spec <- docsem <- asm | disasm | sim <- gen | cov | manual | prove <- lib <- dpi | lsp <- cli
 # with src/gen and src/cov kept to the public header for the tools below
 # them. src/manual (the HTML manual) may include the model and the tools
-# below it; src/dpi (the DPI-C wrapper, over the public API) anything but
-# src/cli; src/cli anything. Prints each offending line
+# below it; src/dpi (the DPI-C wrapper, over the public API) and src/lsp (the language
+# server) anything but src/cli and each other; src/cli anything. Prints each offending line
 # (file:line: the directive) and exits 1; exits 0 when there is none.
 # Usage: include_direction.sh [TREE]  (default: $GISA_SOURCE_DIR, else the
 # repository holding this script). No other environment is needed.
@@ -41,17 +41,18 @@ forbidden() {
     local from=$1 to=$2
     [ "$from" = "$to" ] && return 1
     case $from in
-    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov|prove)$ ]] ;;
-    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|spec|docsem|cov|fp|prove)$ ]] ;;
+    spec) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|docsem|cov|prove)$ ]] ;;
+    common) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|spec|docsem|cov|fp|prove)$ ]] ;;
     fp) [ "$to" != common ] ;;
-    docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov|prove)$ ]] ;;
-    asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|cov|prove)$ ]] ;;
-    sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|cov|prove)$ ]] ;;
-    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|docsem|prove)$ ]] ;;
-    manual) [[ $to =~ ^(gen|cov|lib|dpi|cli|prove)$ ]] ;;
-    prove) [[ $to =~ ^(gen|cov|manual|lib|dpi|cli)$ ]] ;;
-    lib) [[ $to =~ ^(dpi|cli)$ ]] ;;
-    dpi) [ "$to" = cli ] ;;
+    docsem) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|cov|prove)$ ]] ;;
+    asm | disasm | gen) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|docsem|cov|prove)$ ]] ;;
+    sim) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|cov|prove)$ ]] ;;
+    cov) [[ $to =~ ^(asm|disasm|sim|gen|manual|cli|lib|dpi|lsp|docsem|prove)$ ]] ;;
+    manual) [[ $to =~ ^(gen|cov|lib|dpi|lsp|cli|prove)$ ]] ;;
+    prove) [[ $to =~ ^(gen|cov|manual|lib|dpi|lsp|cli)$ ]] ;;
+    lib) [[ $to =~ ^(dpi|lsp|cli)$ ]] ;;
+    dpi) [[ $to =~ ^(lsp|cli)$ ]] ;;
+    lsp) [[ $to =~ ^(dpi|cli)$ ]] ;;
     *) return 1 ;;
     esac
 }

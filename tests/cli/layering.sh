@@ -10,7 +10,7 @@
 #   calling gisa_assemble (src/asm), and src/spec/lint.c as it was before
 #   the assembler became a service of the ISA handle (spec/model.h);
 #   src/sim calling gisa_print (src/disasm, a sibling); src/manual calling
-#   gisa_isa_load (src/lib);
+#   gisa_isa_load (src/lib); src/lib or src/dpi calling lsp_new (src/lsp);
 # - a call down is fine: src/gen calling gisa_assemble.
 # It compiles three small objects and links; no rebuild.
 # Env: GISA_BIN, GISA_SOURCE_DIR, GISA_BUILD_DIR, GISA_CC.
@@ -72,6 +72,17 @@ upward asm gisa_print "src/asm calling gisa_print (src/disasm, a sibling)" up.o
 inject gisa_isa_load
 upward manual gisa_isa_load "src/manual calling gisa_isa_load (src/lib)" up.o
 upward docsem gisa_isa_load "src/docsem calling gisa_isa_load (src/lib)" up.o
+
+# src/lib and src/dpi calling the language server (src/lsp: above lib, beside dpi)
+cat >up.c <<EOF
+#include <stddef.h>
+void *lsp_new(const void *opt);
+void *layering_injected_call(void);
+void *layering_injected_call(void) { return (void *)&lsp_new; }
+EOF
+"$CC" "${CFLAGS[@]}" -c up.c -o up.o
+upward lib lsp_new "src/lib calling lsp_new (src/lsp, above it)" up.o
+upward dpi lsp_new "src/dpi calling lsp_new (src/lsp, a sibling)" up.o
 
 # src/spec/lint.c calling the assembler directly, as it once did
 sed 's/isa->tools\.assemble(/gisa_assemble(/' "$SRC/src/spec/lint.c" >lint.c
