@@ -138,7 +138,7 @@ int main(void)
     cond c1 = {.isa = isa, .kind = 1};
     CHECK(gisa_shrink_state(sim, test, &c1, &out, &len, &tests, NULL) == GISA_OK && out && !c1.bad_text);
     sq = out ? squeeze(out) : NULL;
-    char want[400] = "{\"active\":\"0xffffffbf\",\"R9\":[";
+    char want[600] = "{\"active\":\"0xffffffbf\",\"R9\":[";
     for (int l = 0; l < 32; l++)
         strcat(strcat(want, l ? "," : ""), l == 4 || l == 20 ? "\"0x00000007\"" : "\"0x00000000\"");
     strcat(want, "]}");
