@@ -29,25 +29,6 @@ static int read_program(const cli_cmd *cmd, const gisa_isa *isa, const cli_args 
     return cli_read_words(cmd, isa, &one, CLI_WORDS_ASM, 100, w, n);
 }
 
-static int read_state(const cli_cmd *cmd, const char *path, gisa_state **st)
-{
-    char *text = NULL;
-    size_t len = 0;
-    int r = cli_read_input(cmd, path, &text, &len);
-    if (r != CLI_CONTINUE)
-        return r;
-    gisa_diags *d = cli_diags();
-    gisa_status s = gisa_state_parse(cli_input_name(path), text, len, st, d);
-    free(text);
-    cli_print_diags(stderr, d, 0, NULL);
-    gisa_diags_free(d);
-    if (s != GISA_OK) {
-        cli_error(cmd, "bad state file (--assume); nothing was proved");
-        return s == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
-    }
-    return CLI_CONTINUE;
-}
-
 static int check(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, const gisa_state *st)
 {
     gisa_word *w = NULL;
@@ -99,7 +80,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
     gisa_state *st = NULL;
     gisa_word *wa = NULL, *wb = NULL;
     size_t na = 0, nb = 0;
-    if (a.val[O_ASSUME] && (r = read_state(cmd, a.val[O_ASSUME], &st)) != CLI_CONTINUE)
+    if (a.val[O_ASSUME] && (r = cli_read_state(cmd, a.val[O_ASSUME], &st, "proved")) != CLI_CONTINUE)
         goto done;
     if (is_check) {
         r = check(cmd, isa, &a, st);

@@ -222,27 +222,6 @@ static int check_memory(const cli_cmd *cmd, const cli_args *a, size_t regs, size
     return cli_check_memory(cmd, "this run", detail, need, a->val[O_MAXMEM], CLI_DEFAULT_MAX_MEMORY);
 }
 
-/* Reads and checks the state file (the text is freed once parsed). */
-static int read_state(const cli_cmd *cmd, const char *path, gisa_state **st)
-{
-    char *text = NULL;
-    size_t len = 0;
-    int r = cli_read_input(cmd, path, &text, &len);
-    if (r != CLI_CONTINUE)
-        return r;
-    gisa_diags *d = cli_diags();
-    gisa_status s = gisa_state_parse(cli_input_name(path), text, len, st, d);
-    free(text);
-    cli_print_diags(stderr, d, 0, NULL);
-    gisa_diags_free(d);
-    if (s != GISA_OK) {
-        cli_error(cmd, s == GISA_ERR_NOMEM ? "out of memory reading the state file; nothing was simulated"
-                                           : "bad state file; nothing was simulated");
-        return s == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
-    }
-    return CLI_CONTINUE;
-}
-
 /* PROGRAM a directory: a bundle of `gisa shrink --bundle` (it has
  * bundle.json), run as its prog.s from its state.json (unless --state). */
 static int open_bundle(const cli_cmd *cmd, cli_args *a, char *prog, char *state, size_t cap)
@@ -312,7 +291,7 @@ static int run(const cli_cmd *cmd, int argc, char **argv)
                             gisa_sim_max_regs(isa));
         goto done;
     }
-    if (a.val[O_STATE] && (r = read_state(cmd, a.val[O_STATE], &state)) != CLI_CONTINUE)
+    if (a.val[O_STATE] && (r = cli_read_state(cmd, a.val[O_STATE], &state, "simulated")) != CLI_CONTINUE)
         goto done;
     const char *trace = a.val[O_TRACE] && *a.val[O_TRACE] ? a.val[O_TRACE] : NULL;
     const char *outputs[] = {a.val[O_OUT], trace, a.val[O_COVERAGE]};

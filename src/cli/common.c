@@ -470,6 +470,26 @@ gisa_diags *cli_diags(void)
     return gisa_diags_new(&d) == GISA_OK ? d : NULL;
 }
 
+int cli_read_state(const cli_cmd *cmd, const char *path, gisa_state **st, const char *what)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int r = cli_read_input(cmd, path, &text, &len);
+    if (r != CLI_CONTINUE)
+        return r;
+    gisa_diags *d = cli_diags();
+    gisa_status s = gisa_state_parse(cli_input_name(path), text, len, st, d);
+    free(text);
+    cli_print_diags(stderr, d, 0, NULL);
+    gisa_diags_free(d);
+    if (s != GISA_OK) {
+        cli_error(cmd, "%s state file; nothing was %s", s == GISA_ERR_NOMEM ? "out of memory reading the" : "bad",
+                  what);
+        return s == GISA_ERR_NOMEM ? EXIT_INPUT : EXIT_USAGE;
+    }
+    return CLI_CONTINUE;
+}
+
 gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, size_t len, gisa_diags *d)
 {
     gisa_state *st = NULL;

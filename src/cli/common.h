@@ -96,6 +96,10 @@ void cli_print_diags(FILE *f, const gisa_diags *d, int with_source, const char *
 gisa_diags *cli_diags(void);
 /* A state file's text applied to sim (gisa_state_parse, then
  * gisa_sim_state_apply). */
+/* Reads and parses the state file at path into *st (its diagnostics
+ * printed); CLI_CONTINUE, or the exit status after "bad state file;
+ * nothing was WHAT". */
+int cli_read_state(const cli_cmd *cmd, const char *path, gisa_state **st, const char *what);
 gisa_status cli_state_read(gisa_sim *sim, const char *name, const char *text, size_t len, gisa_diags *d);
 
 /* Reads a whole file ("-" or NULL: stdin). Returns CLI_CONTINUE or an exit

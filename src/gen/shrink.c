@@ -135,18 +135,7 @@ gisa_status gisa_shrink(const char *text, size_t len, gisa_shrink_test test, voi
         if (text[start[cur[i]] + llen[cur[i]] - 1] != '\n')
             sb_putc(&res, '\n');
     }
-    if (res.failed || s.oom) {
-        sb_free(&res);
-        st = GISA_ERR_NOMEM;
-        goto done;
-    }
-    if (out_len)
-        *out_len = res.len;
-    *out = sb_take(&res);
-    if (!*out)
-        st = GISA_ERR_NOMEM;
-    else if (s.stopped != GISA_OK)
-        st = s.stopped;
+    st = shrink_result(&res, s.oom, s.stopped, out, out_len);
 done:
     if (ntests)
         *ntests = s.tests;
@@ -156,4 +145,16 @@ done:
     free(cur);
     free(cand);
     return st;
+}
+
+gisa_status shrink_result(strbuf *res, int oom, gisa_status stopped, char **out, size_t *out_len)
+{
+    if (oom || res->failed) {
+        sb_free(res);
+        return GISA_ERR_NOMEM;
+    }
+    if (out_len)
+        *out_len = res->len;
+    *out = sb_take(res);
+    return *out ? stopped : GISA_ERR_NOMEM;
 }

@@ -498,17 +498,7 @@ gisa_status gisa_shrink_state(const gisa_sim *sim, gisa_shrink_test test, void *
         sb_putn(&s.best, s.text.s ? s.text.s : "", s.text.len);
         s.oom = s.best.failed;
     }
-    if (s.oom) {
-        st = GISA_ERR_NOMEM;
-        goto done;
-    }
-    if (out_len)
-        *out_len = s.best.len;
-    *out = sb_take(&s.best);
-    if (!*out)
-        st = GISA_ERR_NOMEM;
-    else if (s.stopped != GISA_OK)
-        st = s.stopped;
+    st = shrink_result(&s.best, s.oom, s.stopped, out, out_len);
 done:
     if (ntests)
         *ntests = s.tests;

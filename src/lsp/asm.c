@@ -171,16 +171,7 @@ void asm_diagnostics(lsp_server *s, lsp_doc *d, strbuf *b)
             z = doc_cp_pos(s, d, g->line - 1, (g->col > 0 ? g->col - 1 : 0) + (g->length > 0 ? g->length : 1));
             sb_puts(&msg, g->message);
         }
-        sb_puts(b, k++ ? ",{\"range\":" : "{\"range\":");
-        put_range(b, a, z);
-        sb_printf(b, ",\"severity\":%d,\"source\":\"gisa\",\"message\":",
-                  g->severity == GISA_ERROR ? 1 : g->severity == GISA_WARNING ? 2 : 3);
-        jstr(b, msg.s ? msg.s : "", msg.len);
-        if (g->category) {
-            sb_puts(b, ",\"code\":");
-            jcstr(b, g->category);
-        }
-        sb_putc(b, '}');
+        put_diagnostic(b, k++ == 0, a, z, g, "gisa", &msg);
         sb_free(&msg);
     }
     sb_putc(b, ']');

@@ -189,6 +189,22 @@ void put_range(strbuf *b, lsp_pos a, lsp_pos z)
               a.character, z.line, z.character);
 }
 
+void put_diagnostic(strbuf *b, int first, lsp_pos a, lsp_pos z, const gisa_diag *g, const char *source,
+                    const strbuf *msg)
+{
+    sb_puts(b, first ? "{\"range\":" : ",{\"range\":");
+    put_range(b, a, z);
+    sb_printf(b, ",\"severity\":%d,\"source\":", g->severity == GISA_ERROR ? 1 : g->severity == GISA_WARNING ? 2 : 3);
+    jcstr(b, source);
+    sb_puts(b, ",\"message\":");
+    jstr(b, msg->s ? msg->s : "", msg->len);
+    if (g->category) {
+        sb_puts(b, ",\"code\":");
+        jcstr(b, g->category);
+    }
+    sb_putc(b, '}');
+}
+
 static int hexval(char c)
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;

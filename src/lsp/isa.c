@@ -240,16 +240,7 @@ void isa_diagnostics(lsp_server *s, lsp_doc *d, strbuf *b)
             sb_printf(&msg, "%s:%d:%d: ", g->file, g->line, g->col);
         }
         sb_puts(&msg, g->message);
-        sb_puts(b, k++ ? ",{\"range\":" : "{\"range\":");
-        put_range(b, a, z);
-        sb_printf(b, ",\"severity\":%d,\"source\":\"gisa lint\",\"message\":",
-                  g->severity == GISA_ERROR ? 1 : g->severity == GISA_WARNING ? 2 : 3);
-        jstr(b, msg.s ? msg.s : "", msg.len);
-        if (g->category) {
-            sb_puts(b, ",\"code\":");
-            jcstr(b, g->category);
-        }
-        sb_putc(b, '}');
+        put_diagnostic(b, k++ == 0, a, z, g, "gisa lint", &msg);
         sb_free(&msg);
     }
     gisa_diags_free(dg);

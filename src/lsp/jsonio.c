@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "lsp/server.h"
 
 /* Reads the value at the parser's position: its start into *v and its whole
@@ -154,23 +155,6 @@ int jeach(jspan in, const char *path, int max, int (*fn)(void *user, jspan el), 
     return n;
 }
 
-/* The length of the UTF-8 sequence at p (no overlongs, surrogates or values
- * past U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
-{
-    unsigned c = p[0];
-    size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-    if (!n || c > 0xF4 || (size_t)(end - p) < n)
-        return 0;
-    for (size_t i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80)
-            return 0;
-    if ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0) || (c == 0xF0 && p[1] < 0x90) ||
-        (c == 0xF4 && p[1] >= 0x90))
-        return 0;
-    return n;
-}
-
 void jstr(strbuf *b, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s, *end = p + n;
@@ -202,7 +186,7 @@ void jstr(strbuf *b, const char *s, size_t n)
                 sb_printf(b, "\\u%04x", c);
             p++;
         } else {
-            size_t k = utf8_seq(p, end);
+            size_t k = utf8_len(p, end);
             if (k) {
                 sb_putn(b, (const char *)p, k);
                 p += k;

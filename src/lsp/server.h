@@ -100,6 +100,10 @@ lsp_pos doc_cp_pos(const lsp_server *s, const lsp_doc *d, int line, int cp);
 /* A position read from a message at path ("params.position"). */
 int read_pos(jspan msg, const char *path, lsp_pos *p);
 void put_range(strbuf *b, lsp_pos a, lsp_pos z);
+/* One Diagnostic object of a publishDiagnostics array (first: no comma
+ * before it): the range a..z, g's severity and category, the message. */
+void put_diagnostic(strbuf *b, int first, lsp_pos a, lsp_pos z, const gisa_diag *g, const char *source,
+                    const strbuf *msg);
 /* file:// URIs and paths */
 char *uri_to_path(const char *uri);
 void put_uri(strbuf *b, const char *path);

@@ -67,4 +67,18 @@ __attribute__((unused)) static gisa_sim *load_program(const gisa_isa *isa, const
     return sim;
 }
 
+/* Runs sim (then frees it) with cov attached; the coverage as JSON, and
+ * cov in *out (NULL: freed). */
+__attribute__((unused)) static char *run_with_cov(gisa_cov *cov, gisa_sim *sim, gisa_cov **out)
+{
+    CHECK(gisa_cov_attach(cov, sim) == GISA_OK);
+    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
+    gisa_sim_free(sim);
+    char *json = api_cov_json(cov);
+    if (out)
+        *out = cov;
+    else
+        gisa_cov_free(cov);
+    return json;
+}
 #endif

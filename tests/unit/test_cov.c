@@ -92,16 +92,7 @@ static char *directed_run(const gisa_isa *isa, gisa_cov **out)
 {
     gisa_cov *cov;
     CHECK(gisa_cov_new(isa, &cov) == GISA_OK);
-    gisa_sim *sim = directed_sim(isa);
-    CHECK(gisa_cov_attach(cov, sim) == GISA_OK);
-    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
-    gisa_sim_free(sim);
-    char *json = api_cov_json(cov);
-    if (out)
-        *out = cov;
-    else
-        gisa_cov_free(cov);
-    return json;
+    return run_with_cov(cov, directed_sim(isa), out);
 }
 
 static void test_directed(const gisa_isa *isa)

@@ -65,16 +65,7 @@ static char *run_int(const gisa_isa *isa, const char *bins, gisa_cov **out)
         test_dump_diags(d);
         gisa_diags_free(d);
     }
-    gisa_sim *sim = int_sim(isa);
-    CHECK(gisa_cov_attach(cov, sim) == GISA_OK);
-    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
-    gisa_sim_free(sim);
-    char *json = api_cov_json(cov);
-    if (out)
-        *out = cov;
-    else
-        gisa_cov_free(cov);
-    return json;
+    return run_with_cov(cov, int_sim(isa), out);
 }
 
 static void expect_bins(const char *json, const char *optype, const char *group, const char *const *names,
