@@ -256,9 +256,22 @@ static int exact_rewrites(ds_prog *p, const facts *f)
         int imm0 = o->bk && o->imm == 0, kb = 0, kc = 0;
         ds_int vb = 0, vc = 0;
         switch ((ds_opcode)o->code) {
-        case DO_ADD: case DO_SUB: case DO_OR: case DO_XOR: case DO_SHL: case DO_SHR:
+        case DO_ADD: case DO_SUB: case DO_OR: case DO_XOR: case DO_SHL:
             if (imm0)
                 to_unary(o, DO_MOV, o->a), n++;
+            break;
+        case DO_SHR:
+            if (imm0) {
+                to_unary(o, DO_MOV, o->a), n++;
+            } else if (o->bk && o->imm > 0 && o->imm < a && a < 128) {
+                /* x >= 0 of a bits: x >> k is its bit field [k, a), which
+                 * needs no sign (and fits 64-bit lanes where x does) */
+                o->code = DO_BITS;
+                o->k = (int)o->imm;
+                o->width = (uint8_t)(a - (int)o->imm);
+                o->bk = 0;
+                n++;
+            }
             break;
         case DO_MUL:
             if (o->bk && o->imm == 1)
@@ -280,6 +293,14 @@ static int exact_rewrites(ds_prog *p, const facts *f)
                 o->a = t->a;
                 o->bk = 0;
                 n++;
+            } else if (w && w < 128 && o->imm == ((ds_int)1 << w) - 1 && t && t->code == DO_BITS &&
+                       valid(f, t->a) && f->ndefs[t->a] == 1) { /* a field's low w bits: a narrower field */
+                o->code = DO_BITS;
+                o->k = t->k;
+                o->width = (uint8_t)imin(w, t->width);
+                o->a = t->a;
+                o->bk = 0;
+                n++;
             }
             break;
         }
@@ -295,10 +316,19 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             if (o->bk && a <= 1 && (o->imm == 0 || o->imm == 1))
                 to_unary(o, o->imm ? DO_MOV : DO_LNOT, o->a), n++;
             break;
-        case DO_BITS:
-            if (o->k == 0 && a <= o->width)
+        case DO_BITS: {
+            const ds_op *t = valid(f, o->a) && f->ndefs[o->a] == 1 ? &p->ops[f->def[o->a]] : NULL;
+            if (o->k == 0 && a <= o->width) {
                 to_unary(o, DO_MOV, o->a), n++;
+            } else if (t && t->code == DO_BITS && o->k < t->width && valid(f, t->a) && f->ndefs[t->a] == 1) {
+                /* a field of a field */
+                o->width = (uint8_t)imin(o->width, t->width - o->k);
+                o->k += t->k;
+                o->a = t->a;
+                n++;
+            }
             break;
+        }
         case DO_SEXT:
             if (a < o->width)
                 to_unary(o, DO_MOV, o->a), n++;

@@ -80,6 +80,7 @@ typedef struct ds_prog {
     const struct ds_variant *variant;
     uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
     uint8_t rset;                /* writes a general register by index (DO_RSET) */
+    uint8_t narrow;              /* runs on 64-bit lanes (narrow.c: ds_fits_64) */
 } ds_prog;
 
 /* The integer division family, defined for every pair of 128-bit values

@@ -12,6 +12,10 @@
 /* Runs p over the lanes io->mask; io->fault is set when it faults. */
 void sim_doc_run(const ds_prog *p, ds_io *io);
 
+/* Set: every program runs on 128-bit lanes, even one that fits in 64 bits
+ * (for the tests that compare the two). */
+extern int sim_doc_wide_only;
+
 /* The opdef of doc-engine instructions (its fn reads insn->doc). */
 extern const sim_opdef sim_doc_opdef;
 

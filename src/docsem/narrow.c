@@ -1,0 +1,213 @@
+/* Whether a compiled program can run on 64-bit lanes (prog.h's `narrow`).
+ *
+ * The language's integers are 128 bits wide; most programs never need more
+ * than 64 of them. A slot held in 64 bits keeps its true value t as v with
+ * v == t mod 2^64 always, and v == t (as a signed 64-bit number) when t lies
+ * in [-2^63, 2^63): then the slot is exact. Additions, multiplications,
+ * bitwise operations, left shifts, bit fields and insertions below bit 64,
+ * the floating-point operations and the output ports only look at the low
+ * 64 bits of what they read, so they are right from any slot; comparisons,
+ * right shifts, divisions, conditions and indices look at the whole value,
+ * so what they read must be exact. Exactness follows from a bound on the
+ * signed width of every slot (a value computed modulo 2^64 whose true value
+ * fits in 64 bits is that value), computed the way opt.c computes unsigned
+ * widths: forward, until it settles, over every definition of a slot. */
+#include <string.h>
+
+#include "docsem/compile.h"
+
+typedef struct widths {
+    int nslots;
+    uint8_t sbits[DS_MAX_SLOTS]; /* every value is in [-2^(n-1), 2^(n-1)); 128: any */
+    uint8_t good[DS_MAX_SLOTS];  /* the low bits of the 64 held that are right */
+} widths;
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+/* the signed width of a constant */
+static int sbits_of(ds_int v)
+{
+    int n = 1;
+    while (n < 128 && !(v >= -((ds_int)1 << (n - 1)) && v < ((ds_int)1 << (n - 1))))
+        n++;
+    return n;
+}
+
+static int slot_bits(const widths *w, int s) { return s >= 0 && s < w->nslots ? w->sbits[s] : 128; }
+static int slot_good(const widths *w, int s) { return s >= 0 && s < w->nslots ? w->good[s] : 0; }
+
+/* a bound on the signed width of o's result */
+static int result_sbits(const ds_op *o, const widths *w)
+{
+    const int a = slot_bits(w, o->a), c = slot_bits(w, o->c);
+    const int b = o->bk ? sbits_of(o->imm) : slot_bits(w, o->b);
+    const int fmt = o->fmt == DS_F64 ? 64 : o->fmt == DS_F32 ? 32 : 16;
+    switch ((ds_opcode)o->code) {
+    case DO_CONST: return sbits_of(o->imm);
+    case DO_IN: case DO_OLD: return o->width == 64 ? 65 : 33;
+    case DO_INPRED: case DO_OLDPRED: case DO_LT: case DO_LE: case DO_GT: case DO_GE: case DO_EQ: case DO_NE:
+    case DO_LAND: case DO_LOR: case DO_LNOT: case DO_FCMP: case DO_FISNAN: case DO_FISSUB:
+        return 2;
+    case DO_MOV: case DO_NOT: return a;
+    case DO_STORE: return o->bk ? sbits_of(o->imm) : a;
+    case DO_ADD: case DO_SUB: return imax(a, b) + 1;
+    case DO_MUL: return a + b;
+    case DO_AND:
+        if (o->bk && o->imm >= 0)
+            return b; /* a non-negative mask bounds the result */
+        return imax(a, b);
+    case DO_OR: case DO_XOR: case DO_MIN: case DO_MAX: case DO_FMIN: case DO_FMAX: return imax(a, b);
+    case DO_NEG: case DO_ABS: return a + 1;
+    case DO_SHL: return o->bk && o->imm >= 0 && o->imm < 128 ? a + (int)o->imm : 128;
+    case DO_SHR: return o->bk && o->imm >= 0 ? imax(a - (int)imin(127, (int)o->imm), 1) : a;
+    case DO_DIV: case DO_CDIV: return a + 1;
+    case DO_MOD: return b;
+    case DO_BITS: return o->width + 1;
+    case DO_SEXT: return o->width;
+    case DO_INSERT: return imax(a, o->k + o->width + 1);
+    case DO_SEL: return imax(b, c);
+    case DO_LUT3: return o->width + 1;
+    case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCVT: return fmt + 1;
+    case DO_LANEMASK: case DO_RGET: return 33;
+    case DO_CTZ: return 9;
+    case DO_INPFILE: return 9;
+    case DO_LANE: return a;
+    default: return 128;
+    }
+}
+
+/* does o write slot d (as opt.c's shape() says)? */
+static int defines(const ds_op *o)
+{
+    switch ((ds_opcode)o->code) {
+    case DO_IF: case DO_ELSE: case DO_ENDIF: case DO_FAULT: case DO_OUT: case DO_OUTPRED: case DO_OUTPFILE:
+    case DO_RSET: case DO_COUNT:
+        return 0;
+    default: return 1;
+    }
+}
+
+static int fmt_bits(int fmt) { return fmt == DS_F64 ? 64 : fmt == DS_F32 ? 32 : 16; }
+
+enum { EXACT = 128 };
+
+/* What o needs of what it reads (need[0..2] for a, b, c): 0 nothing, n in
+ * 1..64 its low n bits, EXACT the whole value; an immediate b is checked as
+ * a slot would be. Returns 0 when o cannot run on 64-bit lanes at all. */
+static int needs(const ds_op *o, int need[3])
+{
+    need[0] = need[1] = need[2] = 0;
+    switch ((ds_opcode)o->code) {
+    case DO_CONST: case DO_IN: case DO_INPRED: case DO_OLD: case DO_OLDPRED: case DO_MOV: case DO_STORE:
+    case DO_ADD: case DO_SUB: case DO_MUL: case DO_AND: case DO_OR: case DO_XOR: case DO_NOT: case DO_NEG:
+    case DO_ELSE: case DO_ENDIF: case DO_LANEMASK: case DO_INPFILE:
+        return 1;
+    case DO_SHL: need[1] = EXACT; return 1; /* the amount decides whether anything is left */
+    case DO_SHR:
+        if (!(o->bk && o->imm >= 0 && o->imm <= 127))
+            need[0] = need[1] = EXACT;
+        return 1;
+    case DO_BITS: case DO_INSERT: return o->k >= 0 && o->k + o->width <= 64;
+    case DO_SEXT: return o->width > 0 && o->width <= 64;
+    case DO_LUT3: return o->width <= 64;
+    case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCMP: case DO_FMIN: case DO_FMAX:
+        need[0] = need[1] = fmt_bits(o->fmt);
+        need[2] = o->code == DO_FFMA ? need[0] : 0;
+        return 1;
+    case DO_FISNAN: case DO_FISSUB: need[0] = fmt_bits(o->fmt); return 1;
+    case DO_FCVT: need[0] = fmt_bits(o->k); return 1;
+    case DO_OUT: need[0] = o->width == 64 ? 64 : 32; return 1;
+    case DO_OUTPFILE: need[0] = need[1] = 8; return 1;
+    case DO_RSET: need[0] = EXACT; need[1] = 32; return 1;
+    case DO_SEL: case DO_IF: case DO_FAULT: case DO_OUTPRED: case DO_LNOT: case DO_ABS: case DO_CTZ: case DO_RGET:
+        need[0] = EXACT;
+        return 1;
+    case DO_LANE: need[1] = EXACT; return 1;
+    case DO_DIV: case DO_CDIV: case DO_MOD: case DO_LT: case DO_LE: case DO_GT: case DO_GE: case DO_EQ: case DO_NE:
+    case DO_MIN: case DO_MAX: case DO_LAND: case DO_LOR:
+        need[0] = need[1] = EXACT;
+        return 1;
+    default: return 0;
+    }
+}
+
+static int is_exact(const widths *w, int s) { return slot_bits(w, s) <= 64 && slot_good(w, s) >= 64; }
+
+/* how many low bits of o's result are right (64: all of them, modulo 2^64) */
+static int result_good(const ds_op *o, const widths *w)
+{
+    const int a = slot_good(w, o->a), b = o->bk ? 64 : slot_good(w, o->b), c = slot_good(w, o->c);
+    const int k = o->k, width = o->width;
+    switch ((ds_opcode)o->code) {
+    case DO_MOV: case DO_NOT: case DO_NEG: case DO_LANE: return a;
+    case DO_STORE: return o->bk ? 64 : a;
+    case DO_AND:
+        if (o->bk && o->imm >= 0 && sbits_of(o->imm) - 1 <= a)
+            return 64; /* the mask clears every bit that may be wrong */
+        return imin(a, b);
+    case DO_ADD: case DO_SUB: case DO_MUL: case DO_OR: case DO_XOR: case DO_FMIN: case DO_FMAX: return imin(a, b);
+    case DO_SEL: return imin(b, c);
+    case DO_SHL: return o->bk && o->imm >= 0 && o->imm <= 127 ? imin(a + (int)o->imm, 64) : a;
+    case DO_SHR:
+        if (!(o->bk && o->imm >= 0 && o->imm <= 127) || is_exact(w, o->a))
+            return 64;
+        return imax(a - (int)o->imm, 0); /* the arithmetic shift brings wrong bits down */
+    case DO_BITS: return a >= k + width ? 64 : imax(a - k, 0);
+    case DO_INSERT: return imin(a, b >= width ? 64 : k + b);
+    case DO_SEXT: return a >= width ? 64 : a;
+    case DO_LUT3: return imin(imin(a, b), c) >= width ? 64 : imin(imin(a, b), c);
+    default: return 64;
+    }
+}
+
+int ds_fits_64(const ds_prog *p)
+{
+    widths w;
+    w.nslots = p->nslots;
+    /* a slot nobody writes holds anything; one that is written starts empty */
+    memset(w.sbits, 128, sizeof w.sbits);
+    memset(w.good, 0, sizeof w.good);
+    for (int i = 0; i < p->nops; i++)
+        if (defines(&p->ops[i]) && p->ops[i].d < DS_MAX_SLOTS) {
+            w.sbits[p->ops[i].d] = 1;
+            w.good[p->ops[i].d] = 64;
+        }
+    /* widths only grow and right bits only shrink: sweeps until they settle */
+    for (int changed = 1; changed;) {
+        changed = 0;
+        for (int i = 0; i < p->nops; i++) {
+            const ds_op *o = &p->ops[i];
+            if (!defines(o) || o->d >= DS_MAX_SLOTS)
+                continue;
+            const int r = imin(result_sbits(o, &w), 128), g = result_good(o, &w);
+            if (r > w.sbits[o->d]) {
+                w.sbits[o->d] = (uint8_t)r;
+                changed = 1;
+            }
+            if (g < w.good[o->d]) {
+                w.good[o->d] = (uint8_t)g;
+                changed = 1;
+            }
+        }
+    }
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *o = &p->ops[i];
+        int need[3];
+        if (!needs(o, need))
+            return 0;
+        const int reads[3] = {o->a, o->b, o->c};
+        for (int r = 0; r < 3; r++) {
+            if (!need[r])
+                continue;
+            if (r == 1 && o->bk) { /* an immediate: whole, or cut to 64 bits */
+                if (need[r] == EXACT && sbits_of(o->imm) > 64)
+                    return 0;
+                continue;
+            }
+            if (need[r] == EXACT ? !is_exact(&w, reads[r]) : slot_good(&w, reads[r]) < need[r])
+                return 0;
+        }
+    }
+    return 1;
+}

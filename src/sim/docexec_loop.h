@@ -1,0 +1,281 @@
+/* The executor's loop, written once for both lane widths: docexec.c
+ * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS and
+ * RUN (the function's name) defined. On 64-bit lanes a slot holds its value
+ * modulo 2^64, exactly where docsem/narrow.c proved it fits (ds_fits_64):
+ * the rare operations on values wider than 64 bits go through 128-bit
+ * arithmetic, which is exact for every slot that analysis lets them read. */
+
+#define BIN(expr)                                                                                              \
+    do {                                                                                                       \
+        LANE_T *restrict D = s[o->d];                                                                          \
+        const LANE_T *restrict A = s[o->a];                                                                    \
+        if (o->bk) {                                                                                           \
+            const LANE_T B_ = (LANE_T)o->imm;                                                                  \
+            EACH { LANE_T x = A[l], y = B_; D[l] = (expr); }                                                   \
+        } else {                                                                                               \
+            const LANE_T *restrict B = s[o->b];                                                                \
+            EACH { LANE_T x = A[l], y = B[l]; D[l] = (expr); }                                                 \
+        }                                                                                                      \
+    } while (0)
+/* the same through the 128-bit functions (division and its family) */
+#define BIN_WIDE(fn) BIN((LANE_T)fn((ds_int)x, (ds_int)y))
+
+/* R[a] of each lane: read into d (DO_RGET) or, on the lanes of cur, noted
+ * for the caller to write (DO_RSET). An index outside the file faults on the
+ * first lane of cur that has one, as the native engine's SETGPR/GETGPR do;
+ * returns 1 then. */
+static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, uint32_t cur)
+{
+    const int write = o->code == DO_RSET;
+    for (int l = 0; l < DS_LANES; l++) {
+        const ds_int idx = (ds_int)s[o->a][l];
+        const int64_t i64 = idx < INT64_MIN ? INT64_MIN : idx > INT64_MAX ? INT64_MAX : (int64_t)idx;
+        const long row = sim_index_row(i64, io->nregs, write);
+        if (!(cur >> l & 1)) {
+            if (!write) /* a lane nobody reads: any value, no fault */
+                s[o->d][l] = row >= 0 ? io->regs[(size_t)row * DS_LANES + (size_t)l] : 0;
+            continue;
+        }
+        if (row < 0) {
+            sim_index_fault(io->fault_buf, sizeof io->fault_buf, i64, io->nregs, l);
+            io->fault = io->fault_buf;
+            io->fault_lane = l;
+            return 1;
+        }
+        if (write) {
+            io->rset_row[l] = (uint32_t)row;
+            io->rset_val[l] = (uint32_t)s[o->b][l];
+            io->rset_mask |= 1u << l;
+        } else {
+            s[o->d][l] = io->regs[(size_t)row * DS_LANES + (size_t)l];
+        }
+    }
+    return 0;
+}
+
+/* a floating-point operation of the lane kernels: the slots' low 64 bits
+ * in, the result's bits out (every lane: what the lanes outside the mask
+ * compute nobody reads) */
+static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+{
+    uint64_t a[DS_LANES], b[DS_LANES], c[DS_LANES], d[DS_LANES];
+    const int nsrc = o->code == DO_FFMA ? 3 : 2;
+    EACH {
+        a[l] = (uint64_t)s[o->a][l];
+        b[l] = (uint64_t)s[o->b][l];
+    }
+    if (nsrc == 3)
+        EACH c[l] = (uint64_t)s[o->c][l];
+    fp_lanes(o, d, a, b, c);
+    EACH s[o->d][l] = (LANE_T)d[l];
+}
+
+LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
+{
+    const uint32_t entry = io->mask;
+    uint32_t cur = entry;
+    uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
+    int sp = 0;
+    for (int pc = 0; pc < p->nops; pc++) {
+        const ds_op oc = p->ops[pc]; /* a local copy: the lane stores cannot alias it */
+        const ds_op *o = &oc;
+        switch ((ds_opcode)o->code) {
+        case DO_CONST: EACH s[o->d][l] = (LANE_T)o->imm; break;
+        case DO_MOV: memcpy(s[o->d], s[o->a], sizeof s[0]); break;
+        case DO_STORE: {
+            LANE_T *D = s[o->d];
+            if (cur == entry) {
+                if (o->bk)
+                    EACH D[l] = (LANE_T)o->imm;
+                else
+                    memcpy(D, s[o->a], sizeof s[0]);
+            } else {
+                MASKED D[l] = o->bk ? (LANE_T)o->imm : s[o->a][l];
+            }
+            break;
+        }
+        case DO_ADD: BIN((LANE_T)((ULANE_T)x + (ULANE_T)y)); break;
+        case DO_SUB: BIN((LANE_T)((ULANE_T)x - (ULANE_T)y)); break;
+        case DO_MUL: BIN((LANE_T)((ULANE_T)x * (ULANE_T)y)); break;
+        case DO_DIV: BIN_WIDE(ds_div); break;
+        case DO_CDIV: BIN_WIDE(ds_cdiv); break;
+        case DO_MOD: BIN_WIDE(ds_mod); break;
+        case DO_AND: BIN(x & y); break;
+        case DO_OR: BIN(x | y); break;
+        case DO_XOR: BIN(x ^ y); break;
+        case DO_SHL:
+            if (o->bk && o->imm >= 0 && o->imm <= 127) { /* the usual constant shift: no range test per lane */
+                const int k = (int)o->imm;
+                if (k >= LANE_BITS)
+                    EACH s[o->d][l] = 0;
+                else
+                    EACH s[o->d][l] = (LANE_T)((ULANE_T)s[o->a][l] << k);
+            } else {
+                BIN(y < 0 || y >= LANE_BITS ? 0 : (LANE_T)((ULANE_T)x << y));
+            }
+            break;
+        case DO_SHR:
+            if (o->bk && o->imm >= 0 && o->imm <= 127) {
+                const int k = (int)(o->imm < LANE_BITS ? o->imm : LANE_BITS - 1);
+                EACH s[o->d][l] = s[o->a][l] >> k;
+            } else {
+                BIN(y < 0 || y >= LANE_BITS ? (x < 0 ? -1 : 0) : x >> y);
+            }
+            break;
+        case DO_LT: BIN(x < y); break;
+        case DO_LE: BIN(x <= y); break;
+        case DO_GT: BIN(x > y); break;
+        case DO_GE: BIN(x >= y); break;
+        case DO_EQ: BIN(x == y); break;
+        case DO_NE: BIN(x != y); break;
+        case DO_MIN: BIN(x < y ? x : y); break;
+        case DO_MAX: BIN(x > y ? x : y); break;
+        case DO_LAND: BIN(x && y); break;
+        case DO_LOR: BIN(x || y); break;
+        case DO_NOT: EACH s[o->d][l] = ~s[o->a][l]; break;
+        case DO_NEG: EACH s[o->d][l] = (LANE_T)(0 - (ULANE_T)s[o->a][l]); break;
+        case DO_LNOT: EACH s[o->d][l] = !s[o->a][l]; break;
+        case DO_ABS: EACH s[o->d][l] = s[o->a][l] < 0 ? (LANE_T)(0 - (ULANE_T)s[o->a][l]) : s[o->a][l]; break;
+        /* bit fields in the low 64 bits (the usual case) take 64-bit arithmetic */
+        case DO_BITS: {
+            if (o->k + o->width <= 64) {
+                const uint64_t m = o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1;
+                const int k = o->k;
+                EACH s[o->d][l] = (LANE_T)(((uint64_t)s[o->a][l] >> k) & m);
+                break;
+            }
+            const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
+            EACH s[o->d][l] = (LANE_T)(((u128)(ds_int)s[o->a][l] >> o->k) & m);
+            break;
+        }
+        case DO_SEXT: {
+            if (o->width <= 64 && o->width > 0) {
+                const int sh = 64 - o->width;
+                EACH s[o->d][l] = (LANE_T)((int64_t)((uint64_t)s[o->a][l] << sh) >> sh);
+                break;
+            }
+            const int sh = 128 - o->width;
+            EACH s[o->d][l] = (LANE_T)((ds_int)((u128)(ds_int)s[o->a][l] << sh) >> sh);
+            break;
+        }
+        case DO_INSERT: {
+            if (o->k + o->width <= 64) {
+                const uint64_t m = (o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1) << o->k;
+                const int k = o->k;
+                const ULANE_T high = (ULANE_T)~(ULANE_T)UINT64_MAX;
+                EACH {
+                    const uint64_t lo = ((uint64_t)s[o->a][l] & ~m) | (((uint64_t)s[o->b][l] << k) & m);
+                    s[o->d][l] = (LANE_T)(((ULANE_T)s[o->a][l] & high) | lo);
+                }
+                break;
+            }
+            const u128 m = (o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1)) << o->k;
+            EACH s[o->d][l] =
+                (LANE_T)(((u128)(ds_int)s[o->a][l] & ~m) | (((u128)(ds_int)s[o->b][l] << o->k) & m));
+            break;
+        }
+        case DO_SEL: EACH s[o->d][l] = s[o->a][l] ? s[o->b][l] : s[o->c][l]; break;
+        case DO_LUT3: {
+            const ULANE_T m = o->width >= LANE_BITS ? (ULANE_T)~(ULANE_T)0 : (((ULANE_T)1 << o->width) - 1);
+            ULANE_T t[8]; /* each minterm of the table: all ones where it is in */
+            for (int k = 0; k < 8; k++)
+                t[k] = (ULANE_T)0 - (ULANE_T)((o->imm >> k) & 1);
+            EACH {
+                const ULANE_T a = (ULANE_T)s[o->a][l], b = (ULANE_T)s[o->b][l], c = (ULANE_T)s[o->c][l];
+                ULANE_T r = 0;
+                for (int k = 0; k < 8; k++)
+                    r |= t[k] & (k & 4 ? a : ~a) & (k & 2 ? b : ~b) & (k & 1 ? c : ~c);
+                s[o->d][l] = (LANE_T)(r & m);
+            }
+            break;
+        }
+        case DO_FADD:
+        case DO_FMUL:
+        case DO_FFMA: CAT(fp_, RUN)(o, s); break;
+        case DO_FCVT: MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd); break;
+        case DO_FCMP:
+            MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
+            break;
+        case DO_FISNAN: EACH s[o->d][l] = fp_isnan((uint64_t)s[o->a][l], fmts[o->fmt]); break;
+        case DO_FISSUB: EACH s[o->d][l] = fp_is_subnormal((uint64_t)s[o->a][l], fmts[o->fmt]); break;
+        case DO_FMIN:
+        case DO_FMAX:
+            MASKED s[o->d][l] =
+                (LANE_T)fminmax((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, o->code == DO_FMAX);
+            break;
+        case DO_IF: {
+            uint32_t t = 0;
+            EACH t |= (uint32_t)(s[o->a][l] != 0) << l;
+            stack_cur[sp] = cur;
+            stack_else[sp++] = cur & ~t;
+            cur &= t;
+            if (!cur)
+                pc = o->k - 1;
+            break;
+        }
+        case DO_ELSE:
+            cur = stack_else[sp - 1];
+            if (!cur)
+                pc = o->k - 1;
+            break;
+        case DO_ENDIF: cur = stack_cur[--sp]; break;
+        case DO_FAULT: {
+            uint32_t t = 0;
+            MASKED t |= (uint32_t)(s[o->a][l] != 0) << l;
+            if (t) {
+                fault_at(p, o, io, __builtin_ctz(t));
+                return;
+            }
+            break;
+        }
+        case DO_IN:
+        case DO_OLD: {
+            const uint32_t *lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
+            const uint32_t *hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
+            LANE_T *restrict D = s[o->d];
+            if (o->width == 64)
+                EACH D[l] = (LANE_T)((ULANE_T)hi[l] << 32 | lo[l]);
+            else
+                EACH D[l] = lo[l];
+            break;
+        }
+        case DO_INPRED: EACH s[o->d][l] = io->pred[o->k][l]; break;
+        case DO_OLDPRED: EACH s[o->d][l] = io->old_pred[o->k][l]; break;
+        case DO_OUT: {
+            uint32_t *lo = io->out_lo[o->k], *hi = io->out_hi[o->k];
+            EACH lo[l] = (uint32_t)s[o->a][l];
+            if (o->width == 64)
+                EACH hi[l] = (uint32_t)((ULANE_T)s[o->a][l] >> 32);
+            break;
+        }
+        case DO_OUTPRED: EACH io->out_pred[o->k][l] = s[o->a][l] != 0; break;
+        case DO_LANEMASK: {
+            const LANE_T m = o->k ? io->guard : io->active;
+            EACH s[o->d][l] = m;
+            break;
+        }
+        case DO_CTZ: EACH s[o->d][l] = (LANE_T)lowest_bit((ds_int)s[o->a][l]); break;
+        case DO_LANE: {
+            LANE_T v[DS_LANES]; /* d may be a or b */
+            EACH v[l] = s[o->b][l] >= 0 && s[o->b][l] < DS_LANES ? s[o->a][(int)s[o->b][l]] : 0;
+            memcpy(s[o->d], v, sizeof v);
+            break;
+        }
+        case DO_INPFILE: EACH s[o->d][l] = io->pfile[l]; break;
+        case DO_OUTPFILE:
+            EACH {
+                io->out_pfile[l] = (uint8_t)s[o->a][l];
+                io->out_pfile_we[l] = (uint8_t)s[o->b][l];
+            }
+            break;
+        case DO_RGET:
+        case DO_RSET:
+            if (CAT(indexed_, RUN)(o, s, io, cur))
+                return;
+            break;
+        case DO_COUNT: break;
+        }
+    }
+}
+#undef BIN
+#undef BIN_WIDE
