@@ -763,7 +763,7 @@ static int compile_body(cc *c, const ds_variant *v)
     finish_pfile(c);
     cc_prepend_consts(c);
     ds_optimize(c->p);
-    c->p->narrow = (uint8_t)ds_fits_64(c->p);
+    c->p->lane_bits = (uint8_t)ds_lane_bits(c->p);
     return 0;
 }
 

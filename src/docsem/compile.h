@@ -147,6 +147,6 @@ const cc_builtin *cc_find_builtin(const char *name);
 cval cc_lut_call(cc *c, const ds_node *call, cval table, const cval *a);
 /* opt.c: the finished program made shorter, what it computes unchanged */
 void ds_optimize(ds_prog *p);
-/* whether p's values can be held in 64-bit lanes (narrow.c) */
-int ds_fits_64(const ds_prog *p);
+/* the narrowest lanes (32, 64 or 128 bits) that hold p's values (narrow.c) */
+int ds_lane_bits(const ds_prog *p);
 #endif

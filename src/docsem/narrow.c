@@ -1,17 +1,20 @@
-/* Whether a compiled program can run on 64-bit lanes (prog.h's `narrow`).
+/* The narrowest lanes a compiled program can run on (prog.h's lane_bits):
+ * 32, 64 or 128 bits.
  *
  * The language's integers are 128 bits wide; most programs never need more
- * than 64 of them. A slot held in 64 bits keeps its true value t as v with
- * v == t mod 2^64 always, and v == t (as a signed 64-bit number) when t lies
- * in [-2^63, 2^63): then the slot is exact. Additions, multiplications,
- * bitwise operations, left shifts, bit fields and insertions below bit 64,
- * the floating-point operations and the output ports only look at the low
- * 64 bits of what they read, so they are right from any slot; comparisons,
- * right shifts, divisions, conditions and indices look at the whole value,
- * so what they read must be exact. Exactness follows from a bound on the
- * signed width of every slot (a value computed modulo 2^64 whose true value
- * fits in 64 bits is that value), computed the way opt.c computes unsigned
- * widths: forward, until it settles, over every definition of a slot. */
+ * than 32 or 64 of them. A slot held in L bits keeps its true value t as v
+ * with v == t mod 2^L where nothing wrong came in, and v == t (as a signed
+ * L-bit number) when also t lies in [-2^(L-1), 2^(L-1)): then the slot is
+ * exact. Additions, multiplications, bitwise operations, left shifts, bit
+ * fields and insertions below bit L, the floating-point operations and the
+ * output ports only look at the low bits of what they read, so they need
+ * only those to be right; comparisons, divisions, conditions and indices
+ * look at the whole value, so what they read must be exact. A right shift
+ * by k brings the wrong bits of an inexact value k places down. So each
+ * slot gets a bound on its signed width and the number of its low bits that
+ * are right, computed the way opt.c computes unsigned widths: forward,
+ * until they settle, over every definition of the slot; then every read is
+ * checked against what its operation needs. */
 #include <string.h>
 
 #include "docsem/compile.h"
@@ -19,7 +22,8 @@
 typedef struct widths {
     int nslots;
     uint8_t sbits[DS_MAX_SLOTS]; /* every value is in [-2^(n-1), 2^(n-1)); 128: any */
-    uint8_t good[DS_MAX_SLOTS];  /* the low bits of the 64 held that are right */
+    uint8_t good[DS_MAX_SLOTS];  /* the low bits of the L held that are right */
+    int lane;                    /* L */
 } widths;
 
 static int imax(int a, int b) { return a > b ? a : b; }
@@ -94,8 +98,8 @@ enum { EXACT = 128 };
 
 /* What o needs of what it reads (need[0..2] for a, b, c): 0 nothing, n in
  * 1..64 its low n bits, EXACT the whole value; an immediate b is checked as
- * a slot would be. Returns 0 when o cannot run on 64-bit lanes at all. */
-static int needs(const ds_op *o, int need[3])
+ * a slot would be. Returns 0 when o cannot run on lanes that wide at all. */
+static int needs(const ds_op *o, int need[3], int lane)
 {
     need[0] = need[1] = need[2] = 0;
     switch ((ds_opcode)o->code) {
@@ -108,9 +112,9 @@ static int needs(const ds_op *o, int need[3])
         if (!(o->bk && o->imm >= 0 && o->imm <= 127))
             need[0] = need[1] = EXACT;
         return 1;
-    case DO_BITS: case DO_INSERT: return o->k >= 0 && o->k + o->width <= 64;
-    case DO_SEXT: return o->width > 0 && o->width <= 64;
-    case DO_LUT3: return o->width <= 64;
+    case DO_BITS: case DO_INSERT: return o->k >= 0 && o->k + o->width <= lane;
+    case DO_SEXT: return o->width > 0 && o->width <= lane;
+    case DO_LUT3: return o->width <= lane;
     case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCMP: case DO_FMIN: case DO_FMAX:
         need[0] = need[1] = fmt_bits(o->fmt);
         need[2] = o->code == DO_FFMA ? need[0] : 0;
@@ -132,46 +136,48 @@ static int needs(const ds_op *o, int need[3])
     }
 }
 
-static int is_exact(const widths *w, int s) { return slot_bits(w, s) <= 64 && slot_good(w, s) >= 64; }
+static int is_exact(const widths *w, int s) { return slot_bits(w, s) <= w->lane && slot_good(w, s) >= w->lane; }
 
-/* how many low bits of o's result are right (64: all of them, modulo 2^64) */
+/* how many low bits of o's result are right (L: all of them, modulo 2^L) */
 static int result_good(const ds_op *o, const widths *w)
 {
-    const int a = slot_good(w, o->a), b = o->bk ? 64 : slot_good(w, o->b), c = slot_good(w, o->c);
+    const int L = w->lane, a = slot_good(w, o->a), b = o->bk ? L : slot_good(w, o->b), c = slot_good(w, o->c);
     const int k = o->k, width = o->width;
     switch ((ds_opcode)o->code) {
     case DO_MOV: case DO_NOT: case DO_NEG: case DO_LANE: return a;
-    case DO_STORE: return o->bk ? 64 : a;
+    case DO_STORE: return o->bk ? L : a;
     case DO_AND:
         if (o->bk && o->imm >= 0 && sbits_of(o->imm) - 1 <= a)
-            return 64; /* the mask clears every bit that may be wrong */
+            return L; /* the mask clears every bit that may be wrong */
         return imin(a, b);
     case DO_ADD: case DO_SUB: case DO_MUL: case DO_OR: case DO_XOR: case DO_FMIN: case DO_FMAX: return imin(a, b);
     case DO_SEL: return imin(b, c);
-    case DO_SHL: return o->bk && o->imm >= 0 && o->imm <= 127 ? imin(a + (int)o->imm, 64) : a;
+    case DO_SHL: return o->bk && o->imm >= 0 && o->imm <= 127 ? imin(a + (int)o->imm, L) : a;
     case DO_SHR:
         if (!(o->bk && o->imm >= 0 && o->imm <= 127) || is_exact(w, o->a))
-            return 64;
+            return L;
         return imax(a - (int)o->imm, 0); /* the arithmetic shift brings wrong bits down */
-    case DO_BITS: return a >= k + width ? 64 : imax(a - k, 0);
-    case DO_INSERT: return imin(a, b >= width ? 64 : k + b);
-    case DO_SEXT: return a >= width ? 64 : a;
-    case DO_LUT3: return imin(imin(a, b), c) >= width ? 64 : imin(imin(a, b), c);
-    default: return 64;
+    case DO_BITS: return a >= k + width ? L : imax(a - k, 0);
+    case DO_INSERT: return imin(a, b >= width ? L : k + b);
+    case DO_SEXT: return a >= width ? L : a;
+    case DO_LUT3: return imin(imin(a, b), c) >= width ? L : imin(imin(a, b), c);
+    default: return L;
     }
 }
 
-int ds_fits_64(const ds_prog *p)
+/* whether p runs on lanes of `lane` bits */
+static int fits(const ds_prog *p, int lane)
 {
     widths w;
     w.nslots = p->nslots;
+    w.lane = lane;
     /* a slot nobody writes holds anything; one that is written starts empty */
     memset(w.sbits, 128, sizeof w.sbits);
     memset(w.good, 0, sizeof w.good);
     for (int i = 0; i < p->nops; i++)
         if (defines(&p->ops[i]) && p->ops[i].d < DS_MAX_SLOTS) {
             w.sbits[p->ops[i].d] = 1;
-            w.good[p->ops[i].d] = 64;
+            w.good[p->ops[i].d] = (uint8_t)lane;
         }
     /* widths only grow and right bits only shrink: sweeps until they settle */
     for (int changed = 1; changed;) {
@@ -194,20 +200,25 @@ int ds_fits_64(const ds_prog *p)
     for (int i = 0; i < p->nops; i++) {
         const ds_op *o = &p->ops[i];
         int need[3];
-        if (!needs(o, need))
+        if (!needs(o, need, lane))
             return 0;
         const int reads[3] = {o->a, o->b, o->c};
         for (int r = 0; r < 3; r++) {
             if (!need[r])
                 continue;
-            if (r == 1 && o->bk) { /* an immediate: whole, or cut to 64 bits */
-                if (need[r] == EXACT && sbits_of(o->imm) > 64)
+            if (r == 1 && o->bk) { /* an immediate: whole, or cut to L bits */
+                if (need[r] == EXACT && sbits_of(o->imm) > lane)
                     return 0;
                 continue;
             }
-            if (need[r] == EXACT ? !is_exact(&w, reads[r]) : slot_good(&w, reads[r]) < need[r])
+            if (need[r] == EXACT ? !is_exact(&w, reads[r]) : need[r] > lane || slot_good(&w, reads[r]) < need[r])
                 return 0;
         }
     }
     return 1;
+}
+
+int ds_lane_bits(const ds_prog *p)
+{
+    return fits(p, 32) ? 32 : fits(p, 64) ? 64 : 128;
 }

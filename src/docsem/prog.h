@@ -80,7 +80,7 @@ typedef struct ds_prog {
     const struct ds_variant *variant;
     uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
     uint8_t rset;                /* writes a general register by index (DO_RSET) */
-    uint8_t narrow;              /* runs on 64-bit lanes (narrow.c: ds_fits_64) */
+    uint8_t lane_bits;           /* runs on lanes of 32, 64 or 128 bits (narrow.c: ds_lane_bits) */
 } ds_prog;
 
 /* The integer division family, defined for every pair of 128-bit values

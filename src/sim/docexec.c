@@ -4,9 +4,9 @@
  * the compiler vectorises; stores to variables respect the mask, as do the
  * scalar floating-point helpers (conversions, comparisons, min/max). The
  * arithmetic is the native engine's own: its lane kernels for add, multiply
- * and fused multiply-add, softfp.c for the rest. A program whose values fit
- * in 64 bits (docsem/narrow.c) runs on 64-bit lanes, any other on 128-bit
- * lanes: one loop (docexec_loop.h) written for both. */
+ * and fused multiply-add, softfp.c for the rest. A program runs on the
+ * narrowest lanes that hold its values (32, 64 or 128 bits: docsem/
+ * narrow.c), by one loop (docexec_loop.h) written for the three. */
 #include <stdio.h>
 #include <string.h>
 
@@ -76,57 +76,75 @@ static ds_int lowest_bit(ds_int v)
 }
 
 
+/* a lane's low bits as an F32 or F64 value */
+static inline double f32_of(uint64_t v)
+{
+    float f;
+    const uint32_t u = (uint32_t)v;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+static inline double f64_of(uint64_t v)
+{
+    double d;
+    memcpy(&d, &v, sizeof d);
+    return d;
+}
+
+/* fcmp() of two host values (an F32 is exact as a double): the mask's bit
+ * of their relation */
+static inline int host_fcmp(double x, double y, int mask)
+{
+    const int lt = x < y, eq = x == y, gt = x > y, un = !(lt | eq | gt);
+    return ((mask & 1) && lt) | ((mask & 2) && eq) | ((mask & 4) && gt) | ((mask & 8) && un);
+}
+
+/* fminmax() of two host values: whether it gives a (x, with a_neg its sign) */
+static inline int host_pick_a(double x, double y, int a_neg, int max)
+{
+    const int a_nan = x != x, b_nan = y != y;
+    const int a_wins = x == y ? (max ? !a_neg : a_neg) : max ? x > y : x < y;
+    return (!a_nan) & (b_nan | a_wins);
+}
+
 /* d = o's operation on every lane, by the lane kernels the native engine
- * uses (sources and result as the low bits of 64) */
-static void fp_lanes(const ds_op *o, uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
+ * uses: F64, F32, and F16/BF16 (those kernels take 64 halves: the lanes'
+ * in the first 32, the rest only computed) */
+static void f64_lanes(const ds_op *o, uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c)
 {
     const fp_rnd r = (fp_rnd)o->rnd;
-    const int op = o->code;
-    if (o->fmt == DS_F64) {
-        if (op == DO_FADD)
-            f64_add_lanes(d, a, b, r);
-        else if (op == DO_FMUL)
-            f64_mul_lanes(d, a, b, r);
-        else
-            f64_fma_lanes(d, a, b, c, r);
-        return;
-    }
-    if (o->fmt == DS_F32) {
-        uint32_t x[DS_LANES], y[DS_LANES], z[DS_LANES], w[DS_LANES];
-        for (int l = 0; l < DS_LANES; l++) {
-            x[l] = (uint32_t)a[l];
-            y[l] = (uint32_t)b[l];
-            z[l] = (uint32_t)c[l];
-        }
-        if (op == DO_FADD)
-            f32_add_lanes(w, x, y, r);
-        else if (op == DO_FMUL && o->k >= -3 && o->k <= 3)
-            f32_mul_lanes(w, x, y, o->k, r);
-        else if (op == DO_FMUL)
-            for (int l = 0; l < DS_LANES; l++)
-                w[l] = f32_mul_scaled(x[l], y[l], o->k, r);
-        else
-            f32_fma_lanes(w, x, y, z, r);
-        for (int l = 0; l < DS_LANES; l++)
-            d[l] = w[l];
-        return;
-    }
-    /* the half kernels take 64 halves: the lanes twice */
-    uint16_t x[2 * DS_LANES], y[2 * DS_LANES], z[2 * DS_LANES], w[2 * DS_LANES];
-    for (int l = 0; l < 2 * DS_LANES; l++) {
-        x[l] = (uint16_t)a[l % DS_LANES];
-        y[l] = (uint16_t)b[l % DS_LANES];
-        z[l] = (uint16_t)c[l % DS_LANES];
-    }
-    const int bf = o->fmt == DS_BF16;
-    if (op == DO_FADD)
-        (bf ? bf16_add_lanes : f16_add_lanes)(w, x, y, r);
-    else if (op == DO_FMUL)
-        (bf ? bf16_mul_lanes : f16_mul_lanes)(w, x, y, r);
+    if (o->code == DO_FADD)
+        f64_add_lanes(d, a, b, r);
+    else if (o->code == DO_FMUL)
+        f64_mul_lanes(d, a, b, r);
     else
-        (bf ? bf16_fma_lanes : f16_fma_lanes)(w, x, y, z, r);
-    for (int l = 0; l < DS_LANES; l++)
-        d[l] = w[l];
+        f64_fma_lanes(d, a, b, c, r);
+}
+
+static void f32_lanes(const ds_op *o, uint32_t *d, const uint32_t *a, const uint32_t *b, const uint32_t *c)
+{
+    const fp_rnd r = (fp_rnd)o->rnd;
+    if (o->code == DO_FADD)
+        f32_add_lanes(d, a, b, r);
+    else if (o->code == DO_FMUL && o->k >= -3 && o->k <= 3)
+        f32_mul_lanes(d, a, b, o->k, r);
+    else if (o->code == DO_FMUL)
+        for (int l = 0; l < DS_LANES; l++)
+            d[l] = f32_mul_scaled(a[l], b[l], o->k, r);
+    else
+        f32_fma_lanes(d, a, b, c, r);
+}
+
+static void half_lanes(const ds_op *o, uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c)
+{
+    const fp_rnd r = (fp_rnd)o->rnd;
+    const int bf = o->fmt == DS_BF16;
+    if (o->code == DO_FADD)
+        (bf ? bf16_add_lanes : f16_add_lanes)(d, a, b, r);
+    else if (o->code == DO_FMUL)
+        (bf ? bf16_mul_lanes : f16_mul_lanes)(d, a, b, r);
+    else
+        (bf ? bf16_fma_lanes : f16_fma_lanes)(d, a, b, c, r);
 }
 
 static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
@@ -145,7 +163,7 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define LANE_T ds_int
 #define ULANE_T u128
 #define LANE_BITS 128
-#define RUN run_wide
+#define RUN run_128
 #include "sim/docexec_loop.h"
 #undef LANE_T
 #undef ULANE_T
@@ -155,18 +173,32 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define LANE_T int64_t
 #define ULANE_T uint64_t
 #define LANE_BITS 64
-#define RUN run_narrow
+#define RUN run_64
+#include "sim/docexec_loop.h"
+#undef LANE_T
+#undef ULANE_T
+#undef LANE_BITS
+#undef RUN
+
+#define LANE_T int32_t
+#define ULANE_T uint32_t
+#define LANE_BITS 32
+#define RUN run_32
 #include "sim/docexec_loop.h"
 
-static _Thread_local ds_int wide_frame[DS_MAX_SLOTS][DS_LANES];
-static _Thread_local int64_t narrow_frame[DS_MAX_SLOTS][DS_LANES];
+static _Thread_local ds_int frame_128[DS_MAX_SLOTS][DS_LANES];
+static _Thread_local int64_t frame_64[DS_MAX_SLOTS][DS_LANES];
+static _Thread_local int32_t frame_32[DS_MAX_SLOTS][DS_LANES];
 
-int sim_doc_wide_only;
+int sim_doc_lane_bits_min;
 
 void sim_doc_run(const ds_prog *p, ds_io *io)
 {
-    if (p->narrow && !sim_doc_wide_only)
-        run_narrow(p, io, narrow_frame);
+    const int bits = p->lane_bits > sim_doc_lane_bits_min ? p->lane_bits : sim_doc_lane_bits_min;
+    if (bits <= 32)
+        run_32(p, io, frame_32);
+    else if (bits <= 64)
+        run_64(p, io, frame_64);
     else
-        run_wide(p, io, wide_frame);
+        run_128(p, io, frame_128);
 }

@@ -12,9 +12,9 @@
 /* Runs p over the lanes io->mask; io->fault is set when it faults. */
 void sim_doc_run(const ds_prog *p, ds_io *io);
 
-/* Set: every program runs on 128-bit lanes, even one that fits in 64 bits
- * (for the tests that compare the two). */
-extern int sim_doc_wide_only;
+/* Programs run on lanes of at least this many bits (0, 64 or 128), even
+ * those whose values fit narrower ones: for the tests that compare them. */
+extern int sim_doc_lane_bits_min;
 
 /* The opdef of doc-engine instructions (its fn reads insn->doc). */
 extern const sim_opdef sim_doc_opdef;

@@ -1,9 +1,10 @@
-/* The executor's loop, written once for both lane widths: docexec.c
+/* The executor's loop, written once for the three lane widths: docexec.c
  * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS and
- * RUN (the function's name) defined. On 64-bit lanes a slot holds its value
- * modulo 2^64, exactly where docsem/narrow.c proved it fits (ds_fits_64):
- * the rare operations on values wider than 64 bits go through 128-bit
- * arithmetic, which is exact for every slot that analysis lets them read. */
+ * RUN (the function's name) defined. On 32- and 64-bit lanes a slot holds
+ * the low bits of its value, the whole value where docsem/narrow.c proved
+ * it fits (ds_lane_bits): the rare operations on wider values go through
+ * 128-bit arithmetic, exact for every slot that analysis lets them read,
+ * and bit fields through 64-bit arithmetic. */
 
 #define BIN(expr)                                                                                              \
     do {                                                                                                       \
@@ -53,22 +54,31 @@ static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, 
     return 0;
 }
 
-/* a floating-point operation of the lane kernels: the slots' low 64 bits
- * in, the result's bits out (every lane: what the lanes outside the mask
+/* a floating-point operation of the lane kernels: the slots' low bits in,
+ * the result's bits out (every lane: what the lanes outside the mask
  * compute nobody reads) */
+#define FP_KERNEL(T, n, fn)                                                                                    \
+    do {                                                                                                       \
+        T a[n] = {0}, b[n] = {0}, c[n] = {0}, d[n];                                                            \
+        EACH {                                                                                                 \
+            a[l] = (T)s[o->a][l];                                                                              \
+            b[l] = (T)s[o->b][l];                                                                              \
+        }                                                                                                      \
+        if (o->code == DO_FFMA)                                                                                \
+            EACH c[l] = (T)s[o->c][l];                                                                         \
+        fn(o, d, a, b, c);                                                                                     \
+        EACH s[o->d][l] = (LANE_T)d[l];                                                                        \
+    } while (0)
 static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 {
-    uint64_t a[DS_LANES], b[DS_LANES], c[DS_LANES], d[DS_LANES];
-    const int nsrc = o->code == DO_FFMA ? 3 : 2;
-    EACH {
-        a[l] = (uint64_t)s[o->a][l];
-        b[l] = (uint64_t)s[o->b][l];
-    }
-    if (nsrc == 3)
-        EACH c[l] = (uint64_t)s[o->c][l];
-    fp_lanes(o, d, a, b, c);
-    EACH s[o->d][l] = (LANE_T)d[l];
+    if (o->fmt == DS_F64)
+        FP_KERNEL(uint64_t, DS_LANES, f64_lanes);
+    else if (o->fmt == DS_F32)
+        FP_KERNEL(uint32_t, DS_LANES, f32_lanes);
+    else
+        FP_KERNEL(uint16_t, 2 * DS_LANES, half_lanes);
 }
+#undef FP_KERNEL
 
 LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
@@ -193,16 +203,43 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_FMUL:
         case DO_FFMA: CAT(fp_, RUN)(o, s); break;
         case DO_FCVT: MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd); break;
+        /* comparisons and min/max of F32 and F64 as host comparisons, lane
+         * by lane without branches (the vectoriser's); the halves by the
+         * scalar helpers */
         case DO_FCMP:
-            MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
+            if (o->fmt == DS_F32)
+                EACH s[o->d][l] = host_fcmp(f32_of(s[o->a][l]), f32_of(s[o->b][l]), (int)o->imm);
+            else if (o->fmt == DS_F64)
+                EACH s[o->d][l] = host_fcmp(f64_of(s[o->a][l]), f64_of(s[o->b][l]), (int)o->imm);
+            else
+                MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
             break;
-        case DO_FISNAN: EACH s[o->d][l] = fp_isnan((uint64_t)s[o->a][l], fmts[o->fmt]); break;
-        case DO_FISSUB: EACH s[o->d][l] = fp_is_subnormal((uint64_t)s[o->a][l], fmts[o->fmt]); break;
+        case DO_FISNAN: {
+            const uint64_t e = fmts[o->fmt]->exp, f = fmts[o->fmt]->frac;
+            EACH s[o->d][l] = (((uint64_t)s[o->a][l] & e) == e) & (((uint64_t)s[o->a][l] & f) != 0);
+            break;
+        }
+        case DO_FISSUB: {
+            const uint64_t e = fmts[o->fmt]->exp, f = fmts[o->fmt]->frac;
+            EACH s[o->d][l] = (((uint64_t)s[o->a][l] & e) == 0) & (((uint64_t)s[o->a][l] & f) != 0);
+            break;
+        }
         case DO_FMIN:
-        case DO_FMAX:
-            MASKED s[o->d][l] =
-                (LANE_T)fminmax((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, o->code == DO_FMAX);
+        case DO_FMAX: {
+            const int max = o->code == DO_FMAX;
+            if (o->fmt == DS_F32 || o->fmt == DS_F64) {
+                const int f64 = o->fmt == DS_F64;
+                const uint64_t sign = fmts[o->fmt]->sign;
+                EACH {
+                    const LANE_T a = s[o->a][l], b = s[o->b][l];
+                    const double x = f64 ? f64_of(a) : f32_of(a), y = f64 ? f64_of(b) : f32_of(b);
+                    s[o->d][l] = host_pick_a(x, y, ((uint64_t)a & sign) != 0, max) ? a : b;
+                }
+            } else {
+                MASKED s[o->d][l] = (LANE_T)fminmax((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, max);
+            }
             break;
+        }
         case DO_IF: {
             uint32_t t = 0;
             EACH t |= (uint32_t)(s[o->a][l] != 0) << l;
@@ -234,9 +271,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             const uint32_t *hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
             LANE_T *restrict D = s[o->d];
             if (o->width == 64)
-                EACH D[l] = (LANE_T)((ULANE_T)hi[l] << 32 | lo[l]);
+                EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
             else
-                EACH D[l] = lo[l];
+                EACH D[l] = (LANE_T)lo[l];
             break;
         }
         case DO_INPRED: EACH s[o->d][l] = io->pred[o->k][l]; break;
@@ -245,7 +282,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             uint32_t *lo = io->out_lo[o->k], *hi = io->out_hi[o->k];
             EACH lo[l] = (uint32_t)s[o->a][l];
             if (o->width == 64)
-                EACH hi[l] = (uint32_t)((ULANE_T)s[o->a][l] >> 32);
+                EACH hi[l] = (uint32_t)((uint64_t)s[o->a][l] >> 32);
             break;
         }
         case DO_OUTPRED: EACH io->out_pred[o->k][l] = s[o->a][l] != 0; break;

@@ -3,8 +3,9 @@
  * PT) keep no operation whose result nobody reads, and are about half as
  * long as the compiler's first output (98 operations for the seven int
  * instructions before the optimiser, 49 after; 93 and 66 for the five fp
- * ones). The kernels' programs all run on 64-bit lanes (docsem/narrow.c),
- * and a program that compares a 64-bit product with 2^64 does not. That
+ * ones). The 32-bit kernels' programs all run on 32-bit lanes, the F64
+ * ones on 64-bit lanes (docsem/narrow.c), and a program that compares a
+ * 64-bit product with 2^64 on neither. That
  * what they compute is unchanged is test_docsem's part (which runs every
  * program on both lane widths). */
 #include <stdlib.h>
@@ -28,8 +29,8 @@ static int read_by_any(const ds_prog *p, int slot)
 }
 
 /* total operations of the programs of src, each checked for dead results;
- * *wide (may be NULL) counts those that need 128-bit lanes */
-static int ops_of(const gisa_isa *isa, const char *src, int *wide)
+ * *wide (may be NULL) counts those that need lanes wider than `lanes` bits */
+static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
 {
     gisa_word *words;
     size_t n;
@@ -49,7 +50,7 @@ static int ops_of(const gisa_isa *isa, const char *src, int *wide)
             continue;
         total += p->nops;
         if (wide)
-            *wide += !p->narrow;
+            *wide += p->lane_bits > lanes;
         for (int k = 0; k < p->nops; k++)
             if (pure(p->ops[k].code))
                 CHECKF(read_by_any(p, p->ops[k].d), "%s: operation %d writes slot %d, which nobody reads",
@@ -69,20 +70,24 @@ int main(void)
     int wide = 0;
     int i = ops_of(isa, "IADD R1, R2, R3 ;\nIMAD R1, R2, R3, R4 ;\nLOP3.POR R1, R2, R3, R4, 0x96, !PT ;\n"
                         "SHF.L.WRAP.U32 R1, R2, R3, R4 ;\nISETP.LT.AND P1, PT, R2, R3, PT ;\nSEL R1, R2, R3, P2 ;\n"
-                        "PRMT R1, R2, R3, 0x3210 ;\n", &wide);
+                        "PRMT R1, R2, R3, 0x3210 ;\n", 64, &wide);
+    CHECKF(wide == 0, "%d of the int kernel's programs need 128-bit lanes", wide);
     CHECKF(i <= 55, "the int kernel's instructions take %d operations", i);
     int f = ops_of(isa, "FFMA R1, R2, R3, R4 ;\nFADD R1, R2, -R3 ;\nFMUL R1, R2, R3 ;\n"
-                        "FSETP.LT.AND P1, PT, R2, R3, PT ;\nFMNMX R1, R2, R3, P2 ;\n", &wide);
+                        "FSETP.LT.AND P1, PT, R2, R3, PT ;\nFMNMX R1, R2, R3, P2 ;\n", 32, &wide);
     CHECKF(f <= 70, "the fp kernel's instructions take %d operations", f);
     /* what is written to RZ or PT is dropped, with what computes it */
-    int z = ops_of(isa, "IADD RZ, R2, R3 ;\nISETP.LT.AND PT, PT, R2, R3, PT ;\n", NULL);
+    int z = ops_of(isa, "IADD RZ, R2, R3 ;\nISETP.LT.AND PT, PT, R2, R3, PT ;\n", 128, NULL);
     CHECKF(z == 0, "results to RZ and PT take %d operations", z);
-    ops_of(isa, "HFMA2 R1, R2, R3, R4 ;\nHFMA2.BF16_V2 R1, R2, R3, R4 ;\nHADD2 R1, R2, R3 ;\nDFMA R2, R4, R6, R8 ;\n"
-                "DADD R2, R4, R6 ;\nDMUL R2, R4, R6 ;\nFFMA.RZ R1, R2, R3, R4 ;\n", &wide);
-    CHECKF(wide == 0, "%d of the kernels' programs need 128-bit lanes", wide);
+    ops_of(isa, "HFMA2 R1, R2, R3, R4 ;\nHFMA2.BF16_V2 R1, R2, R3, R4 ;\nHADD2 R1, R2, R3 ;\nFFMA.RZ R1, R2, R3, R4 ;\n",
+           32, &wide);
+    CHECKF(wide == 0, "%d of the 32-bit kernels' programs need lanes wider than 32 bits", wide);
+    wide = 0;
+    ops_of(isa, "DFMA R2, R4, R6, R8 ;\nDADD R2, R4, R6 ;\nDMUL R2, R4, R6 ;\n", 64, &wide);
+    CHECKF(wide == 0, "%d of the F64 kernels' programs need 128-bit lanes", wide);
     /* the carry of a 64-bit product is a comparison with 2^64, which 64 bits cannot hold */
     wide = 0;
-    ops_of(isa, "IMAD.WIDE.U32 R2, P3, R4, R5, R6 ;\n", &wide);
+    ops_of(isa, "IMAD.WIDE.U32 R2, P3, R4, R5, R6 ;\n", 64, &wide);
     CHECKF(wide == 1, "IMAD.WIDE.U32 with a carry runs on 64-bit lanes");
     gisa_isa_free(isa);
     return test_summary();
