@@ -13,12 +13,6 @@
 
 static int is_result(int role) { return role == RO_D || role == RO_PU || role == RO_PV; }
 
-static void unpack(uint32_t m, uint8_t *lanes)
-{
-    for (int l = 0; l < LANES; l++)
-        lanes[l] = (uint8_t)(m >> l & 1);
-}
-
 /* P0..P6 of each lane as a byte, PT (bit 7) set */
 static void pack_pfile(const sim_warp *w, uint8_t *pf)
 {
@@ -96,11 +90,11 @@ static void op_doc(sim_exec *x)
     }
     uint8_t old_pu[LANES], old_pv[LANES];
     if (p->pred_olds & 1u << RO_PU) {
-        unpack(x->w->p[in->op[RO_PU].rd_lo], old_pu);
+        sim_unpack_pred(x->w->p[in->op[RO_PU].rd_lo], old_pu);
         io.old_pred[RO_PU] = old_pu;
     }
     if (p->pred_olds & 1u << RO_PV) {
-        unpack(x->w->p[in->op[RO_PV].rd_lo], old_pv);
+        sim_unpack_pred(x->w->p[in->op[RO_PV].rd_lo], old_pv);
         io.old_pred[RO_PV] = old_pv;
     }
     /* results the program leaves alone keep their values */
@@ -109,9 +103,9 @@ static void op_doc(sim_exec *x)
         memcpy(x->dh, x->w->r + (size_t)d->rd_hi * LANES, sizeof x->dh);
     }
     if (!(p->pred_outs & 1u << RO_PU) && in->op[RO_PU].kind == SK_PRED)
-        unpack(x->w->p[in->op[RO_PU].rd_lo], x->pu);
+        sim_unpack_pred(x->w->p[in->op[RO_PU].rd_lo], x->pu);
     if (!(p->pred_outs & 1u << RO_PV) && in->op[RO_PV].kind == SK_PRED)
-        unpack(x->w->p[in->op[RO_PV].rd_lo], x->pv);
+        sim_unpack_pred(x->w->p[in->op[RO_PV].rd_lo], x->pv);
     uint8_t pfile[LANES], out_pfile[LANES], out_pfile_we[LANES];
     uint32_t idx[LANES];
     io.active = x->w->active;

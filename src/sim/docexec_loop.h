@@ -59,13 +59,17 @@ static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, 
  * compute nobody reads) */
 #define FP_KERNEL(T, n, fn)                                                                                    \
     do {                                                                                                       \
-        T a[n] = {0}, b[n] = {0}, c[n] = {0}, d[n];                                                            \
+        T a[n], b[n], c[n], d[n];                                                                              \
+        for (int h = DS_LANES; h < n; h++) /* halves the kernel computes and nobody reads */                   \
+            a[h] = b[h] = c[h] = 0;                                                                            \
         EACH {                                                                                                 \
             a[l] = (T)s[o->a][l];                                                                              \
             b[l] = (T)s[o->b][l];                                                                              \
         }                                                                                                      \
         if (o->code == DO_FFMA)                                                                                \
             EACH c[l] = (T)s[o->c][l];                                                                         \
+        else                                                                                                   \
+            EACH c[l] = 0;                                                                                     \
         fn(o, d, a, b, c);                                                                                     \
         EACH s[o->d][l] = (LANE_T)d[l];                                                                        \
     } while (0)
@@ -241,8 +245,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         }
         case DO_IF: {
-            uint32_t t = 0;
-            EACH t |= (uint32_t)(s[o->a][l] != 0) << l;
+            uint8_t nz[DS_LANES]; /* a vectorised test, then packed */
+            EACH nz[l] = s[o->a][l] != 0;
+            const uint32_t t = sim_pack_pred(nz);
             stack_cur[sp] = cur;
             stack_else[sp++] = cur & ~t;
             cur &= t;
@@ -257,8 +262,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         case DO_ENDIF: cur = stack_cur[--sp]; break;
         case DO_FAULT: {
-            uint32_t t = 0;
-            MASKED t |= (uint32_t)(s[o->a][l] != 0) << l;
+            uint8_t nz[DS_LANES];
+            EACH nz[l] = s[o->a][l] != 0;
+            const uint32_t t = sim_pack_pred(nz) & cur;
             if (t) {
                 fault_at(p, o, io, __builtin_ctz(t));
                 return;
