@@ -76,21 +76,6 @@ static ds_int lowest_bit(ds_int v)
 }
 
 
-/* a lane's low bits as an F32 or F64 value */
-static inline double f32_of(uint64_t v)
-{
-    float f;
-    const uint32_t u = (uint32_t)v;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-static inline double f64_of(uint64_t v)
-{
-    double d;
-    memcpy(&d, &v, sizeof d);
-    return d;
-}
-
 /* fcmp() of two host values (an F32 is exact as a double): the mask's bit
  * of their relation */
 static inline int host_fcmp(double x, double y, int mask)

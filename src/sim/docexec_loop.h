@@ -212,9 +212,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
          * scalar helpers */
         case DO_FCMP:
             if (o->fmt == DS_F32)
-                EACH s[o->d][l] = host_fcmp(f32_of(s[o->a][l]), f32_of(s[o->b][l]), (int)o->imm);
+                EACH s[o->d][l] = host_fcmp(f32v((uint32_t)s[o->a][l]), f32v((uint32_t)s[o->b][l]), (int)o->imm);
             else if (o->fmt == DS_F64)
-                EACH s[o->d][l] = host_fcmp(f64_of(s[o->a][l]), f64_of(s[o->b][l]), (int)o->imm);
+                EACH s[o->d][l] = host_fcmp(f64v((uint64_t)s[o->a][l]), f64v((uint64_t)s[o->b][l]), (int)o->imm);
             else
                 MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
             break;
@@ -236,7 +236,8 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 const uint64_t sign = fmts[o->fmt]->sign;
                 EACH {
                     const LANE_T a = s[o->a][l], b = s[o->b][l];
-                    const double x = f64 ? f64_of(a) : f32_of(a), y = f64 ? f64_of(b) : f32_of(b);
+                    const double x = f64 ? f64v((uint64_t)a) : f32v((uint32_t)a);
+                    const double y = f64 ? f64v((uint64_t)b) : f32v((uint32_t)b);
                     s[o->d][l] = host_pick_a(x, y, ((uint64_t)a & sign) != 0, max) ? a : b;
                 }
             } else {
