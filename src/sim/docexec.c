@@ -149,26 +149,41 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define ULANE_T u128
 #define LANE_BITS 128
 #define RUN run_128
+#define FIELD_T uint64_t
+#define FIELD_S int64_t
+#define FIELD_BITS 64
 #include "sim/docexec_loop.h"
 #undef LANE_T
 #undef ULANE_T
 #undef LANE_BITS
 #undef RUN
+#undef FIELD_T
+#undef FIELD_S
+#undef FIELD_BITS
 
 #define LANE_T int64_t
 #define ULANE_T uint64_t
 #define LANE_BITS 64
 #define RUN run_64
+#define FIELD_T uint64_t
+#define FIELD_S int64_t
+#define FIELD_BITS 64
 #include "sim/docexec_loop.h"
 #undef LANE_T
 #undef ULANE_T
 #undef LANE_BITS
 #undef RUN
+#undef FIELD_T
+#undef FIELD_S
+#undef FIELD_BITS
 
 #define LANE_T int32_t
 #define ULANE_T uint32_t
 #define LANE_BITS 32
 #define RUN run_32
+#define FIELD_T uint32_t
+#define FIELD_S int32_t
+#define FIELD_BITS 32
 #include "sim/docexec_loop.h"
 
 static _Thread_local ds_int frame_128[DS_MAX_SLOTS][DS_LANES];

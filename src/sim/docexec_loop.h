@@ -1,6 +1,7 @@
 /* The executor's loop, written once for the three lane widths: docexec.c
- * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS and
- * RUN (the function's name) defined. On 32- and 64-bit lanes a slot holds
+ * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS, RUN
+ * (the function's name), and FIELD_T, FIELD_S, FIELD_BITS (the unsigned and
+ * signed types of bit fields: the lane's, at most 64 bits) defined. On 32- and 64-bit lanes a slot holds
  * the low bits of its value, the whole value where docsem/narrow.c proved
  * it fits (ds_lane_bits): the rare operations on wider values go through
  * 128-bit arithmetic, exact for every slot that analysis lets them read,
@@ -84,6 +85,19 @@ static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 }
 #undef FP_KERNEL
 
+/* the lanes where v is not 0, as a mask: usually none (a NaN test, a
+ * fault's condition), which one vectorised OR finds */
+static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
+{
+    LANE_T any = 0;
+    EACH any |= v[l];
+    if (!any)
+        return 0;
+    uint8_t nz[DS_LANES];
+    EACH nz[l] = v[l] != 0;
+    return sim_pack_pred(nz);
+}
+
 LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
     const uint32_t entry = io->mask;
@@ -150,12 +164,13 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_NEG: EACH s[o->d][l] = (LANE_T)(0 - (ULANE_T)s[o->a][l]); break;
         case DO_LNOT: EACH s[o->d][l] = !s[o->a][l]; break;
         case DO_ABS: EACH s[o->d][l] = s[o->a][l] < 0 ? (LANE_T)(0 - (ULANE_T)s[o->a][l]) : s[o->a][l]; break;
-        /* bit fields in the low 64 bits (the usual case) take 64-bit arithmetic */
+        /* bit fields within FIELD_BITS (the lane, at most 64: the usual
+         * case) take FIELD_T arithmetic, others 128-bit */
         case DO_BITS: {
-            if (o->k + o->width <= 64) {
-                const uint64_t m = o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1;
+            if (o->width > 0 && o->k + o->width <= FIELD_BITS) {
+                const FIELD_T m = o->width >= FIELD_BITS ? (FIELD_T)~(FIELD_T)0 : ((FIELD_T)1 << o->width) - 1;
                 const int k = o->k;
-                EACH s[o->d][l] = (LANE_T)(((uint64_t)s[o->a][l] >> k) & m);
+                EACH s[o->d][l] = (LANE_T)(((FIELD_T)s[o->a][l] >> k) & m);
                 break;
             }
             const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
@@ -163,9 +178,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         }
         case DO_SEXT: {
-            if (o->width <= 64 && o->width > 0) {
-                const int sh = 64 - o->width;
-                EACH s[o->d][l] = (LANE_T)((int64_t)((uint64_t)s[o->a][l] << sh) >> sh);
+            if (o->width <= FIELD_BITS && o->width > 0) {
+                const int sh = FIELD_BITS - o->width;
+                EACH s[o->d][l] = (LANE_T)((FIELD_S)((FIELD_T)s[o->a][l] << sh) >> sh);
                 break;
             }
             const int sh = 128 - o->width;
@@ -173,12 +188,13 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         }
         case DO_INSERT: {
-            if (o->k + o->width <= 64) {
-                const uint64_t m = (o->width >= 64 ? UINT64_MAX : ((uint64_t)1 << o->width) - 1) << o->k;
+            if (o->width > 0 && o->k + o->width <= FIELD_BITS) {
                 const int k = o->k;
-                const ULANE_T high = (ULANE_T)~(ULANE_T)UINT64_MAX;
+                const FIELD_T m =
+                    (FIELD_T)((o->width >= FIELD_BITS ? (FIELD_T)~(FIELD_T)0 : ((FIELD_T)1 << o->width) - 1) << k);
+                const ULANE_T high = (ULANE_T) ~(ULANE_T)(FIELD_T)~(FIELD_T)0; /* lane bits above the field type */
                 EACH {
-                    const uint64_t lo = ((uint64_t)s[o->a][l] & ~m) | (((uint64_t)s[o->b][l] << k) & m);
+                    const FIELD_T lo = ((FIELD_T)s[o->a][l] & ~m) | (((FIELD_T)s[o->b][l] << k) & m);
                     s[o->d][l] = (LANE_T)(((ULANE_T)s[o->a][l] & high) | lo);
                 }
                 break;
@@ -218,14 +234,15 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             else
                 MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
             break;
+        /* the format's fields fit the lanes the program runs on */
         case DO_FISNAN: {
-            const uint64_t e = fmts[o->fmt]->exp, f = fmts[o->fmt]->frac;
-            EACH s[o->d][l] = (((uint64_t)s[o->a][l] & e) == e) & (((uint64_t)s[o->a][l] & f) != 0);
+            const ULANE_T e = (ULANE_T)fmts[o->fmt]->exp, f = (ULANE_T)fmts[o->fmt]->frac;
+            EACH s[o->d][l] = (((ULANE_T)s[o->a][l] & e) == e) & (((ULANE_T)s[o->a][l] & f) != 0);
             break;
         }
         case DO_FISSUB: {
-            const uint64_t e = fmts[o->fmt]->exp, f = fmts[o->fmt]->frac;
-            EACH s[o->d][l] = (((uint64_t)s[o->a][l] & e) == 0) & (((uint64_t)s[o->a][l] & f) != 0);
+            const ULANE_T e = (ULANE_T)fmts[o->fmt]->exp, f = (ULANE_T)fmts[o->fmt]->frac;
+            EACH s[o->d][l] = (((ULANE_T)s[o->a][l] & e) == 0) & (((ULANE_T)s[o->a][l] & f) != 0);
             break;
         }
         case DO_FMIN:
@@ -246,9 +263,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         }
         case DO_IF: {
-            uint8_t nz[DS_LANES]; /* a vectorised test, then packed */
-            EACH nz[l] = s[o->a][l] != 0;
-            const uint32_t t = sim_pack_pred(nz);
+            const uint32_t t = CAT(nonzero_, RUN)(s[o->a]);
             stack_cur[sp] = cur;
             stack_else[sp++] = cur & ~t;
             cur &= t;
@@ -263,9 +278,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             break;
         case DO_ENDIF: cur = stack_cur[--sp]; break;
         case DO_FAULT: {
-            uint8_t nz[DS_LANES];
-            EACH nz[l] = s[o->a][l] != 0;
-            const uint32_t t = sim_pack_pred(nz) & cur;
+            const uint32_t t = CAT(nonzero_, RUN)(s[o->a]) & cur;
             if (t) {
                 fault_at(p, o, io, __builtin_ctz(t));
                 return;
