@@ -2,9 +2,9 @@
  * prog.h) over the 32 lanes of a warp. Operations run on every lane (a lane
  * outside the mask computes a value nobody reads), so that each is one loop
  * the compiler vectorises; stores to variables respect the mask, as do the
- * scalar floating-point helpers (conversions, comparisons, min/max). The
- * arithmetic is the native engine's own: its lane kernels for add, multiply
- * and fused multiply-add, softfp.c for the rest. A program runs on the
+ * format conversions (softfp.c, a lane at a time). Add, multiply and fused
+ * multiply-add are the native engine's lane kernels; comparisons, min/max
+ * and the NaN and subnormal tests work on the values' bits. A program runs on the
  * narrowest lanes that hold its values (32, 64 or 128 bits: docsem/
  * narrow.c), by one loop (docexec_loop.h) written for the three. */
 #include <stdio.h>
@@ -17,16 +17,6 @@
 typedef unsigned __int128 u128;
 
 static const fpfmt *const fmts[4] = {&FMT_F16, &FMT_BF16, &FMT_F32, &FMT_F64};
-
-static double to_double(uint64_t v, int fmt)
-{
-    switch (fmt) {
-    case DS_F16: return f64v(f16_to_f64((uint16_t)v));
-    case DS_BF16: return f64v(bf16_to_f64((uint16_t)v));
-    case DS_F32: return (double)f32v((uint32_t)v);
-    default: return f64v(v);
-    }
-}
 
 /* any format to F64 exactly, then to the target with one rounding */
 static uint64_t fcvt(uint64_t v, int from, int to, fp_rnd r)
@@ -41,32 +31,6 @@ static uint64_t fcvt(uint64_t v, int from, int to, fp_rnd r)
     }
 }
 
-static int fcmp(uint64_t a, uint64_t b, int fmt, int mask)
-{
-    const fpfmt *f = fmts[fmt];
-    if (fp_isnan(a, f) || fp_isnan(b, f))
-        return (mask & 8) != 0;
-    double x = to_double(a, fmt), y = to_double(b, fmt);
-    int rel = x < y ? 1 : x == y ? 2 : 4;
-    return (rel & mask) != 0;
-}
-
-/* min/max with +0 above -0; a NaN gives the other operand */
-static uint64_t fminmax(uint64_t a, uint64_t b, int fmt, int is_max)
-{
-    const fpfmt *f = fmts[fmt];
-    if (fp_isnan(a, f))
-        return b;
-    if (fp_isnan(b, f))
-        return a;
-    double x = to_double(a, fmt), y = to_double(b, fmt);
-    if (x == y) { /* equal values: only the zeros' signs differ */
-        int a_neg = (a & f->sign) != 0;
-        return is_max ? (a_neg ? b : a) : (a_neg ? a : b);
-    }
-    return (x < y) == !is_max ? a : b;
-}
-
 static ds_int lowest_bit(ds_int v)
 {
     const u128 x = (u128)v;
@@ -75,22 +39,6 @@ static ds_int lowest_bit(ds_int v)
     return (uint64_t)x ? __builtin_ctzll((uint64_t)x) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
 }
 
-
-/* fcmp() of two host values (an F32 is exact as a double): the mask's bit
- * of their relation */
-static inline int host_fcmp(double x, double y, int mask)
-{
-    const int lt = x < y, eq = x == y, gt = x > y, un = !(lt | eq | gt);
-    return ((mask & 1) && lt) | ((mask & 2) && eq) | ((mask & 4) && gt) | ((mask & 8) && un);
-}
-
-/* fminmax() of two host values: whether it gives a (x, with a_neg its sign) */
-static inline int host_pick_a(double x, double y, int a_neg, int max)
-{
-    const int a_nan = x != x, b_nan = y != y;
-    const int a_wins = x == y ? (max ? !a_neg : a_neg) : max ? x > y : x < y;
-    return (!a_nan) & (b_nan | a_wins);
-}
 
 /* d = o's operation on every lane, by the lane kernels the native engine
  * uses: F64, F32, and F16/BF16 (those kernels take 64 halves: the lanes'

@@ -223,45 +223,50 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_FMUL:
         case DO_FFMA: CAT(fp_, RUN)(o, s); break;
         case DO_FCVT: MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd); break;
-        /* comparisons and min/max of F32 and F64 as host comparisons, lane
-         * by lane without branches (the vectoriser's); the halves by the
-         * scalar helpers */
-        case DO_FCMP:
-            if (o->fmt == DS_F32)
-                EACH s[o->d][l] = host_fcmp(f32v((uint32_t)s[o->a][l]), f32v((uint32_t)s[o->b][l]), (int)o->imm);
-            else if (o->fmt == DS_F64)
-                EACH s[o->d][l] = host_fcmp(f64v((uint64_t)s[o->a][l]), f64v((uint64_t)s[o->b][l]), (int)o->imm);
-            else
-                MASKED s[o->d][l] = fcmp((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, (int)o->imm);
-            break;
-        /* the format's fields fit the lanes the program runs on */
+        /* Floating point by its bits, every format alike, lane by lane
+         * without branches (the vectoriser's). The fields fit the lanes the
+         * program runs on. The magnitude (sign cleared) is non-negative, so
+         * it compares signed, as vector compares do: a NaN is above the
+         * exponent's all ones, a subnormal in (0, frac's all ones]; the key
+         * (the magnitude, negated for a negative sign) orders the values
+         * that are not NaN, -0 and +0 equal. */
+#define FKEY(v) (((v) & sign) ? -((v) & mag) : ((v) & mag))
         case DO_FISNAN: {
-            const ULANE_T e = (ULANE_T)fmts[o->fmt]->exp, f = (ULANE_T)fmts[o->fmt]->frac;
-            EACH s[o->d][l] = (((ULANE_T)s[o->a][l] & e) == e) & (((ULANE_T)s[o->a][l] & f) != 0);
+            const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
+            EACH s[o->d][l] = (s[o->a][l] & mag) > e ? 1 : 0;
             break;
         }
         case DO_FISSUB: {
-            const ULANE_T e = (ULANE_T)fmts[o->fmt]->exp, f = (ULANE_T)fmts[o->fmt]->frac;
-            EACH s[o->d][l] = (((ULANE_T)s[o->a][l] & e) == 0) & (((ULANE_T)s[o->a][l] & f) != 0);
+            const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), f = (LANE_T)fmts[o->fmt]->frac;
+            EACH s[o->d][l] = (s[o->a][l] & mag) > 0 && (s[o->a][l] & mag) <= f ? 1 : 0;
             break;
         }
-        case DO_FMIN:
-        case DO_FMAX: {
-            const int max = o->code == DO_FMAX;
-            if (o->fmt == DS_F32 || o->fmt == DS_F64) {
-                const int f64 = o->fmt == DS_F64;
-                const uint64_t sign = fmts[o->fmt]->sign;
-                EACH {
-                    const LANE_T a = s[o->a][l], b = s[o->b][l];
-                    const double x = f64 ? f64v((uint64_t)a) : f32v((uint32_t)a);
-                    const double y = f64 ? f64v((uint64_t)b) : f32v((uint32_t)b);
-                    s[o->d][l] = host_pick_a(x, y, ((uint64_t)a & sign) != 0, max) ? a : b;
-                }
-            } else {
-                MASKED s[o->d][l] = (LANE_T)fminmax((uint64_t)s[o->a][l], (uint64_t)s[o->b][l], o->fmt, max);
+        case DO_FCMP: { /* the mask's bit of the relation: 1 less, 2 equal, 4 greater, 8 unordered */
+            const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
+            const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
+            const LANE_T lt = o->imm & 1, eq = o->imm >> 1 & 1, gt = o->imm >> 2 & 1, un = o->imm >> 3 & 1;
+            EACH {
+                const LANE_T a = s[o->a][l], b = s[o->b][l], ka = FKEY(a), kb = FKEY(b);
+                const LANE_T ordered = ka < kb ? lt : ka == kb ? eq : gt;
+                s[o->d][l] = (a & mag) > e || (b & mag) > e ? un : ordered;
             }
             break;
         }
+        case DO_FMIN:
+        case DO_FMAX: { /* a NaN gives the other operand; +0 is above -0 */
+            const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
+            const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
+            const int max = o->code == DO_FMAX;
+            EACH {
+                const LANE_T a = s[o->a][l], b = s[o->b][l], ka = FKEY(a), kb = FKEY(b);
+                const int a_neg = (a & sign) != 0;
+                const int a_wins = ka == kb ? a_neg != max : max ? ka > kb : ka < kb;
+                const int pick_a = (a & mag) <= e && ((b & mag) > e || a_wins);
+                s[o->d][l] = pick_a ? a : b;
+            }
+            break;
+        }
+#undef FKEY
         case DO_IF: {
             const uint32_t t = CAT(nonzero_, RUN)(s[o->a]);
             stack_cur[sp] = cur;
@@ -287,8 +292,8 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         }
         case DO_IN:
         case DO_OLD: {
-            const uint32_t *lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
-            const uint32_t *hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
+            const uint32_t *restrict lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
+            const uint32_t *restrict hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
             LANE_T *restrict D = s[o->d];
             if (o->width == 64)
                 EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
@@ -299,7 +304,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_INPRED: EACH s[o->d][l] = io->pred[o->k][l]; break;
         case DO_OLDPRED: EACH s[o->d][l] = io->old_pred[o->k][l]; break;
         case DO_OUT: {
-            uint32_t *lo = io->out_lo[o->k], *hi = io->out_hi[o->k];
+            uint32_t *restrict lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
             EACH lo[l] = (uint32_t)s[o->a][l];
             if (o->width == 64)
                 EACH hi[l] = (uint32_t)((uint64_t)s[o->a][l] >> 32);
