@@ -1,12 +1,12 @@
 /* The doc engine's executor: runs a compiled semantics program (docsem/
  * prog.h) over the 32 lanes of a warp. Operations run on every lane (a lane
  * outside the mask computes a value nobody reads), so that each is one loop
- * the compiler vectorises; stores to variables respect the mask. Add,
- * multiply and fused multiply-add are the native engine's lane kernels,
- * conversions softfp.c's; comparisons, min/max and the NaN and subnormal
- * tests work on the values' bits. A program runs on the narrowest lanes
- * that hold its values (32, 64 or 128 bits: docsem/narrow.c), by one loop
- * (docexec_loop.h) written for the three. */
+ * the compiler vectorises; stores to variables respect the mask, as do the
+ * format conversions (softfp.c, a lane at a time). Add, multiply and fused
+ * multiply-add are the native engine's lane kernels; comparisons, min/max
+ * and the NaN and subnormal tests work on the values' bits. A program runs on the
+ * narrowest lanes that hold its values (32, 64 or 128 bits: docsem/
+ * narrow.c), by one loop (docexec_loop.h) written for the three. */
 #include <stdio.h>
 #include <string.h>
 
@@ -18,22 +18,16 @@ typedef unsigned __int128 u128;
 
 static const fpfmt *const fmts[4] = {&FMT_F16, &FMT_BF16, &FMT_F32, &FMT_F64};
 
-/* every lane from format `from` to `to`: to F64 exactly, then to the
- * target with one rounding (F32 by the host, its mode set once) */
-static void fcvt_lanes(uint64_t *v, int from, int to, fp_rnd r)
+/* any format to F64 exactly, then to the target with one rounding */
+static uint64_t fcvt(uint64_t v, int from, int to, fp_rnd r)
 {
-    for (int l = 0; l < DS_LANES; l++)
-        v[l] = from == DS_F64   ? v[l]
-               : from == DS_F32 ? f64b((double)f32v((uint32_t)v[l]))
-               : from == DS_F16 ? f16_to_f64((uint16_t)v[l])
-                                : bf16_to_f64((uint16_t)v[l]);
-    if (to == DS_F32) {
-        fp_use_rounding(r);
-        for (int l = 0; l < DS_LANES; l++)
-            v[l] = f32b((float)f64v(v[l]));
-    } else if (to == DS_F16 || to == DS_BF16) {
-        for (int l = 0; l < DS_LANES; l++)
-            v[l] = to == DS_F16 ? f16_from_f64(v[l], r) : bf16_from_f64(v[l], r);
+    uint64_t d = from == DS_F64 ? v : from == DS_F32 ? f64b((double)f32v((uint32_t)v))
+                 : from == DS_F16 ? f16_to_f64((uint16_t)v) : bf16_to_f64((uint16_t)v);
+    switch (to) {
+    case DS_F16: return f16_from_f64(d, r);
+    case DS_BF16: return bf16_from_f64(d, r);
+    case DS_F32: fp_use_rounding(r); return f32b((float)f64v(d));
+    default: return d;
     }
 }
 

@@ -222,13 +222,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_FADD:
         case DO_FMUL:
         case DO_FFMA: CAT(fp_, RUN)(o, s); break;
-        case DO_FCVT: {
-            uint64_t v[DS_LANES];
-            EACH v[l] = (uint64_t)s[o->a][l];
-            fcvt_lanes(v, o->k, o->fmt, (fp_rnd)o->rnd);
-            EACH s[o->d][l] = (LANE_T)v[l];
-            break;
-        }
+        case DO_FCVT: MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd); break;
         /* Floating point by its bits, every format alike, lane by lane
          * without branches (the vectoriser's). The fields fit the lanes the
          * program runs on. The magnitude (sign cleared) is non-negative, so
