@@ -88,6 +88,11 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
     io->fault = io->fault_buf;
 }
 
+#if defined(__GNUC__)
+#define COLD __attribute__((noinline, cold))
+#else
+#define COLD
+#endif
 #define EACH for (int l = 0; l < DS_LANES; l++)
 #define MASKED for (uint32_t m_ = cur; m_; m_ &= m_ - 1) for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
 #define CAT_(a, b) a##b

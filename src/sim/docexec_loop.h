@@ -20,7 +20,24 @@
         }                                                                                                      \
     } while (0)
 /* the same through the 128-bit functions (division and its family) */
+
+/* The rare operations, out of the loop's way (kept out of line, so that
+ * the hot cases keep their registers): the division family through the
+ * 128-bit functions, the conversions a lane at a time. */
+COLD static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+{
 #define BIN_WIDE(fn) BIN((LANE_T)fn((ds_int)x, (ds_int)y))
+    switch (o->code) {
+    case DO_DIV: BIN_WIDE(ds_div); break;
+    case DO_CDIV: BIN_WIDE(ds_cdiv); break;
+    default: BIN_WIDE(ds_mod); break;
+    }
+}
+
+COLD static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint32_t cur)
+{
+    MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd);
+}
 
 /* R[a] of each lane: read into d (DO_RGET) or, on the lanes of cur, noted
  * for the caller to write (DO_RSET). An index outside the file faults on the
@@ -98,6 +115,27 @@ static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
     return sim_pack_pred(nz);
 }
 
+/* the operations on the warp's other lanes and its predicate file */
+COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io)
+{
+    switch (o->code) {
+    case DO_CTZ: EACH s[o->d][l] = (LANE_T)lowest_bit((ds_int)s[o->a][l]); break;
+    case DO_LANE: {
+        LANE_T v[DS_LANES]; /* d may be a or b */
+        EACH v[l] = s[o->b][l] >= 0 && s[o->b][l] < DS_LANES ? s[o->a][(int)s[o->b][l]] : 0;
+        memcpy(s[o->d], v, sizeof v);
+        break;
+    }
+    case DO_INPFILE: EACH s[o->d][l] = io->pfile[l]; break;
+    default: /* DO_OUTPFILE */
+        EACH {
+            io->out_pfile[l] = (uint8_t)s[o->a][l];
+            io->out_pfile_we[l] = (uint8_t)s[o->b][l];
+        }
+        break;
+    }
+}
+
 LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
     const uint32_t entry = io->mask;
@@ -125,9 +163,9 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_ADD: BIN((LANE_T)((ULANE_T)x + (ULANE_T)y)); break;
         case DO_SUB: BIN((LANE_T)((ULANE_T)x - (ULANE_T)y)); break;
         case DO_MUL: BIN((LANE_T)((ULANE_T)x * (ULANE_T)y)); break;
-        case DO_DIV: BIN_WIDE(ds_div); break;
-        case DO_CDIV: BIN_WIDE(ds_cdiv); break;
-        case DO_MOD: BIN_WIDE(ds_mod); break;
+        case DO_DIV:
+        case DO_CDIV:
+        case DO_MOD: CAT(divide_, RUN)(o, s); break;
         case DO_AND: BIN(x & y); break;
         case DO_OR: BIN(x | y); break;
         case DO_XOR: BIN(x ^ y); break;
@@ -222,7 +260,7 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         case DO_FADD:
         case DO_FMUL:
         case DO_FFMA: CAT(fp_, RUN)(o, s); break;
-        case DO_FCVT: MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd); break;
+        case DO_FCVT: CAT(convert_, RUN)(o, s, cur); break;
         /* Floating point by its bits, every format alike, lane by lane
          * without branches (the vectoriser's). The fields fit the lanes the
          * program runs on. The magnitude (sign cleared) is non-negative, so
@@ -316,20 +354,10 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             EACH s[o->d][l] = m;
             break;
         }
-        case DO_CTZ: EACH s[o->d][l] = (LANE_T)lowest_bit((ds_int)s[o->a][l]); break;
-        case DO_LANE: {
-            LANE_T v[DS_LANES]; /* d may be a or b */
-            EACH v[l] = s[o->b][l] >= 0 && s[o->b][l] < DS_LANES ? s[o->a][(int)s[o->b][l]] : 0;
-            memcpy(s[o->d], v, sizeof v);
-            break;
-        }
-        case DO_INPFILE: EACH s[o->d][l] = io->pfile[l]; break;
-        case DO_OUTPFILE:
-            EACH {
-                io->out_pfile[l] = (uint8_t)s[o->a][l];
-                io->out_pfile_we[l] = (uint8_t)s[o->b][l];
-            }
-            break;
+        case DO_CTZ:
+        case DO_LANE:
+        case DO_INPFILE:
+        case DO_OUTPFILE: CAT(warp_, RUN)(o, s, io); break;
         case DO_RGET:
         case DO_RSET:
             if (CAT(indexed_, RUN)(o, s, io, cur))
@@ -340,4 +368,3 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
     }
 }
 #undef BIN
-#undef BIN_WIDE
