@@ -12,7 +12,8 @@
  *    mask or an extension that only changes higher bits becomes a copy;
  *  - a constant operand of a binary operation becomes its immediate, a test
  *    of `x != 0` reads x, copies are propagated, and operations whose
- *    results nobody reads are removed, as are empty branches.
+ *    results nobody reads are removed, as are empty branches;
+ *  - a constant read only inside one branch is loaded there.
  * Width facts hold for every lane an operation computes; the lanes outside
  * the mask hold values nobody reads, before and after. An operation this
  * file does not know keeps everything it may read and is never removed. */
@@ -442,6 +443,49 @@ static int coalesce_copy(ds_prog *p, const facts *f)
     return 0;
 }
 
+/* A constant whose readers all lie in one branch opened after it (the NaN
+ * of a rounding, say) moves to its first reader, so that a run that skips
+ * the branch skips it too. One at a time; returns 1 when it moved one.
+ * Branch targets are ELSE or ENDIF operations, which read nothing, so no
+ * jump lands between the moved constant and its reader. */
+static int sink_const(ds_prog *p, const facts *f)
+{
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *c = &p->ops[i];
+        if (c->code != DO_CONST || !valid(f, c->d) || f->ndefs[c->d] != 1)
+            continue;
+        int j = i + 1, depth = 0;
+        for (; j < p->nops && !reads_slot(&p->ops[j], c->d); j++)
+            depth += p->ops[j].code == DO_IF ? 1 : p->ops[j].code == DO_ENDIF ? -1 : 0;
+        if (j >= p->nops || depth <= 0)
+            continue; /* no reader, or the first is not deeper than the constant */
+        int end = p->nops, d = 0, ok = 1;
+        for (int m = j; m < p->nops && end == p->nops; m++) {
+            const int code = p->ops[m].code;
+            if (code == DO_IF)
+                d++;
+            else if ((code == DO_ELSE || code == DO_ENDIF) && d == 0)
+                end = m; /* j's branch ends here */
+            else if (code == DO_ENDIF)
+                d--;
+        }
+        for (int m = end; m < p->nops && ok; m++)
+            ok = !reads_slot(&p->ops[m], c->d);
+        if (!ok)
+            continue;
+        const ds_op moved = *c;
+        memmove(&p->ops[i], &p->ops[i + 1], sizeof moved * (size_t)(j - 1 - i));
+        p->ops[j - 1] = moved;
+        for (int m = 0; m < p->nops; m++) {
+            ds_op *o = &p->ops[m];
+            if ((o->code == DO_IF || o->code == DO_ELSE) && o->k > i && o->k < j)
+                o->k--;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* Removes what nobody reads, a copy into itself and empty branches;
  * branch targets follow. Returns the number removed. */
 static int sweep(ds_prog *p, const facts *f)
@@ -507,6 +551,8 @@ void ds_optimize(ds_prog *p)
         n += sweep(p, f);
         analyse(p, f);
         n += demand_rewrites(p, f);
+        analyse(p, f);
+        n += sink_const(p, f);
         if (!n)
             break;
     }

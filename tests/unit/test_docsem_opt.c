@@ -5,7 +5,8 @@
  * instructions before the optimiser, 49 after; 93 and 66 for the five fp
  * ones). The 32-bit kernels' programs all run on 32-bit lanes, the F64
  * ones on 64-bit lanes (docsem/narrow.c), and a program that compares a
- * 64-bit product with 2^64 on neither. That
+ * 64-bit product with 2^64 on neither. The canonical NaN of a rounding is
+ * loaded inside the branch that reads it. That
  * what they compute is unchanged is test_docsem's part (which runs every
  * program on both lane widths). */
 #include <stdlib.h>
@@ -61,6 +62,32 @@ static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
     return total;
 }
 
+/* in the program of src's one instruction, no constant is loaded before the
+ * first branch (the canonical NaN is read only inside it) */
+static void consts_in_branch(const gisa_isa *isa, const char *src)
+{
+    gisa_word *words;
+    size_t n;
+    gisa_diags *d = api_diags();
+    CHECK(gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, &n, d) == GISA_OK);
+    gisa_diags_free(d);
+    gisa_sim *sim;
+    CHECK(gisa_sim_new(isa, 32, 1, &sim) == GISA_OK);
+    gisa_sim_set_engine(sim, GISA_ENGINE_DOC);
+    gisa_sim_load(sim, words, n);
+    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
+    const ds_prog *p = sim->nprog ? sim->prog[0].doc : NULL;
+    CHECKF(p != NULL, "%s has no program", src);
+    int seen_if = 0, early = 0;
+    for (int k = 0; p && k < p->nops; k++) {
+        seen_if |= p->ops[k].code == DO_IF;
+        early += !seen_if && p->ops[k].code == DO_CONST;
+    }
+    CHECKF(p && seen_if && !early, "%s: %d constants loaded before its branch", src, early);
+    gisa_sim_free(sim);
+    free(words);
+}
+
 int main(void)
 {
     gisa_isa *isa;
@@ -85,6 +112,9 @@ int main(void)
     wide = 0;
     ops_of(isa, "DFMA R2, R4, R6, R8 ;\nDADD R2, R4, R6 ;\nDMUL R2, R4, R6 ;\n", 64, &wide);
     CHECKF(wide == 0, "%d of the F64 kernels' programs need 128-bit lanes", wide);
+    consts_in_branch(isa, "FFMA R1, R2, R3, R4 ;\n");
+    consts_in_branch(isa, "FADD R1, R2, R3 ;\n");
+    consts_in_branch(isa, "DFMA R2, R4, R6, R8 ;\n");
     /* the carry of a 64-bit product is a comparison with 2^64, which 64 bits cannot hold */
     wide = 0;
     ops_of(isa, "IMAD.WIDE.U32 R2, P3, R4, R5, R6 ;\n", 64, &wide);
