@@ -93,51 +93,93 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #else
 #define COLD
 #endif
+/* labels as values: one jump per operation (-DDOC_THREADED=0: a switch) */
+#if !defined(DOC_THREADED) && defined(__GNUC__)
+#define DOC_THREADED 1
+#elif !defined(DOC_THREADED)
+#define DOC_THREADED 0
+#endif
 #define EACH for (int l = 0; l < DS_LANES; l++)
 #define MASKED for (uint32_t m_ = cur; m_; m_ &= m_ - 1) for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 
+/* The loop of each width, and on x86-64 with GCC a second one compiled for
+ * x86-64-v3 (AVX2), chosen at run time (the native lane loops' choice, made
+ * by hand: a function whose labels are values cannot be target_clones'd) */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&               \
+    !defined(GISA_NO_CLONES)
+#define DOC_V3 1
+#else
+#define DOC_V3 0
+#endif
+
 #define LANE_T ds_int
 #define ULANE_T u128
 #define LANE_BITS 128
-#define RUN run_128
 #define FIELD_T uint64_t
 #define FIELD_S int64_t
 #define FIELD_BITS 64
+#define RUN run_128
+#define RUN_ATTR
 #include "sim/docexec_loop.h"
+#if DOC_V3
+#undef RUN
+#undef RUN_ATTR
+#define RUN run_128_v3
+#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
+#include "sim/docexec_loop.h"
+#endif
 #undef LANE_T
 #undef ULANE_T
 #undef LANE_BITS
-#undef RUN
 #undef FIELD_T
 #undef FIELD_S
 #undef FIELD_BITS
+#undef RUN
+#undef RUN_ATTR
 
 #define LANE_T int64_t
 #define ULANE_T uint64_t
 #define LANE_BITS 64
-#define RUN run_64
 #define FIELD_T uint64_t
 #define FIELD_S int64_t
 #define FIELD_BITS 64
+#define RUN run_64
+#define RUN_ATTR
 #include "sim/docexec_loop.h"
+#if DOC_V3
+#undef RUN
+#undef RUN_ATTR
+#define RUN run_64_v3
+#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
+#include "sim/docexec_loop.h"
+#endif
 #undef LANE_T
 #undef ULANE_T
 #undef LANE_BITS
-#undef RUN
 #undef FIELD_T
 #undef FIELD_S
 #undef FIELD_BITS
+#undef RUN
+#undef RUN_ATTR
 
 #define LANE_T int32_t
 #define ULANE_T uint32_t
 #define LANE_BITS 32
-#define RUN run_32
 #define FIELD_T uint32_t
 #define FIELD_S int32_t
 #define FIELD_BITS 32
+#define RUN run_32
+#define RUN_ATTR
 #include "sim/docexec_loop.h"
+#if DOC_V3
+#undef RUN
+#undef RUN_ATTR
+#define RUN run_32_v3
+#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
+#include "sim/docexec_loop.h"
+#endif
 
 static _Thread_local ds_int frame_128[DS_MAX_SLOTS][DS_LANES];
 static _Thread_local int64_t frame_64[DS_MAX_SLOTS][DS_LANES];
@@ -148,6 +190,17 @@ int sim_doc_lane_bits_min;
 void sim_doc_run(const ds_prog *p, ds_io *io)
 {
     const int bits = p->lane_bits > sim_doc_lane_bits_min ? p->lane_bits : sim_doc_lane_bits_min;
+#if DOC_V3
+    if (__builtin_cpu_supports("x86-64-v3")) {
+        if (bits <= 32)
+            run_32_v3(p, io, frame_32);
+        else if (bits <= 64)
+            run_64_v3(p, io, frame_64);
+        else
+            run_128_v3(p, io, frame_128);
+        return;
+    }
+#endif
     if (bits <= 32)
         run_32(p, io, frame_32);
     else if (bits <= 64)

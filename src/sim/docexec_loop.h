@@ -1,7 +1,9 @@
 /* The executor's loop, written once for the three lane widths: docexec.c
  * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS, RUN
- * (the function's name), and FIELD_T, FIELD_S, FIELD_BITS (the unsigned and
- * signed types of bit fields: the lane's, at most 64 bits) defined. On 32- and 64-bit lanes a slot holds
+ * and RUN_ATTR (the loop's name and attributes), and FIELD_T, FIELD_S,
+ * FIELD_BITS (the unsigned and signed types of bit fields: the lane's, at
+ * most 64 bits) defined. Its helpers are named after RUN, so that each is
+ * inlined into its one loop and compiled for that loop's instruction set. On 32- and 64-bit lanes a slot holds
  * the low bits of its value, the whole value where docsem/narrow.c proved
  * it fits (ds_lane_bits): the rare operations on wider values go through
  * 128-bit arithmetic, exact for every slot that analysis lets them read,
@@ -19,7 +21,6 @@
             EACH { LANE_T x = A[l], y = B[l]; D[l] = (expr); }                                                 \
         }                                                                                                      \
     } while (0)
-/* the same through the 128-bit functions (division and its family) */
 
 /* The rare operations, out of the loop's way (kept out of line, so that
  * the hot cases keep their registers): the division family through the
@@ -32,6 +33,7 @@ COLD static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
     case DO_CDIV: BIN_WIDE(ds_cdiv); break;
     default: BIN_WIDE(ds_mod); break;
     }
+#undef BIN_WIDE
 }
 
 COLD static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint32_t cur)
@@ -136,19 +138,100 @@ COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *i
     }
 }
 
-LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
+RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
     const uint32_t entry = io->mask;
     uint32_t cur = entry;
     uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
     int sp = 0;
-    for (int pc = 0; pc < p->nops; pc++) {
-        const ds_op oc = p->ops[pc]; /* a local copy: the lane stores cannot alias it */
-        const ds_op *o = &oc;
-        switch ((ds_opcode)o->code) {
-        case DO_CONST: EACH s[o->d][l] = (LANE_T)o->imm; break;
-        case DO_MOV: memcpy(s[o->d], s[o->a], sizeof s[0]); break;
-        case DO_STORE: {
+    int pc = -1;
+    ds_op oc; /* a local copy of the operation: the lane stores cannot alias it */
+    const ds_op *o = &oc;
+#if DOC_THREADED
+    /* each operation ends with its own jump to the next one's code (which
+     * the branch predictor learns per operation, unlike one switch) */
+    static const void *const next_op[DO_COUNT + 1] = {
+        [DO_CONST] = &&L_DO_CONST,
+        [DO_MOV] = &&L_DO_MOV,
+        [DO_STORE] = &&L_DO_STORE,
+        [DO_ADD] = &&L_DO_ADD,
+        [DO_SUB] = &&L_DO_SUB,
+        [DO_MUL] = &&L_DO_MUL,
+        [DO_DIV] = &&L_DO_DIV,
+        [DO_CDIV] = &&L_DO_CDIV,
+        [DO_MOD] = &&L_DO_MOD,
+        [DO_AND] = &&L_DO_AND,
+        [DO_OR] = &&L_DO_OR,
+        [DO_XOR] = &&L_DO_XOR,
+        [DO_SHL] = &&L_DO_SHL,
+        [DO_SHR] = &&L_DO_SHR,
+        [DO_LT] = &&L_DO_LT,
+        [DO_LE] = &&L_DO_LE,
+        [DO_GT] = &&L_DO_GT,
+        [DO_GE] = &&L_DO_GE,
+        [DO_EQ] = &&L_DO_EQ,
+        [DO_NE] = &&L_DO_NE,
+        [DO_MIN] = &&L_DO_MIN,
+        [DO_MAX] = &&L_DO_MAX,
+        [DO_LAND] = &&L_DO_LAND,
+        [DO_LOR] = &&L_DO_LOR,
+        [DO_NOT] = &&L_DO_NOT,
+        [DO_NEG] = &&L_DO_NEG,
+        [DO_LNOT] = &&L_DO_LNOT,
+        [DO_ABS] = &&L_DO_ABS,
+        [DO_BITS] = &&L_DO_BITS,
+        [DO_SEXT] = &&L_DO_SEXT,
+        [DO_INSERT] = &&L_DO_INSERT,
+        [DO_SEL] = &&L_DO_SEL,
+        [DO_LUT3] = &&L_DO_LUT3,
+        [DO_FADD] = &&L_DO_FADD,
+        [DO_FMUL] = &&L_DO_FMUL,
+        [DO_FFMA] = &&L_DO_FFMA,
+        [DO_FCVT] = &&L_DO_FCVT,
+        [DO_FCMP] = &&L_DO_FCMP,
+        [DO_FISNAN] = &&L_DO_FISNAN,
+        [DO_FISSUB] = &&L_DO_FISSUB,
+        [DO_FMIN] = &&L_DO_FMIN,
+        [DO_FMAX] = &&L_DO_FMAX,
+        [DO_IF] = &&L_DO_IF,
+        [DO_ELSE] = &&L_DO_ELSE,
+        [DO_ENDIF] = &&L_DO_ENDIF,
+        [DO_FAULT] = &&L_DO_FAULT,
+        [DO_IN] = &&L_DO_IN,
+        [DO_INPRED] = &&L_DO_INPRED,
+        [DO_OLD] = &&L_DO_OLD,
+        [DO_OLDPRED] = &&L_DO_OLDPRED,
+        [DO_OUT] = &&L_DO_OUT,
+        [DO_OUTPRED] = &&L_DO_OUTPRED,
+        [DO_LANEMASK] = &&L_DO_LANEMASK,
+        [DO_CTZ] = &&L_DO_CTZ,
+        [DO_LANE] = &&L_DO_LANE,
+        [DO_INPFILE] = &&L_DO_INPFILE,
+        [DO_OUTPFILE] = &&L_DO_OUTPFILE,
+        [DO_RGET] = &&L_DO_RGET,
+        [DO_RSET] = &&L_DO_RSET,
+        [DO_COUNT] = &&L_DO_COUNT};
+#define OP(code) L_##code:
+#define NEXT                                                                                                   \
+    do {                                                                                                       \
+        if (++pc >= p->nops)                                                                                   \
+            return;                                                                                            \
+        oc = p->ops[pc];                                                                                       \
+        goto *next_op[oc.code];                                                                                \
+    } while (0)
+    NEXT;
+    {
+        {
+#else
+#define OP(code) case code:
+#define NEXT break
+    while (++pc < p->nops) {
+        oc = p->ops[pc];
+        switch ((ds_opcode)oc.code) {
+#endif
+        OP(DO_CONST) EACH s[o->d][l] = (LANE_T)o->imm; NEXT;
+        OP(DO_MOV) memcpy(s[o->d], s[o->a], sizeof s[0]); NEXT;
+        OP(DO_STORE) {
             LANE_T *D = s[o->d];
             if (cur == entry) {
                 if (o->bk)
@@ -158,18 +241,18 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             } else {
                 MASKED D[l] = o->bk ? (LANE_T)o->imm : s[o->a][l];
             }
-            break;
+            NEXT;
         }
-        case DO_ADD: BIN((LANE_T)((ULANE_T)x + (ULANE_T)y)); break;
-        case DO_SUB: BIN((LANE_T)((ULANE_T)x - (ULANE_T)y)); break;
-        case DO_MUL: BIN((LANE_T)((ULANE_T)x * (ULANE_T)y)); break;
-        case DO_DIV:
-        case DO_CDIV:
-        case DO_MOD: CAT(divide_, RUN)(o, s); break;
-        case DO_AND: BIN(x & y); break;
-        case DO_OR: BIN(x | y); break;
-        case DO_XOR: BIN(x ^ y); break;
-        case DO_SHL:
+        OP(DO_ADD) BIN((LANE_T)((ULANE_T)x + (ULANE_T)y)); NEXT;
+        OP(DO_SUB) BIN((LANE_T)((ULANE_T)x - (ULANE_T)y)); NEXT;
+        OP(DO_MUL) BIN((LANE_T)((ULANE_T)x * (ULANE_T)y)); NEXT;
+        OP(DO_DIV)
+        OP(DO_CDIV)
+        OP(DO_MOD) CAT(divide_, RUN)(o, s); NEXT;
+        OP(DO_AND) BIN(x & y); NEXT;
+        OP(DO_OR) BIN(x | y); NEXT;
+        OP(DO_XOR) BIN(x ^ y); NEXT;
+        OP(DO_SHL)
             if (o->bk && o->imm >= 0 && o->imm <= 127) { /* the usual constant shift: no range test per lane */
                 const int k = (int)o->imm;
                 if (k >= LANE_BITS)
@@ -179,53 +262,53 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             } else {
                 BIN(y < 0 || y >= LANE_BITS ? 0 : (LANE_T)((ULANE_T)x << y));
             }
-            break;
-        case DO_SHR:
+            NEXT;
+        OP(DO_SHR)
             if (o->bk && o->imm >= 0 && o->imm <= 127) {
                 const int k = (int)(o->imm < LANE_BITS ? o->imm : LANE_BITS - 1);
                 EACH s[o->d][l] = s[o->a][l] >> k;
             } else {
                 BIN(y < 0 || y >= LANE_BITS ? (x < 0 ? -1 : 0) : x >> y);
             }
-            break;
-        case DO_LT: BIN(x < y); break;
-        case DO_LE: BIN(x <= y); break;
-        case DO_GT: BIN(x > y); break;
-        case DO_GE: BIN(x >= y); break;
-        case DO_EQ: BIN(x == y); break;
-        case DO_NE: BIN(x != y); break;
-        case DO_MIN: BIN(x < y ? x : y); break;
-        case DO_MAX: BIN(x > y ? x : y); break;
-        case DO_LAND: BIN(x && y); break;
-        case DO_LOR: BIN(x || y); break;
-        case DO_NOT: EACH s[o->d][l] = ~s[o->a][l]; break;
-        case DO_NEG: EACH s[o->d][l] = (LANE_T)(0 - (ULANE_T)s[o->a][l]); break;
-        case DO_LNOT: EACH s[o->d][l] = !s[o->a][l]; break;
-        case DO_ABS: EACH s[o->d][l] = s[o->a][l] < 0 ? (LANE_T)(0 - (ULANE_T)s[o->a][l]) : s[o->a][l]; break;
+            NEXT;
+        OP(DO_LT) BIN(x < y); NEXT;
+        OP(DO_LE) BIN(x <= y); NEXT;
+        OP(DO_GT) BIN(x > y); NEXT;
+        OP(DO_GE) BIN(x >= y); NEXT;
+        OP(DO_EQ) BIN(x == y); NEXT;
+        OP(DO_NE) BIN(x != y); NEXT;
+        OP(DO_MIN) BIN(x < y ? x : y); NEXT;
+        OP(DO_MAX) BIN(x > y ? x : y); NEXT;
+        OP(DO_LAND) BIN(x && y); NEXT;
+        OP(DO_LOR) BIN(x || y); NEXT;
+        OP(DO_NOT) EACH s[o->d][l] = ~s[o->a][l]; NEXT;
+        OP(DO_NEG) EACH s[o->d][l] = (LANE_T)(0 - (ULANE_T)s[o->a][l]); NEXT;
+        OP(DO_LNOT) EACH s[o->d][l] = !s[o->a][l]; NEXT;
+        OP(DO_ABS) EACH s[o->d][l] = s[o->a][l] < 0 ? (LANE_T)(0 - (ULANE_T)s[o->a][l]) : s[o->a][l]; NEXT;
         /* bit fields within FIELD_BITS (the lane, at most 64: the usual
          * case) take FIELD_T arithmetic, others 128-bit */
-        case DO_BITS: {
+        OP(DO_BITS) {
             if (o->width > 0 && o->k + o->width <= FIELD_BITS) {
                 const FIELD_T m = o->width >= FIELD_BITS ? (FIELD_T)~(FIELD_T)0 : ((FIELD_T)1 << o->width) - 1;
                 const int k = o->k;
                 EACH s[o->d][l] = (LANE_T)(((FIELD_T)s[o->a][l] >> k) & m);
-                break;
+                NEXT;
             }
             const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
             EACH s[o->d][l] = (LANE_T)(((u128)(ds_int)s[o->a][l] >> o->k) & m);
-            break;
+            NEXT;
         }
-        case DO_SEXT: {
+        OP(DO_SEXT) {
             if (o->width <= FIELD_BITS && o->width > 0) {
                 const int sh = FIELD_BITS - o->width;
                 EACH s[o->d][l] = (LANE_T)((FIELD_S)((FIELD_T)s[o->a][l] << sh) >> sh);
-                break;
+                NEXT;
             }
             const int sh = 128 - o->width;
             EACH s[o->d][l] = (LANE_T)((ds_int)((u128)(ds_int)s[o->a][l] << sh) >> sh);
-            break;
+            NEXT;
         }
-        case DO_INSERT: {
+        OP(DO_INSERT) {
             if (o->width > 0 && o->k + o->width <= FIELD_BITS) {
                 const int k = o->k;
                 const FIELD_T m =
@@ -235,15 +318,15 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                     const FIELD_T lo = ((FIELD_T)s[o->a][l] & ~m) | (((FIELD_T)s[o->b][l] << k) & m);
                     s[o->d][l] = (LANE_T)(((ULANE_T)s[o->a][l] & high) | lo);
                 }
-                break;
+                NEXT;
             }
             const u128 m = (o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1)) << o->k;
             EACH s[o->d][l] =
                 (LANE_T)(((u128)(ds_int)s[o->a][l] & ~m) | (((u128)(ds_int)s[o->b][l] << o->k) & m));
-            break;
+            NEXT;
         }
-        case DO_SEL: EACH s[o->d][l] = s[o->a][l] ? s[o->b][l] : s[o->c][l]; break;
-        case DO_LUT3: {
+        OP(DO_SEL) EACH s[o->d][l] = s[o->a][l] ? s[o->b][l] : s[o->c][l]; NEXT;
+        OP(DO_LUT3) {
             const ULANE_T m = o->width >= LANE_BITS ? (ULANE_T)~(ULANE_T)0 : (((ULANE_T)1 << o->width) - 1);
             ULANE_T t[8]; /* each minterm of the table: all ones where it is in */
             for (int k = 0; k < 8; k++)
@@ -255,12 +338,12 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                     r |= t[k] & (k & 4 ? a : ~a) & (k & 2 ? b : ~b) & (k & 1 ? c : ~c);
                 s[o->d][l] = (LANE_T)(r & m);
             }
-            break;
+            NEXT;
         }
-        case DO_FADD:
-        case DO_FMUL:
-        case DO_FFMA: CAT(fp_, RUN)(o, s); break;
-        case DO_FCVT: CAT(convert_, RUN)(o, s, cur); break;
+        OP(DO_FADD)
+        OP(DO_FMUL)
+        OP(DO_FFMA) CAT(fp_, RUN)(o, s); NEXT;
+        OP(DO_FCVT) CAT(convert_, RUN)(o, s, cur); NEXT;
         /* Floating point by its bits, every format alike, lane by lane
          * without branches (the vectoriser's). The fields fit the lanes the
          * program runs on. The magnitude (sign cleared) is non-negative, so
@@ -269,17 +352,17 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
          * (the magnitude, negated for a negative sign) orders the values
          * that are not NaN, -0 and +0 equal. */
 #define FKEY(v) (((v) & sign) ? -((v) & mag) : ((v) & mag))
-        case DO_FISNAN: {
+        OP(DO_FISNAN) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             EACH s[o->d][l] = (s[o->a][l] & mag) > e ? 1 : 0;
-            break;
+            NEXT;
         }
-        case DO_FISSUB: {
+        OP(DO_FISSUB) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), f = (LANE_T)fmts[o->fmt]->frac;
             EACH s[o->d][l] = (s[o->a][l] & mag) > 0 && (s[o->a][l] & mag) <= f ? 1 : 0;
-            break;
+            NEXT;
         }
-        case DO_FCMP: { /* the mask's bit of the relation: 1 less, 2 equal, 4 greater, 8 unordered */
+        OP(DO_FCMP) { /* the mask's bit of the relation: 1 less, 2 equal, 4 greater, 8 unordered */
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
             const LANE_T lt = o->imm & 1, eq = o->imm >> 1 & 1, gt = o->imm >> 2 & 1, un = o->imm >> 3 & 1;
@@ -288,10 +371,10 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 const LANE_T ordered = ka < kb ? lt : ka == kb ? eq : gt;
                 s[o->d][l] = (a & mag) > e || (b & mag) > e ? un : ordered;
             }
-            break;
+            NEXT;
         }
-        case DO_FMIN:
-        case DO_FMAX: { /* a NaN gives the other operand; +0 is above -0 */
+        OP(DO_FMIN)
+        OP(DO_FMAX) { /* a NaN gives the other operand; +0 is above -0 */
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
             const int max = o->code == DO_FMAX;
@@ -302,34 +385,34 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 const int pick_a = (a & mag) <= e && ((b & mag) > e || a_wins);
                 s[o->d][l] = pick_a ? a : b;
             }
-            break;
+            NEXT;
         }
 #undef FKEY
-        case DO_IF: {
+        OP(DO_IF) {
             const uint32_t t = CAT(nonzero_, RUN)(s[o->a]);
             stack_cur[sp] = cur;
             stack_else[sp++] = cur & ~t;
             cur &= t;
             if (!cur)
                 pc = o->k - 1;
-            break;
+            NEXT;
         }
-        case DO_ELSE:
+        OP(DO_ELSE)
             cur = stack_else[sp - 1];
             if (!cur)
                 pc = o->k - 1;
-            break;
-        case DO_ENDIF: cur = stack_cur[--sp]; break;
-        case DO_FAULT: {
+            NEXT;
+        OP(DO_ENDIF) cur = stack_cur[--sp]; NEXT;
+        OP(DO_FAULT) {
             const uint32_t t = CAT(nonzero_, RUN)(s[o->a]) & cur;
             if (t) {
                 fault_at(p, o, io, __builtin_ctz(t));
                 return;
             }
-            break;
+            NEXT;
         }
-        case DO_IN:
-        case DO_OLD: {
+        OP(DO_IN)
+        OP(DO_OLD) {
             const uint32_t *restrict lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
             const uint32_t *restrict hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
             LANE_T *restrict D = s[o->d];
@@ -337,34 +420,36 @@ LANE_FN static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
             else
                 EACH D[l] = (LANE_T)lo[l];
-            break;
+            NEXT;
         }
-        case DO_INPRED: EACH s[o->d][l] = io->pred[o->k][l]; break;
-        case DO_OLDPRED: EACH s[o->d][l] = io->old_pred[o->k][l]; break;
-        case DO_OUT: {
+        OP(DO_INPRED) EACH s[o->d][l] = io->pred[o->k][l]; NEXT;
+        OP(DO_OLDPRED) EACH s[o->d][l] = io->old_pred[o->k][l]; NEXT;
+        OP(DO_OUT) {
             uint32_t *restrict lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
             EACH lo[l] = (uint32_t)s[o->a][l];
             if (o->width == 64)
                 EACH hi[l] = (uint32_t)((uint64_t)s[o->a][l] >> 32);
-            break;
+            NEXT;
         }
-        case DO_OUTPRED: EACH io->out_pred[o->k][l] = s[o->a][l] != 0; break;
-        case DO_LANEMASK: {
+        OP(DO_OUTPRED) EACH io->out_pred[o->k][l] = s[o->a][l] != 0; NEXT;
+        OP(DO_LANEMASK) {
             const LANE_T m = o->k ? io->guard : io->active;
             EACH s[o->d][l] = m;
-            break;
+            NEXT;
         }
-        case DO_CTZ:
-        case DO_LANE:
-        case DO_INPFILE:
-        case DO_OUTPFILE: CAT(warp_, RUN)(o, s, io); break;
-        case DO_RGET:
-        case DO_RSET:
+        OP(DO_CTZ)
+        OP(DO_LANE)
+        OP(DO_INPFILE)
+        OP(DO_OUTPFILE) CAT(warp_, RUN)(o, s, io); NEXT;
+        OP(DO_RGET)
+        OP(DO_RSET)
             if (CAT(indexed_, RUN)(o, s, io, cur))
                 return;
-            break;
-        case DO_COUNT: break;
+            NEXT;
+        OP(DO_COUNT) NEXT;
         }
     }
+#undef OP
+#undef NEXT
 }
 #undef BIN
