@@ -120,24 +120,7 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define FIELD_T uint64_t
 #define FIELD_S int64_t
 #define FIELD_BITS 64
-#define RUN run_128
-#define RUN_ATTR
-#include "sim/docexec_loop.h"
-#if DOC_V3
-#undef RUN
-#undef RUN_ATTR
-#define RUN run_128_v3
-#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
-#include "sim/docexec_loop.h"
-#endif
-#undef LANE_T
-#undef ULANE_T
-#undef LANE_BITS
-#undef FIELD_T
-#undef FIELD_S
-#undef FIELD_BITS
-#undef RUN
-#undef RUN_ATTR
+#include "sim/docexec_width.h"
 
 #define LANE_T int64_t
 #define ULANE_T uint64_t
@@ -145,24 +128,7 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define FIELD_T uint64_t
 #define FIELD_S int64_t
 #define FIELD_BITS 64
-#define RUN run_64
-#define RUN_ATTR
-#include "sim/docexec_loop.h"
-#if DOC_V3
-#undef RUN
-#undef RUN_ATTR
-#define RUN run_64_v3
-#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
-#include "sim/docexec_loop.h"
-#endif
-#undef LANE_T
-#undef ULANE_T
-#undef LANE_BITS
-#undef FIELD_T
-#undef FIELD_S
-#undef FIELD_BITS
-#undef RUN
-#undef RUN_ATTR
+#include "sim/docexec_width.h"
 
 #define LANE_T int32_t
 #define ULANE_T uint32_t
@@ -170,16 +136,7 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define FIELD_T uint32_t
 #define FIELD_S int32_t
 #define FIELD_BITS 32
-#define RUN run_32
-#define RUN_ATTR
-#include "sim/docexec_loop.h"
-#if DOC_V3
-#undef RUN
-#undef RUN_ATTR
-#define RUN run_32_v3
-#define RUN_ATTR __attribute__((target("arch=x86-64-v3")))
-#include "sim/docexec_loop.h"
-#endif
+#include "sim/docexec_width.h"
 
 static _Thread_local ds_int frame_128[DS_MAX_SLOTS][DS_LANES];
 static _Thread_local int64_t frame_64[DS_MAX_SLOTS][DS_LANES];

@@ -29,9 +29,9 @@ static int read_by_any(const ds_prog *p, int slot)
     return 0;
 }
 
-/* total operations of the programs of src, each checked for dead results;
- * *wide (may be NULL) counts those that need lanes wider than `lanes` bits */
-static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
+/* a simulator that has run src under the doc engine (so every word has its
+ * program); the caller frees it */
+static gisa_sim *run_doc(const gisa_isa *isa, const char *src)
 {
     gisa_word *words;
     size_t n;
@@ -43,6 +43,15 @@ static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
     gisa_sim_set_engine(sim, GISA_ENGINE_DOC);
     gisa_sim_load(sim, words, n);
     CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
+    free(words);
+    return sim;
+}
+
+/* total operations of the programs of src, each checked for dead results;
+ * *wide (may be NULL) counts those that need lanes wider than `lanes` bits */
+static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
+{
+    gisa_sim *sim = run_doc(isa, src);
     int total = 0;
     for (size_t i = 0; i < sim->nprog; i++) {
         const ds_prog *p = sim->prog[i].doc;
@@ -58,7 +67,6 @@ static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
                        sim->prog[i].text, k, p->ops[k].d);
     }
     gisa_sim_free(sim);
-    free(words);
     return total;
 }
 
@@ -66,16 +74,7 @@ static int ops_of(const gisa_isa *isa, const char *src, int lanes, int *wide)
  * first branch (the canonical NaN is read only inside it) */
 static void consts_in_branch(const gisa_isa *isa, const char *src)
 {
-    gisa_word *words;
-    size_t n;
-    gisa_diags *d = api_diags();
-    CHECK(gisa_assemble(isa, "kernel", src, strlen(src), NULL, &words, &n, d) == GISA_OK);
-    gisa_diags_free(d);
-    gisa_sim *sim;
-    CHECK(gisa_sim_new(isa, 32, 1, &sim) == GISA_OK);
-    gisa_sim_set_engine(sim, GISA_ENGINE_DOC);
-    gisa_sim_load(sim, words, n);
-    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
+    gisa_sim *sim = run_doc(isa, src);
     const ds_prog *p = sim->nprog ? sim->prog[0].doc : NULL;
     CHECKF(p != NULL, "%s has no program", src);
     int seen_if = 0, early = 0;
@@ -85,7 +84,6 @@ static void consts_in_branch(const gisa_isa *isa, const char *src)
     }
     CHECKF(p && seen_if && !early, "%s: %d constants loaded before its branch", src, early);
     gisa_sim_free(sim);
-    free(words);
 }
 
 int main(void)
