@@ -17,7 +17,8 @@
  * exists; lint's notes and warnings for the optype are made; when the
  * code compiles, up to 4 random words of the optype run
  * under the doc engine from a random state, and either finish or fault
- * with a reason; the optype's reference text (gisa doc) is written. ASan
+ * with a reason, the same state and fault whether programs run on the
+ * narrowest lanes that hold them or on 128-bit lanes; the optype's reference text (gisa doc) is written. ASan
  * and UBSan watch all of it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include "common/strbuf.h"
 #include "docsem/docsem.h"
 #include "fuzz_target.h"
+#include "sim/docexec.h"
 #include "spec/model.h"
 
 #define SEPARATOR "\n@@@\n"
@@ -110,14 +112,12 @@ static int random_word(const gisa_isa *isa, const isa_optype *ot, uint64_t *s, g
     return 0;
 }
 
-static void run_words(const gisa_isa *isa, const isa_optype *ot, uint64_t seed)
+/* Every register, predicate and uniform register of warp 0, and the
+ * fault, after running w from the state `seed` gives, under the doc engine
+ * with programs on lanes of at least `bits` bits; returns the values kept. */
+static size_t run_state(const gisa_isa *isa, const gisa_word *w, size_t n, uint64_t seed, int bits, uint32_t *out,
+                        size_t cap, char *fault, size_t fault_cap)
 {
-    gisa_word w[WORDS];
-    size_t n = 0;
-    for (int k = 0; k < WORDS; k++)
-        n += (size_t)random_word(isa, ot, &seed, &w[n]);
-    if (!n)
-        return;
     gisa_sim *sim;
     if (gisa_sim_new(isa, gisa_sim_max_regs(isa), 1, &sim) != GISA_OK)
         abort();
@@ -134,10 +134,45 @@ static void run_words(const gisa_isa *isa, const isa_optype *ot, uint64_t seed)
     gisa_sim_set_active(sim, 0, (uint32_t)next(&seed) | 1);
     gisa_sim_load(sim, w, n);
     gisa_sim_fault f;
+    sim_doc_lane_bits_min = bits;
     gisa_status st = gisa_sim_run(sim, &f);
+    sim_doc_lane_bits_min = 0;
     if (st != GISA_OK && (st != GISA_ERR_SIM || !f.message[0] || !f.insn[0] || f.pc >= n))
         abort();
+    snprintf(fault, fault_cap, "%d %s", (int)st, st == GISA_OK ? "" : f.message);
+    size_t k = 0;
+    static const gisa_regfile files[3] = {GISA_RF_R, GISA_RF_P, GISA_RF_UR};
+    for (int rf = 0; rf < 3; rf++)
+        for (unsigned i = 0;; i++) {
+            uint32_t v;
+            if (gisa_sim_get(sim, 0, files[rf], i, 0, &v) != GISA_OK)
+                break;
+            for (unsigned l = 0; l < (files[rf] == GISA_RF_UR ? 1u : (unsigned)GISA_SIM_LANES) && k < cap; l++)
+                if (gisa_sim_get(sim, 0, files[rf], i, l, &out[k]) == GISA_OK)
+                    k++;
+        }
     gisa_sim_free(sim);
+    return k;
+}
+
+/* The words run twice: programs on the narrowest lanes that hold their
+ * values (docsem/narrow.c), then all on 128-bit lanes; the two must end
+ * in the same state and the same fault, whatever the pseudo-code says. */
+static void run_words(const gisa_isa *isa, const isa_optype *ot, uint64_t seed)
+{
+    gisa_word w[WORDS];
+    size_t n = 0;
+    for (int k = 0; k < WORDS; k++)
+        n += (size_t)random_word(isa, ot, &seed, &w[n]);
+    if (!n)
+        return;
+    enum { CAP = 300 * GISA_SIM_LANES };
+    static uint32_t narrow[CAP], wide[CAP];
+    char fault_narrow[320], fault_wide[320];
+    size_t kn = run_state(isa, w, n, seed, 0, narrow, CAP, fault_narrow, sizeof fault_narrow);
+    size_t kw = run_state(isa, w, n, seed, 128, wide, CAP, fault_wide, sizeof fault_wide);
+    if (kn != kw || memcmp(narrow, wide, kn * sizeof narrow[0]) || strcmp(fault_narrow, fault_wide))
+        abort(); /* the narrow lanes compute something else than the 128-bit ones */
 }
 
 /* text[0..len) with every `@N{TEXT}` replaced by N copies of TEXT (TEXT
