@@ -46,7 +46,7 @@ static int result_sbits(const ds_op *o, const widths *w)
 {
     const int a = slot_bits(w, o->a), c = slot_bits(w, o->c);
     const int b = o->bk ? sbits_of(o->imm) : slot_bits(w, o->b);
-    const int fmt = o->fmt == DS_F64 ? 64 : o->fmt == DS_F32 ? 32 : 16;
+    const int fmt = ds_fmt_bits(o->fmt);
     switch ((ds_opcode)o->code) {
     case DO_CONST: return sbits_of(o->imm);
     case DO_IN: case DO_OLD: return o->width == 64 ? 65 : 33;
@@ -92,8 +92,6 @@ static int defines(const ds_op *o)
     }
 }
 
-static int fmt_bits(int fmt) { return fmt == DS_F64 ? 64 : fmt == DS_F32 ? 32 : 16; }
-
 enum { EXACT = 128 };
 
 /* What o needs of what it reads (need[0..2] for a, b, c): 0 nothing, n in
@@ -116,11 +114,11 @@ static int needs(const ds_op *o, int need[3], int lane)
     case DO_SEXT: return o->width > 0 && o->width <= lane;
     case DO_LUT3: return o->width <= lane;
     case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCMP: case DO_FMIN: case DO_FMAX:
-        need[0] = need[1] = fmt_bits(o->fmt);
+        need[0] = need[1] = ds_fmt_bits(o->fmt);
         need[2] = o->code == DO_FFMA ? need[0] : 0;
         return 1;
-    case DO_FISNAN: case DO_FISSUB: need[0] = fmt_bits(o->fmt); return 1;
-    case DO_FCVT: need[0] = fmt_bits(o->k); return 1;
+    case DO_FISNAN: case DO_FISSUB: need[0] = ds_fmt_bits(o->fmt); return 1;
+    case DO_FCVT: need[0] = ds_fmt_bits(o->k); return 1;
     case DO_OUT: need[0] = o->width == 64 ? 64 : 32; return 1;
     case DO_OUTPFILE: need[0] = need[1] = 8; return 1;
     case DO_RSET: need[0] = EXACT; need[1] = 32; return 1;

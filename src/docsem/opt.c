@@ -82,7 +82,6 @@ static int const_slot(const ds_prog *p, const facts *f, int s, ds_int *k)
     return 1;
 }
 
-static int fmt_bits(int fmt) { return fmt == DS_F64 ? 64 : fmt == DS_F32 ? 32 : 16; }
 
 /* an upper bound on the width of o's result, from its operands' */
 static int result_bits(const ds_op *o, const facts *f)
@@ -115,7 +114,7 @@ static int result_bits(const ds_op *o, const facts *f)
     case DO_SEXT: return a < o->width ? a : 128;
     case DO_INSERT: return a < 128 && o->k + o->width < 128 ? imax(a, o->k + o->width) : 128;
     case DO_LUT3: return o->width < 128 ? o->width : 128;
-    case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCVT: return fmt_bits(o->fmt);
+    case DO_FADD: case DO_FMUL: case DO_FFMA: case DO_FCVT: return ds_fmt_bits(o->fmt);
     default: return 128;
     }
 }

@@ -60,6 +60,9 @@ typedef enum ds_opcode {
 
 typedef enum ds_fmt { DS_F16, DS_BF16, DS_F32, DS_F64 } ds_fmt;
 
+/* the bits of a value of format fmt */
+static inline int ds_fmt_bits(int fmt) { return fmt == DS_F64 ? 64 : fmt == DS_F32 ? 32 : 16; }
+
 typedef struct ds_op {
     uint8_t code, fmt, rnd, bk;
     uint8_t width;

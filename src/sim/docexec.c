@@ -39,7 +39,6 @@ static ds_int lowest_bit(ds_int v)
     return (uint64_t)x ? __builtin_ctzll((uint64_t)x) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
 }
 
-
 /* d = o's operation on every lane, by the lane kernels the native engine
  * uses: F64, F32, and F16/BF16 (those kernels take 64 halves: the lanes'
  * in the first 32, the rest only computed) */
