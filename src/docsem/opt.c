@@ -8,10 +8,17 @@
  *  - known widths: an operation that cannot change its operand's value
  *    (x & mask, a bit field or a sign extension wider than x, x != 0 of a
  *    boolean, x + 0) becomes a copy;
- *  - demanded bits: a 32-bit result keeps the low 32 bits of its value, so a
- *    mask or an extension that only changes higher bits becomes a copy;
+ *  - demanded bits, bit by bit: a 32-bit result keeps the low 32 bits of its
+ *    value, a field its place, so a mask, an extension or an insert that
+ *    only changes bits nobody uses becomes a copy (an insert that covers
+ *    every used bit, a copy of what it inserts);
+ *  - bits that may be 1: a field of x | y where y has none there is a field
+ *    of x, one of x << c above c a field of x, one where nothing can be 1 is
+ *    0; a comparison of a value in [0, 2^n) with a constant that range
+ *    decides is a constant, and a fault on a constant 0 goes;
  *  - a constant operand of a binary operation becomes its immediate, a test
- *    of `x != 0` reads x, copies are propagated, and operations whose
+ *    of `x != 0` reads x, copies are propagated (also of a variable that
+ *    keeps its value up to the read), and operations whose
  *    results nobody reads are removed, as are empty branches;
  *  - a constant read only inside one branch is loaded there.
  * Width facts hold for every lane an operation computes; the lanes outside
@@ -21,6 +28,8 @@
 #include <string.h>
 
 #include "docsem/compile.h"
+
+typedef unsigned __int128 u128;
 
 enum { R_A = 1, R_B = 2, R_C = 4, DEF = 8, PURE = 16, KNOWN = 32, TRUTH_A = 64 };
 
@@ -55,9 +64,21 @@ typedef struct facts {
     int ndefs[DS_MAX_SLOTS];
     int def[DS_MAX_SLOTS];   /* the defining operation when ndefs == 1 */
     int reads[DS_MAX_SLOTS];
-    uint8_t bits[DS_MAX_SLOTS];   /* every value is in [0, 2^bits); 128: any */
-    uint8_t demand[DS_MAX_SLOTS]; /* the low bits some reader uses */
+    uint8_t bits[DS_MAX_SLOTS]; /* every value is in [0, 2^bits); 128: any */
+    u128 demand[DS_MAX_SLOTS];  /* the bits some reader uses */
+    u128 ones[DS_MAX_SLOTS];    /* the bits that may be 1 (others are 0 in every lane) */
 } facts;
+
+/* bits [0, n) */
+static u128 low_bits(int n) { return n <= 0 ? 0 : n >= 128 ? ~(u128)0 : ((u128)1 << n) - 1; }
+/* every bit up to m's highest: what carries (+ - *) and shifts left read */
+static u128 up_to(u128 m)
+{
+    int n = 0;
+    while (n < 128 && (m >> n) != 0)
+        n++;
+    return low_bits(n);
+}
 
 static int ubits(ds_int v)
 {
@@ -119,10 +140,90 @@ static int result_bits(const ds_op *o, const facts *f)
     }
 }
 
-static void demand_on(facts *f, int s, int d)
+static void demand_on(facts *f, int s, u128 m)
 {
-    if (valid(f, s) && d > f->demand[s])
-        f->demand[s] = (uint8_t)imin(d, 128);
+    if (valid(f, s))
+        f->demand[s] |= m;
+}
+
+/* the bits of o's result that may be 1, from its operands' (a bound like
+ * result_bits, bit by bit: what the fields of a packed value come from) */
+static u128 result_ones(const ds_op *o, const facts *f)
+{
+    const u128 all = ~(u128)0;
+    const u128 a = valid(f, o->a) ? f->ones[o->a] : all, c = valid(f, o->c) ? f->ones[o->c] : all;
+    const u128 b = o->bk ? (u128)o->imm : valid(f, o->b) ? f->ones[o->b] : all;
+    const u128 field = o->k >= 0 && o->k < 128 ? low_bits(o->width) << o->k : 0;
+    switch ((ds_opcode)o->code) {
+    case DO_CONST: return (u128)o->imm;
+    case DO_MOV: return a;
+    case DO_STORE: return o->bk ? (u128)o->imm : a;
+    case DO_AND: return a & b;
+    case DO_OR: case DO_XOR: return a | b;
+    case DO_SEL: return b | c;
+    case DO_SHL: return o->bk && o->imm >= 0 && o->imm < 128 ? a << (int)o->imm : all;
+    case DO_BITS: return o->k >= 0 && o->k < 128 ? (a >> o->k) & low_bits(o->width) : low_bits(o->width);
+    case DO_INSERT: return field ? (a & ~field) | ((b << o->k) & field) : all;
+    default: {
+        const int r = result_bits(o, f);
+        return low_bits(r);
+    }
+    }
+}
+
+/* the bits o reads of its operands, given the bits of its result that
+ * are used: bitwise operations read the same bits, carries and left shifts
+ * the bits below, a field its place, an insert the bits around its field */
+static void demand_of_reads(const ds_op *o, facts *f)
+{
+    const unsigned sh = shape(o);
+    const u128 dd = sh & DEF && valid(f, o->d) ? f->demand[o->d] : 0, all = ~(u128)0;
+    switch ((ds_opcode)o->code) {
+    case DO_OUT: demand_on(f, o->a, low_bits(o->width == 64 ? 64 : 32)); break;
+    case DO_AND: case DO_OR: case DO_XOR:
+        demand_on(f, o->a, o->code == DO_AND && o->bk ? dd & (u128)o->imm : dd);
+        if (!o->bk)
+            demand_on(f, o->b, dd);
+        break;
+    case DO_ADD: case DO_SUB: case DO_MUL:
+        demand_on(f, o->a, up_to(dd));
+        if (!o->bk)
+            demand_on(f, o->b, up_to(dd));
+        break;
+    case DO_NOT: case DO_MOV: demand_on(f, o->a, dd); break;
+    case DO_NEG: demand_on(f, o->a, up_to(dd)); break;
+    case DO_STORE:
+        if (!o->bk)
+            demand_on(f, o->a, dd);
+        break;
+    case DO_SHL: /* the low n bits of x << y are x's low n bits moved up, for any y */
+        demand_on(f, o->a, o->bk && o->imm >= 0 && o->imm < 128 ? dd >> (int)o->imm : up_to(dd));
+        if (!o->bk)
+            demand_on(f, o->b, all);
+        break;
+    case DO_BITS:
+        if (o->k < 128)
+            demand_on(f, o->a, (dd & low_bits(o->width)) << o->k);
+        break;
+    case DO_INSERT: {
+        const u128 field = o->k < 128 ? low_bits(o->width) << o->k : 0;
+        demand_on(f, o->a, dd & ~field);
+        demand_on(f, o->b, o->k < 128 ? (dd & field) >> o->k : 0);
+        break;
+    }
+    case DO_SEL:
+        demand_on(f, o->a, all);
+        demand_on(f, o->b, dd);
+        demand_on(f, o->c, dd);
+        break;
+    default:
+        if (sh & R_A)
+            demand_on(f, o->a, all);
+        if (sh & R_B)
+            demand_on(f, o->b, all);
+        if (sh & R_C)
+            demand_on(f, o->c, all);
+    }
 }
 
 /* the facts of a program: definitions, readers, widths, demanded bits */
@@ -146,8 +247,10 @@ static void analyse(const ds_prog *p, facts *f)
         if (sh & R_C && valid(f, o->c))
             f->reads[o->c]++;
     }
-    for (int s = 0; s < f->nslots; s++) /* a slot nobody writes holds anything */
+    for (int s = 0; s < f->nslots; s++) { /* a slot nobody writes holds anything */
         f->bits[s] = f->ndefs[s] ? 0 : 128;
+        f->ones[s] = f->ndefs[s] ? 0 : ~(u128)0;
+    }
     /* widths only grow: the forward sweep repeats until they settle */
     for (int changed = 1; changed;) {
         changed = 0;
@@ -160,51 +263,19 @@ static void analyse(const ds_prog *p, facts *f)
                 f->bits[o->d] = (uint8_t)r;
                 changed = 1;
             }
+            const u128 ones = f->ones[o->d] | result_ones(o, f);
+            if (ones != f->ones[o->d]) {
+                f->ones[o->d] = ones;
+                changed = 1;
+            }
         }
     }
     /* demanded bits only grow too: backward sweeps */
     for (int changed = 1; changed;) {
-        uint8_t before[DS_MAX_SLOTS];
+        u128 before[DS_MAX_SLOTS];
         memcpy(before, f->demand, sizeof before);
-        for (int i = p->nops - 1; i >= 0; i--) {
-            const ds_op *o = &p->ops[i];
-            unsigned sh = shape(o);
-            int dd = sh & DEF && valid(f, o->d) ? f->demand[o->d] : 0;
-            switch ((ds_opcode)o->code) {
-            case DO_OUT: demand_on(f, o->a, o->width == 64 ? 64 : 32); break;
-            case DO_ADD: case DO_SUB: case DO_MUL: case DO_AND: case DO_OR: case DO_XOR:
-                demand_on(f, o->a, dd);
-                if (!o->bk)
-                    demand_on(f, o->b, dd);
-                break;
-            case DO_NOT: case DO_NEG: case DO_MOV: demand_on(f, o->a, dd); break;
-            case DO_STORE:
-                if (!o->bk)
-                    demand_on(f, o->a, dd);
-                break;
-            case DO_SHL:
-                if (o->bk && o->imm >= 0 && o->imm < 128)
-                    demand_on(f, o->a, imax(dd - (int)o->imm, 0));
-                else
-                    demand_on(f, o->a, 128);
-                if (!o->bk)
-                    demand_on(f, o->b, 128);
-                break;
-            case DO_BITS: demand_on(f, o->a, dd ? imin(o->k + imin(o->width, dd), 128) : 0); break;
-            case DO_SEL:
-                demand_on(f, o->a, 128);
-                demand_on(f, o->b, dd);
-                demand_on(f, o->c, dd);
-                break;
-            default:
-                if (sh & R_A)
-                    demand_on(f, o->a, 128);
-                if (sh & R_B)
-                    demand_on(f, o->b, 128);
-                if (sh & R_C)
-                    demand_on(f, o->c, 128);
-            }
-        }
+        for (int i = p->nops - 1; i >= 0; i--)
+            demand_of_reads(&p->ops[i], f);
         changed = memcmp(before, f->demand, sizeof before) != 0;
     }
 }
@@ -223,6 +294,47 @@ static int covers(ds_int m, int n)
         return m == -1;
     ds_int low = n == 127 ? (ds_int)(~(unsigned __int128)0 >> 1) : (((ds_int)1 << n) - 1);
     return (m & low) == low;
+}
+
+/* whether slot s keeps its value from operation i to operation j: i < j
+ * in the same branch (the branches between open and close there), and
+ * nothing between writes s */
+static int unchanged_between(const ds_prog *p, int s, int i, int j)
+{
+    if (i >= j)
+        return 0;
+    int depth = 0;
+    for (int k = i + 1; k < j; k++) {
+        const ds_op *o = &p->ops[k];
+        const unsigned sh = shape(o);
+        depth += o->code == DO_IF ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        if (!(sh & KNOWN) || (sh & DEF && o->d == s) || depth < 0 || (o->code == DO_ELSE && depth == 0))
+            return 0;
+    }
+    return depth == 0;
+}
+
+/* A field of t (o's operand, written once by t) read from where t took
+ * those bits: from x of x | y or x ^ y where y has no bit in the field,
+ * from x of x << c when the field lies above c. Returns 1 when it did. */
+static int field_source(const ds_prog *p, const facts *f, ds_op *o, const ds_op *t)
+{
+    const int at = f->def[o->a], here = (int)(o - p->ops);
+    const u128 field = low_bits(o->width) << o->k;
+    int from = -1, k = o->k;
+    if (t->code == DO_OR || t->code == DO_XOR) {
+        const u128 bo = t->bk ? (u128)t->imm : valid(f, t->b) ? f->ones[t->b] : ~(u128)0;
+        const u128 ao = valid(f, t->a) ? f->ones[t->a] : ~(u128)0;
+        from = !(bo & field) ? t->a : !t->bk && !(ao & field) ? t->b : -1;
+    } else if (t->code == DO_SHL && t->bk && t->imm >= 0 && t->imm <= o->k) {
+        from = t->a;
+        k = o->k - (int)t->imm;
+    }
+    if (from < 0 || !valid(f, from) || (f->ndefs[from] != 1 && !unchanged_between(p, from, at, here)))
+        return 0;
+    o->a = (uint16_t)from;
+    o->k = k;
+    return 1;
 }
 
 /* Rewrites that keep every bit of every value (they rely on widths). */
@@ -308,6 +420,21 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             if (o->bk && a < 128 && o->imm >= 0 && ubits(o->imm) >= a && covers(o->imm, a))
                 to_unary(o, DO_MOV, o->a), n++;
             break;
+        case DO_LT: case DO_GE: case DO_LE: case DO_GT: {
+            /* x in [0, 2^a) against a constant the range decides */
+            if (!o->bk || a >= 127)
+                break;
+            const ds_int top = ((ds_int)1 << a) - 1, c = o->imm;
+            const int lt = c <= 0 ? 0 : c > top ? 1 : -1, le = c < 0 ? 0 : c >= top ? 1 : -1;
+            const int v = o->code == DO_LT ? lt : o->code == DO_GE ? (lt < 0 ? -1 : !lt)
+                          : o->code == DO_LE ? le : (le < 0 ? -1 : !le);
+            if (v >= 0) {
+                to_unary(o, DO_CONST, 0);
+                o->imm = v;
+                n++;
+            }
+            break;
+        }
         case DO_NE:
             if (imm0 && a <= 1)
                 to_unary(o, DO_MOV, o->a), n++;
@@ -318,8 +445,13 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             break;
         case DO_BITS: {
             const ds_op *t = valid(f, o->a) && f->ndefs[o->a] == 1 ? &p->ops[f->def[o->a]] : NULL;
+            const u128 field = o->k >= 0 && o->k < 128 ? low_bits(o->width) << o->k : 0;
             if (o->k == 0 && a <= o->width) {
                 to_unary(o, DO_MOV, o->a), n++;
+            } else if (field && valid(f, o->a) && !(f->ones[o->a] & field)) { /* a field of zeros */
+                to_unary(o, DO_CONST, 0), o->imm = 0, n++;
+            } else if (field && t && field_source(p, f, o, t)) {
+                n++;
             } else if (t && t->code == DO_BITS && o->k < t->width && valid(f, t->a) && f->ndefs[t->a] == 1) {
                 /* a field of a field */
                 o->width = (uint8_t)imin(o->width, t->width - o->k);
@@ -357,10 +489,21 @@ static int demand_rewrites(ds_prog *p, const facts *f)
         ds_op *o = &p->ops[i];
         if (!valid(f, o->d) || !(shape(o) & DEF) || !(shape(o) & KNOWN))
             continue;
-        int dd = f->demand[o->d];
-        if ((o->code == DO_AND && o->bk && covers(o->imm, dd)) || (o->code == DO_BITS && o->k == 0 && o->width >= dd) ||
-            (o->code == DO_SEXT && o->width >= dd)) {
-            to_unary(o, DO_MOV, o->a);
+        const u128 dd = f->demand[o->d];
+        const u128 field = o->k >= 0 && o->k < 128 ? low_bits(o->width) << o->k : 0;
+        int to = -1; /* the operand the result equals where it is used */
+        switch ((ds_opcode)o->code) {
+        case DO_AND: to = o->bk && (dd & ~(u128)o->imm) == 0 ? o->a : -1; break;
+        case DO_OR: case DO_XOR: to = o->bk && (dd & (u128)o->imm) == 0 ? o->a : -1; break;
+        case DO_BITS: to = o->k == 0 && (dd & ~low_bits(o->width)) == 0 ? o->a : -1; break;
+        case DO_SEXT: to = (dd & ~low_bits(o->width)) == 0 ? o->a : -1; break;
+        case DO_INSERT: /* the field is not used, or only the field (in place) is */
+            to = (dd & field) == 0 ? o->a : o->k == 0 && (dd & ~field) == 0 ? o->b : -1;
+            break;
+        default: break;
+        }
+        if (to >= 0) {
+            to_unary(o, DO_MOV, to);
             n++;
         }
     }
@@ -377,7 +520,8 @@ static unsigned read_refs(ds_op *o, uint16_t *r[3])
     return sh;
 }
 
-/* Reads of a copy's result read its source instead (both written once). */
+/* Reads of a copy's result read its source instead: the copy is written
+ * once, and its source is too or keeps its value up to the read. */
 static int propagate_copies(ds_prog *p, const facts *f)
 {
     int n = 0;
@@ -388,8 +532,10 @@ static int propagate_copies(ds_prog *p, const facts *f)
         for (int j = 0; j < 3; j++) {
             if (!r[j] || !valid(f, *r[j]) || f->ndefs[*r[j]] != 1)
                 continue;
-            const ds_op *m = &p->ops[f->def[*r[j]]];
-            if (m->code == DO_MOV && m->a != *r[j] && valid(f, m->a) && f->ndefs[m->a] == 1) {
+            const int at = f->def[*r[j]];
+            const ds_op *m = &p->ops[at];
+            if (m->code == DO_MOV && m->a != *r[j] && valid(f, m->a) &&
+                (f->ndefs[m->a] == 1 || unchanged_between(p, m->a, at, i))) {
                 *r[j] = m->a;
                 n++;
             }
@@ -497,8 +643,11 @@ static int sweep(ds_prog *p, const facts *f)
         const ds_op *o = &p->ops[i];
         unsigned sh = shape(o);
         keep[i] = 1;
+        ds_int k;
         if (sh & PURE && sh & DEF && valid(f, o->d) && (f->reads[o->d] == 0 || (o->code == DO_MOV && o->a == o->d)))
             keep[i] = 0;
+        if (o->code == DO_FAULT && const_slot(p, f, o->a, &k) && k == 0)
+            keep[i] = 0; /* a condition no lane can meet */
     }
     for (int i = 0; i + 1 < p->nops; i++) {
         /* the next kept operation after i */
