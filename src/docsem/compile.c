@@ -730,6 +730,7 @@ void ds_prog_free(ds_prog *p)
     if (!p)
         return;
     free(p->ops);
+    free(p->run_ops);
     for (int i = 0; i < p->nstrings; i++)
         free((void *)p->strings[i]);
     free(p->strings);

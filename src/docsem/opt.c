@@ -59,6 +59,8 @@ static unsigned shape(const ds_op *o)
     }
 }
 
+unsigned ds_op_reads(const ds_op *o) { return shape(o) & (R_A | R_B | R_C); }
+
 typedef struct facts {
     int nslots;
     int ndefs[DS_MAX_SLOTS];

@@ -84,7 +84,20 @@ typedef struct ds_prog {
     uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
     uint8_t rset;                /* writes a general register by index (DO_RSET) */
     uint8_t lane_bits;           /* runs on lanes of 32, 64 or 128 bits (narrow.c: ds_lane_bits) */
+    /* the executor's form of ops (src/sim/doclower.c: the same program with
+     * some sequences fused into operations of its own), which it runs when
+     * set; freed with the program */
+    ds_op *run_ops;
+    int run_nops;
+    /* the simulator's: a hash of what the program computes, and how many
+     * more words than the first run it (words that compile to the same
+     * program share one, src/sim/docengine.c) */
+    uint64_t run_hash;
+    int run_shares;
 } ds_prog;
+
+/* the operands o reads: bit 0 a, bit 1 b, bit 2 c (opt.c) */
+unsigned ds_op_reads(const ds_op *o);
 
 /* The integer division family, defined for every pair of 128-bit values
  * (docs/semantics-language.md): a divisor of 0 faults before the operation

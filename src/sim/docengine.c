@@ -9,6 +9,7 @@
 
 #include "docsem/docsem.h"
 #include "sim/docexec.h"
+#include "sim/doclower.h"
 #include "sim/engine.h"
 
 static int is_result(int role) { return role == RO_D || role == RO_PU || role == RO_PV; }
@@ -145,6 +146,69 @@ static void op_doc(sim_exec *x)
 
 const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0, NULL, NULL, NULL};
 
+/* Words that compile to the same program (the same form and modifiers,
+ * other registers) share one: a warp then runs one copy of its operations,
+ * which stays in the caches near the core. A word looks for its program
+ * among the SHARE_WINDOW words before it. */
+#define SHARE_WINDOW 256
+
+static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * UINT64_C(0x100000001b3); }
+
+static uint64_t prog_hash(const ds_prog *p)
+{
+    uint64_t h = mix(mix(UINT64_C(0xcbf29ce484222325), (uint64_t)p->nops), (uint64_t)p->nslots);
+    h = mix(mix(h, p->outs | (uint64_t)p->pred_outs << 32), p->olds | (uint64_t)p->pred_olds << 32);
+    h = mix(h, (uint64_t)p->lane_bits | (uint64_t)p->pfile_in << 8 | (uint64_t)p->pfile_out << 16 | (uint64_t)p->rset << 24);
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *o = &p->ops[i];
+        h = mix(h, (uint64_t)o->code | (uint64_t)o->fmt << 8 | (uint64_t)o->rnd << 16 | (uint64_t)o->bk << 24 |
+                       (uint64_t)o->width << 32 | (uint64_t)o->d << 40);
+        h = mix(h, (uint64_t)o->a | (uint64_t)o->b << 16 | (uint64_t)o->c << 32 | (uint64_t)(uint32_t)o->k << 48);
+        h = mix(mix(h, (uint64_t)o->imm), (uint64_t)((unsigned __int128)o->imm >> 64));
+    }
+    return h;
+}
+
+static int same_op(const ds_op *x, const ds_op *y)
+{
+    return x->code == y->code && x->fmt == y->fmt && x->rnd == y->rnd && x->bk == y->bk && x->width == y->width &&
+           x->d == y->d && x->a == y->a && x->b == y->b && x->c == y->c && x->k == y->k && x->imm == y->imm;
+}
+
+static int same_prog(const ds_prog *x, const ds_prog *y)
+{
+    if (x->run_hash != y->run_hash || x->nops != y->nops || x->nslots != y->nslots || x->outs != y->outs ||
+        x->pred_outs != y->pred_outs || x->olds != y->olds || x->pred_olds != y->pred_olds ||
+        x->variant != y->variant || x->pfile_in != y->pfile_in || x->pfile_out != y->pfile_out ||
+        x->rset != y->rset || x->lane_bits != y->lane_bits || x->nstrings != y->nstrings || x->fault || y->fault)
+        return 0;
+    for (int i = 0; i < x->nops; i++)
+        if (!same_op(&x->ops[i], &y->ops[i]))
+            return 0;
+    for (int i = 0; i < x->nstrings; i++)
+        if (strcmp(x->strings[i], y->strings[i]) != 0)
+            return 0;
+    return 1;
+}
+
+/* p, or the program of an earlier word that computes the same (p freed) */
+static ds_prog *share(const gisa_sim *s, const sim_insn *in, ds_prog *p)
+{
+    p->run_hash = prog_hash(p);
+    if (!s->prog || in < s->prog || in >= s->prog + s->nprog)
+        return p;
+    const size_t pc = (size_t)(in - s->prog);
+    for (size_t back = 1; back <= SHARE_WINDOW && back <= pc; back++) {
+        ds_prog *q = s->prog[pc - back].doc;
+        if (q && same_prog(p, q)) {
+            ds_prog_free(p);
+            q->run_shares++;
+            return q;
+        }
+    }
+    return p;
+}
+
 /* The engine's prepare: the compiled program of the word, whose ports are
  * the operands' roles */
 static const char *doc_prepare(const gisa_sim *s, const isa_opcode *op, const syntax_form *F, const gisa_inst *inst,
@@ -208,12 +272,20 @@ static const char *doc_prepare(const gisa_sim *s, const isa_opcode *op, const sy
     }
     ds_insn di = {s->isa, op, F, inst->field, ops, n};
     in->doc = ds_compile(&di, why, cap);
-    return in->doc ? NULL : why;
+    if (!in->doc)
+        return why;
+    in->doc = share(s, in, in->doc);
+    if (!in->doc->run_ops)
+        sim_doc_lower(in->doc);
+    return NULL;
 }
 
 static void doc_release(sim_insn *in)
 {
-    ds_prog_free(in->doc);
+    if (in->doc && in->doc->run_shares > 0)
+        in->doc->run_shares--;
+    else
+        ds_prog_free(in->doc);
     in->doc = NULL;
 }
 

@@ -12,6 +12,7 @@
 
 #include "docsem/prog.h"
 #include "sim/docexec.h"
+#include "sim/doclower.h"
 #include "fp/softfp.h"
 
 typedef unsigned __int128 u128;

@@ -138,8 +138,23 @@ COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *i
     }
 }
 
+/* the lanes where v is a NaN of format fmt: usually none */
+static inline uint32_t CAT(nan_lanes_, RUN)(const LANE_T *v, int fmt)
+{
+    const LANE_T mag = (LANE_T)(fmts[fmt]->exp | fmts[fmt]->frac), e = (LANE_T)fmts[fmt]->exp;
+    LANE_T any = 0;
+    EACH any |= (LANE_T)((v[l] & mag) > e);
+    if (!any)
+        return 0;
+    uint8_t nan[DS_LANES];
+    EACH nan[l] = (v[l] & mag) > e;
+    return sim_pack_pred(nan);
+}
+
 RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
+    const ds_op *const ops = p->run_ops ? p->run_ops : p->ops;
+    const int nops = p->run_ops ? p->run_nops : p->nops;
     const uint32_t entry = io->mask;
     uint32_t cur = entry;
     uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
@@ -150,7 +165,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #if DOC_THREADED
     /* each operation ends with its own jump to the next one's code (which
      * the branch predictor learns per operation, unlike one switch) */
-    static const void *const next_op[DO_COUNT + 1] = {
+    static const void *const next_op[XO_COUNT] = {
         [DO_CONST] = &&L_DO_CONST,
         [DO_MOV] = &&L_DO_MOV,
         [DO_STORE] = &&L_DO_STORE,
@@ -210,13 +225,15 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         [DO_OUTPFILE] = &&L_DO_OUTPFILE,
         [DO_RGET] = &&L_DO_RGET,
         [DO_RSET] = &&L_DO_RSET,
-        [DO_COUNT] = &&L_DO_COUNT};
+        [DO_COUNT] = &&L_DO_COUNT,
+        [XO_IFNAN] = &&L_XO_IFNAN,
+        [XO_IFNAN2] = &&L_XO_IFNAN2};
 #define OP(code) L_##code:
 #define NEXT                                                                                                   \
     do {                                                                                                       \
-        if (++pc >= p->nops)                                                                                   \
+        if (++pc >= nops)                                                                                      \
             return;                                                                                            \
-        oc = p->ops[pc];                                                                                       \
+        oc = ops[pc];                                                                                          \
         goto *next_op[oc.code];                                                                                \
     } while (0)
     NEXT;
@@ -225,9 +242,9 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #else
 #define OP(code) case code:
 #define NEXT break
-    while (++pc < p->nops) {
-        oc = p->ops[pc];
-        switch ((ds_opcode)oc.code) {
+    while (++pc < nops) {
+        oc = ops[pc];
+        switch ((int)oc.code) {
 #endif
         OP(DO_CONST) EACH s[o->d][l] = (LANE_T)o->imm; NEXT;
         OP(DO_MOV) memcpy(s[o->d], s[o->a], sizeof s[0]); NEXT;
@@ -388,19 +405,32 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             NEXT;
         }
 #undef FKEY
-        OP(DO_IF) {
-            const uint32_t t = CAT(nonzero_, RUN)(s[o->a]);
-            stack_cur[sp] = cur;
-            stack_else[sp++] = cur & ~t;
-            cur &= t;
-            if (!cur)
-                pc = o->k - 1;
+        OP(DO_IF)
+        OP(XO_IFNAN)
+        OP(XO_IFNAN2) {
+            const uint32_t t = o->code == DO_IF ? CAT(nonzero_, RUN)(s[o->a])
+                               : o->code == XO_IFNAN
+                                   ? CAT(nan_lanes_, RUN)(s[o->a], o->fmt)
+                                   : CAT(nan_lanes_, RUN)(s[o->a], o->fmt) | CAT(nan_lanes_, RUN)(s[o->b], o->fmt);
+            if (o->width == XO_TO_ENDIF && !(cur & t)) {
+                pc = o->k; /* past the ENDIF: nothing to pop */
+            } else {
+                stack_cur[sp] = cur;
+                stack_else[sp++] = cur & ~t;
+                cur &= t;
+                if (!cur)
+                    pc = o->k - 1;
+            }
             NEXT;
         }
         OP(DO_ELSE)
             cur = stack_else[sp - 1];
-            if (!cur)
+            if (!cur && o->width == XO_TO_ENDIF) {
+                cur = stack_cur[--sp];
+                pc = o->k;
+            } else if (!cur) {
                 pc = o->k - 1;
+            }
             NEXT;
         OP(DO_ENDIF) cur = stack_cur[--sp]; NEXT;
         OP(DO_FAULT) {

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "docsem/prog.h"
+#include "sim/doclower.h"
 #include "sim/sim.h"
 #include "testlib.h"
 
@@ -84,6 +85,39 @@ static int count_code(const gisa_isa *isa, const char *src, int code)
     return n;
 }
 
+/* the operations of code in the executor's form of src's programs (doclower.h) */
+static int count_run_code(const gisa_isa *isa, const char *src, int code)
+{
+    gisa_sim *sim = run_doc(isa, src);
+    int n = 0;
+    for (size_t i = 0; i < sim->nprog; i++) {
+        const ds_prog *p = sim->prog[i].doc;
+        CHECKF(p && p->run_ops, "%s has no executor's form", sim->prog[i].text);
+        for (int k = 0; p && p->run_ops && k < p->run_nops; k++)
+            n += p->run_ops[k].code == code;
+    }
+    gisa_sim_free(sim);
+    return n;
+}
+
+/* words that compile to the same program share it; others do not */
+static void shared_programs(const gisa_isa *isa)
+{
+    gisa_sim *sim = run_doc(isa, "IADD R1, R2, R3 ;\nFFMA R1, R2, R3, R4 ;\nIADD R7, R8, R9 ;\nIADD R7, R8, 0x5 ;\n"
+                                 "IADD R7, R8, 0x6 ;\nIADD R5, R6, 0x5 ;\nFFMA R9, R8, R7, R6 ;\n");
+    const sim_insn *in = sim->prog;
+    CHECK(sim->nprog == 7);
+    if (sim->nprog == 7) {
+        CHECKF(in[0].doc == in[2].doc, "IADD R1, R2, R3 and IADD R7, R8, R9 share a program");
+        CHECKF(in[1].doc == in[6].doc, "the two FFMAs share a program");
+        CHECKF(in[3].doc == in[5].doc, "IADD with the same immediate share a program");
+        CHECKF(in[3].doc != in[4].doc, "IADDs with other immediates do not share a program");
+        CHECKF(in[0].doc != in[3].doc && in[0].doc != in[1].doc, "other forms do not share a program");
+        CHECKF(in[0].doc && in[0].doc->run_shares == 1, "IADD's program counts one more word");
+    }
+    gisa_sim_free(sim); /* ASan and valgrind see each program freed once */
+}
+
 /* in the program of src's one instruction, no constant is loaded before the
  * first branch (the canonical NaN is read only inside it) */
 static void consts_in_branch(const gisa_isa *isa, const char *src)
@@ -134,6 +168,13 @@ int main(void)
     wide = 0;
     ops_of(isa, "DFMA R2, R4, R6, R8 ;\nDADD R2, R4, R6 ;\nDMUL R2, R4, R6 ;\n", 64, &wide);
     CHECKF(wide == 0, "%d of the F64 kernels' programs need 128-bit lanes", wide);
+    /* the executor fuses the NaN tests that open a rounding's branch */
+    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\nFADD R1, R2, R3 ;\nDFMA R2, R4, R6, R8 ;\n", DO_FISNAN) == 0,
+           "a NaN test that only opens a branch is left unfused");
+    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_IFNAN) == 1, "FFMA's rounding branch is not fused");
+    CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_IFNAN) == 4, "DFMA's four NaN branches are not fused");
+    CHECKF(count_run_code(isa, "FMNMX R1, R2, R3, P2 ;\n", XO_IFNAN2) == 1, "FMNMX's either-NaN branch is not fused");
+    shared_programs(isa);
     consts_in_branch(isa, "FFMA R1, R2, R3, R4 ;\n");
     consts_in_branch(isa, "FADD R1, R2, R3 ;\n");
     consts_in_branch(isa, "DFMA R2, R4, R6, R8 ;\n");

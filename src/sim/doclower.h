@@ -1,0 +1,25 @@
+/* The executor's own operations (doclower.c makes them, docexec_loop.h runs
+ * them): sequences of a compiled program that the executor runs as one
+ * operation, so that a word takes fewer passes over the warp. They live in
+ * ds_prog.run_ops, never in the program the optimiser, the narrowing
+ * analysis and `gisa prove` read. */
+#ifndef GISA_SIM_DOCLOWER_H
+#define GISA_SIM_DOCLOWER_H
+#include "docsem/prog.h"
+
+enum {
+    /* IF isnan(a) in format fmt: FISNAN t = a; IF t (t read nowhere else) */
+    XO_IFNAN = DO_COUNT + 1,
+    /* IF isnan(a) || isnan(b): FISNAN t = a; FISNAN u = b; LOR v = t, u; IF v */
+    XO_IFNAN2,
+    XO_COUNT
+};
+
+/* On DO_IF, XO_IFNAN* and DO_ELSE: width 1 says that k is the ENDIF of the
+ * branch, so that when no lane enters it the executor goes past that ENDIF
+ * at once (an IF then pushes nothing). */
+#define XO_TO_ENDIF 1
+
+/* Sets p->run_ops; leaves it NULL (p->ops run) when memory is short. */
+void sim_doc_lower(ds_prog *p);
+#endif
