@@ -138,13 +138,15 @@ COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *i
     }
 }
 
-/* the lanes where v is a NaN of format fmt: usually none */
+/* the lanes where v is a NaN of format fmt: usually none, which the sign
+ * of e - |v| (negative for a NaN; no overflow, both are below 2^(bits-1))
+ * ORed over the lanes finds */
 static inline uint32_t CAT(nan_lanes_, RUN)(const LANE_T *v, int fmt)
 {
     const LANE_T mag = (LANE_T)(fmts[fmt]->exp | fmts[fmt]->frac), e = (LANE_T)fmts[fmt]->exp;
     LANE_T any = 0;
-    EACH any |= (LANE_T)((v[l] & mag) > e);
-    if (!any)
+    EACH any |= e - (v[l] & mag);
+    if (any >= 0)
         return 0;
     uint8_t nan[DS_LANES];
     EACH nan[l] = (v[l] & mag) > e;
@@ -227,7 +229,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         [DO_RSET] = &&L_DO_RSET,
         [DO_COUNT] = &&L_DO_COUNT,
         [XO_IFNAN] = &&L_XO_IFNAN,
-        [XO_IFNAN2] = &&L_XO_IFNAN2};
+        [XO_IFNAN2] = &&L_XO_IFNAN2,
+        [XO_NANCHAIN] = &&L_XO_NANCHAIN};
 #define OP(code) L_##code:
 #define NEXT                                                                                                   \
     do {                                                                                                       \
@@ -421,6 +424,16 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 if (!cur)
                     pc = o->k - 1;
             }
+            NEXT;
+        }
+        OP(XO_NANCHAIN) {
+            const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
+            const uint16_t v[4] = {o->a, o->b, o->c, o->d};
+            LANE_T any = 0; /* negative when a lane holds a NaN (nan_lanes_) */
+            for (int i = 0; i < o->width; i++)
+                EACH any |= e - (s[v[i]][l] & mag);
+            if (any >= 0)
+                pc = o->k;
             NEXT;
         }
         OP(DO_ELSE)

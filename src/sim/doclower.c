@@ -59,7 +59,94 @@ static int fuse_at(const ds_prog *p, const int *reads, int i, ds_op *out, int *l
     return 0;
 }
 
-static int opens_or_skips(int code) { return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == DO_ELSE; }
+static int opens_or_skips(int code)
+{
+    return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == DO_ELSE || code == XO_NANCHAIN;
+}
+
+static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
+
+/* the ENDIF of the branch that op i (an IF) opens */
+static int end_of(const ds_op *x, int n, int i)
+{
+    const int k = x[i].k;
+    if (k < 0 || k >= n)
+        return -1;
+    return x[k].code == DO_ELSE ? x[k].k : x[k].code == DO_ENDIF ? k : -1;
+}
+
+/* The NaN chain that starts at op i (doclower.h, XO_NANCHAIN): its tested
+ * slots in *pre (a, b, c, d, count in width) and its last ENDIF in pre->k;
+ * 0 when op i starts none of two links or more, or one of more than four
+ * values. chained[] marks the links after the first. */
+static int nan_chain(const ds_op *x, int n, int i, ds_op *pre, uint8_t *chained)
+{
+    uint16_t v[4];
+    int nv = 0, links = 0, at = i, last = end_of(x, n, i);
+    if (last < 0)
+        return 0;
+    for (;;) {
+        const ds_op *o = &x[at];
+        const int count = o->code == XO_IFNAN2 ? 2 : 1;
+        if (!is_nan_if(o->code) || o->fmt != x[i].fmt || nv + count > 4)
+            return 0;
+        v[nv++] = o->a;
+        if (count == 2)
+            v[nv++] = o->b;
+        links++;
+        const int k = o->k;
+        if (k < 0 || k >= n)
+            return 0;
+        if (x[k].code == DO_ENDIF)
+            break; /* the last link: no ELSE */
+        /* its ELSE holds exactly the next link */
+        const int next = k + 1;
+        if (x[k].code != DO_ELSE || next >= n || !is_nan_if(x[next].code) || end_of(x, n, next) != x[k].k - 1)
+            return 0;
+        at = next;
+    }
+    if (links < 2)
+        return 0;
+    *pre = (ds_op){.code = XO_NANCHAIN, .fmt = x[i].fmt, .width = (uint8_t)nv, .k = last};
+    pre->a = v[0];
+    pre->b = nv > 1 ? v[1] : v[0];
+    pre->c = nv > 2 ? v[2] : v[0];
+    pre->d = nv > 3 ? v[3] : v[0];
+    for (int j = i + 1; j < n; j++)
+        if (is_nan_if(x[j].code) && j <= last)
+            chained[j] = 1;
+    return 1;
+}
+
+/* x[0..n) with a XO_NANCHAIN before each chain; NULL when memory is short */
+static ds_op *add_chains(const ds_op *x, int n, int *out_n)
+{
+    ds_op *y = malloc(sizeof *y * (size_t)(2 * n + 1));
+    int *map = malloc(sizeof *map * (size_t)(n + 1));
+    uint8_t *chained = calloc((size_t)n + 1, 1);
+    if (!y || !map || !chained) {
+        free(y);
+        free(map);
+        free(chained);
+        return NULL;
+    }
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        ds_op pre;
+        if (is_nan_if(x[i].code) && !chained[i] && nan_chain(x, n, i, &pre, chained))
+            y[m++] = pre;
+        map[i] = m;
+        y[m++] = x[i];
+    }
+    map[n] = m;
+    for (int i = 0; i < m; i++)
+        if (opens_or_skips(y[i].code) && y[i].k >= 0 && y[i].k <= n)
+            y[i].k = map[y[i].k];
+    free(map);
+    free(chained);
+    *out_n = m;
+    return y;
+}
 
 void sim_doc_lower(ds_prog *p)
 {
@@ -94,6 +181,13 @@ void sim_doc_lower(ds_prog *p)
     }
     free(map);
     free(reads);
+    int m;
+    ds_op *y = add_chains(x, n, &m);
+    if (y) {
+        free(x);
+        x = y;
+        n = m;
+    }
     free(p->run_ops);
     p->run_ops = x;
     p->run_nops = n;

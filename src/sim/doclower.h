@@ -12,6 +12,12 @@ enum {
     XO_IFNAN = DO_COUNT + 1,
     /* IF isnan(a) || isnan(b): FISNAN t = a; FISNAN u = b; LOR v = t, u; IF v */
     XO_IFNAN2,
+    /* before a chain of NaN branches, each the ELSE of the one before and
+     * the last without an ELSE (IF isnan(x1) {..} ELSE IF isnan(x2) {..}
+     * ... ENDIF ...): when none of the `width` values a, b, c, d is a NaN
+     * of format fmt on any lane, the chain does nothing, and the executor
+     * goes past its last ENDIF, k */
+    XO_NANCHAIN,
     XO_COUNT
 };
 

@@ -174,6 +174,8 @@ int main(void)
     CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_IFNAN) == 1, "FFMA's rounding branch is not fused");
     CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_IFNAN) == 4, "DFMA's four NaN branches are not fused");
     CHECKF(count_run_code(isa, "FMNMX R1, R2, R3, P2 ;\n", XO_IFNAN2) == 1, "FMNMX's either-NaN branch is not fused");
+    CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_NANCHAIN) == 1, "DFMA's NaN chain has no test before it");
+    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_NANCHAIN) == 0, "a single NaN branch is no chain");
     shared_programs(isa);
     consts_in_branch(isa, "FFMA R1, R2, R3, R4 ;\n");
     consts_in_branch(isa, "FADD R1, R2, R3 ;\n");
