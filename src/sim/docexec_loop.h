@@ -93,15 +93,30 @@ static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, 
         fn(o, d, a, b, c);                                                                                     \
         EACH s[o->d][l] = (LANE_T)d[l];                                                                        \
     } while (0)
+/* where the lanes hold the format's bits as they are (F32 on 32-bit lanes,
+ * F64 on 64-bit ones) the kernel reads and writes the slots themselves,
+ * unless the result is one of the operands (the kernels' arrays do not
+ * overlap) */
+#define FP_IN_PLACE(T, fn)                                                                                     \
+    do {                                                                                                       \
+        const int c_ = o->code == DO_FFMA ? o->c : o->a;                                                       \
+        fn(o, (T *)s[o->d], (const T *)s[o->a], (const T *)s[o->b], (const T *)s[c_]);                         \
+    } while (0)
 static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 {
-    if (o->fmt == DS_F64)
+    const int apart = o->d != o->a && o->d != o->b && (o->code != DO_FFMA || o->d != o->c);
+    if (o->fmt == DS_F64 && LANE_BITS == 64 && apart)
+        FP_IN_PLACE(uint64_t, f64_lanes);
+    else if (o->fmt == DS_F64)
         FP_KERNEL(uint64_t, DS_LANES, f64_lanes);
+    else if (o->fmt == DS_F32 && LANE_BITS == 32 && apart)
+        FP_IN_PLACE(uint32_t, f32_lanes);
     else if (o->fmt == DS_F32)
         FP_KERNEL(uint32_t, DS_LANES, f32_lanes);
     else
         FP_KERNEL(uint16_t, 2 * DS_LANES, half_lanes);
 }
+#undef FP_IN_PLACE
 #undef FP_KERNEL
 
 /* the lanes where v is not 0, as a mask: usually none (a NaN test, a
