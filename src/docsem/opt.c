@@ -59,7 +59,10 @@ static unsigned shape(const ds_op *o)
     }
 }
 
-unsigned ds_op_reads(const ds_op *o) { return shape(o) & (R_A | R_B | R_C); }
+_Static_assert((int)R_A == (int)DS_READS_A && (int)R_B == (int)DS_READS_B && (int)R_C == (int)DS_READS_C &&
+                   (int)DEF == (int)DS_WRITES_D && (int)PURE == (int)DS_PURE && (int)KNOWN == (int)DS_KNOWN,
+               "prog.h's names of the shape bits");
+unsigned ds_op_shape(const ds_op *o) { return shape(o) & (R_A | R_B | R_C | DEF | PURE | KNOWN); }
 
 typedef struct facts {
     int nslots;

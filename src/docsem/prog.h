@@ -96,8 +96,12 @@ typedef struct ds_prog {
     int run_shares;
 } ds_prog;
 
-/* the operands o reads: bit 0 a, bit 1 b, bit 2 c (opt.c) */
-unsigned ds_op_reads(const ds_op *o);
+/* What an operation does with its slots (opt.c): the operands it reads,
+ * whether it writes d, whether it has no other effect (it may go when
+ * nobody reads d), whether the optimiser knows it at all (an operation it
+ * does not know may read anything). */
+enum { DS_READS_A = 1, DS_READS_B = 2, DS_READS_C = 4, DS_WRITES_D = 8, DS_PURE = 16, DS_KNOWN = 32 };
+unsigned ds_op_shape(const ds_op *o);
 
 /* The integer division family, defined for every pair of 128-bit values
  * (docs/semantics-language.md): a divisor of 0 faults before the operation

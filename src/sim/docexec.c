@@ -90,8 +90,10 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 
 #if defined(__GNUC__)
 #define COLD __attribute__((noinline, cold))
+#define OUT_OF_LINE __attribute__((noinline))
 #else
 #define COLD
+#define OUT_OF_LINE
 #endif
 /* labels as values: one jump per operation (-DDOC_THREADED=0: a switch) */
 #if !defined(DOC_THREADED) && defined(__GNUC__)

@@ -2,8 +2,9 @@
  * includes it with LANE_T (the signed lane type), ULANE_T, LANE_BITS, RUN
  * and RUN_ATTR (the loop's name and attributes), and FIELD_T, FIELD_S,
  * FIELD_BITS (the unsigned and signed types of bit fields: the lane's, at
- * most 64 bits) defined. Its helpers are named after RUN, so that each is
- * inlined into its one loop and compiled for that loop's instruction set. On 32- and 64-bit lanes a slot holds
+ * most 64 bits) defined. Its helpers are named after RUN and carry its
+ * RUN_ATTR, so that each is compiled for its loop's instruction set,
+ * inlined or not. On 32- and 64-bit lanes a slot holds
  * the low bits of its value, the whole value where docsem/narrow.c proved
  * it fits (ds_lane_bits): the rare operations on wider values go through
  * 128-bit arithmetic, exact for every slot that analysis lets them read,
@@ -25,7 +26,7 @@
 /* The rare operations, out of the loop's way (kept out of line, so that
  * the hot cases keep their registers): the division family through the
  * 128-bit functions, the conversions a lane at a time. */
-COLD static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+COLD RUN_ATTR static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 {
 #define BIN_WIDE(fn) BIN((LANE_T)fn((ds_int)x, (ds_int)y))
     switch (o->code) {
@@ -36,7 +37,7 @@ COLD static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 #undef BIN_WIDE
 }
 
-COLD static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint32_t cur)
+COLD RUN_ATTR static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint32_t cur)
 {
     MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd);
 }
@@ -45,7 +46,7 @@ COLD static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint3
  * for the caller to write (DO_RSET). An index outside the file faults on the
  * first lane of cur that has one, as the native engine's SETGPR/GETGPR do;
  * returns 1 then. */
-static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, uint32_t cur)
+OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, uint32_t cur)
 {
     const int write = o->code == DO_RSET;
     for (int l = 0; l < DS_LANES; l++) {
@@ -82,10 +83,8 @@ static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, 
         T a[n], b[n], c[n], d[n];                                                                              \
         for (int h = DS_LANES; h < n; h++) /* halves the kernel computes and nobody reads */                   \
             a[h] = b[h] = c[h] = 0;                                                                            \
-        EACH {                                                                                                 \
-            a[l] = (T)s[o->a][l];                                                                              \
-            b[l] = (T)s[o->b][l];                                                                              \
-        }                                                                                                      \
+        EACH a[l] = (T)s[o->a][l];                                                                             \
+        EACH b[l] = (T)s[o->b][l];                                                                             \
         if (o->code == DO_FFMA)                                                                                \
             EACH c[l] = (T)s[o->c][l];                                                                         \
         else                                                                                                   \
@@ -102,7 +101,7 @@ static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, 
         const int c_ = o->code == DO_FFMA ? o->c : o->a;                                                       \
         fn(o, (T *)s[o->d], (const T *)s[o->a], (const T *)s[o->b], (const T *)s[c_]);                         \
     } while (0)
-static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 {
     const int apart = o->d != o->a && o->d != o->b && (o->code != DO_FFMA || o->d != o->c);
     if (o->fmt == DS_F64 && LANE_BITS == 64 && apart)
@@ -119,9 +118,43 @@ static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
 #undef FP_IN_PLACE
 #undef FP_KERNEL
 
+/* the halves of 32 lanes into a kernel's array, and back: whole loops of
+ * their own, so that they are vector loads and stores (a kernel that reads
+ * halves stored one by one waits for each store) */
+RUN_ATTR static inline void CAT(to_halves_, RUN)(uint16_t *restrict h, const LANE_T *restrict v)
+{
+    EACH h[l] = (uint16_t)v[l];
+}
+RUN_ATTR static inline void CAT(from_halves_, RUN)(LANE_T *restrict v, const uint16_t *restrict h)
+{
+    EACH v[l] = (LANE_T)h[l];
+}
+
+/* two half-precision operations in one kernel call: o's lanes in halves
+ * 0..31, o2's in 32..63 (doclower.h, XO_HPAIR) */
+OUT_OF_LINE RUN_ATTR static void CAT(half_pair_, RUN)(const ds_op *o, const ds_op *o2, LANE_T (*s)[DS_LANES])
+{
+    uint16_t a[2 * DS_LANES], b[2 * DS_LANES], c[2 * DS_LANES], d[2 * DS_LANES];
+    CAT(to_halves_, RUN)(a, s[o->a]);
+    CAT(to_halves_, RUN)(a + DS_LANES, s[o2->a]);
+    CAT(to_halves_, RUN)(b, s[o->b]);
+    CAT(to_halves_, RUN)(b + DS_LANES, s[o2->b]);
+    if (o->width == DO_FFMA) {
+        CAT(to_halves_, RUN)(c, s[o->c]);
+        CAT(to_halves_, RUN)(c + DS_LANES, s[o2->c]);
+    } else {
+        memset(c, 0, sizeof c);
+    }
+    ds_op op = *o;
+    op.code = o->width;
+    half_lanes(&op, d, a, b, c);
+    CAT(from_halves_, RUN)(s[o->d], d);
+    CAT(from_halves_, RUN)(s[o2->d], d + DS_LANES);
+}
+
 /* the lanes where v is not 0, as a mask: usually none (a NaN test, a
  * fault's condition), which one vectorised OR finds */
-static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
+RUN_ATTR static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
 {
     LANE_T any = 0;
     EACH any |= v[l];
@@ -133,7 +166,7 @@ static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
 }
 
 /* the operations on the warp's other lanes and its predicate file */
-COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io)
+COLD RUN_ATTR static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io)
 {
     switch (o->code) {
     case DO_CTZ: EACH s[o->d][l] = (LANE_T)lowest_bit((ds_int)s[o->a][l]); break;
@@ -156,7 +189,7 @@ COLD static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *i
 /* the lanes where v is a NaN of format fmt: usually none, which the sign
  * of e - |v| (negative for a NaN; no overflow, both are below 2^(bits-1))
  * ORed over the lanes finds */
-static inline uint32_t CAT(nan_lanes_, RUN)(const LANE_T *v, int fmt)
+RUN_ATTR static inline uint32_t CAT(nan_lanes_, RUN)(const LANE_T *v, int fmt)
 {
     const LANE_T mag = (LANE_T)(fmts[fmt]->exp | fmts[fmt]->frac), e = (LANE_T)fmts[fmt]->exp;
     LANE_T any = 0;
@@ -245,7 +278,9 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         [DO_COUNT] = &&L_DO_COUNT,
         [XO_IFNAN] = &&L_XO_IFNAN,
         [XO_IFNAN2] = &&L_XO_IFNAN2,
-        [XO_NANCHAIN] = &&L_XO_NANCHAIN};
+        [XO_NANCHAIN] = &&L_XO_NANCHAIN,
+        [XO_HPAIR] = &&L_XO_HPAIR,
+        [XO_PAIRED] = &&L_XO_PAIRED};
 #define OP(code) L_##code:
 #define NEXT                                                                                                   \
     do {                                                                                                       \
@@ -441,6 +476,11 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             }
             NEXT;
         }
+        OP(XO_HPAIR)
+            CAT(half_pair_, RUN)(o, &ops[pc + 1], s);
+            pc++; /* its XO_PAIRED */
+            NEXT;
+        OP(XO_PAIRED) NEXT;
         OP(XO_NANCHAIN) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const uint16_t v[4] = {o->a, o->b, o->c, o->d};

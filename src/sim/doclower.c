@@ -1,67 +1,269 @@
-/* The executor's form of a compiled program (doclower.h): NaN tests that
- * only open a branch become part of the branch (the rounding of every FP
- * result in the documents ends in such a test), and branches learn whether
- * their target is their ENDIF. Nothing here knows an instruction: only the
- * shapes of sequences. */
+/* The executor's form of a compiled program (doclower.h), in three passes
+ * over a copy of its operations:
+ *  1. two half-precision operations of the same kind (an F16x2 word's two
+ *     lanes) become one pair, which the executor runs as one call of the
+ *     64-half lane kernel: the second one, and what computes its operands,
+ *     move up to the first where nothing between depends on them;
+ *  2. NaN tests that only open a branch become part of the branch (every
+ *     FP result's rounding in the documents ends in such a test);
+ *  3. a chain of NaN branches gets one test in front that skips it.
+ * Branches also learn whether their target is their ENDIF. Nothing here
+ * knows an instruction: only the shapes of sequences. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/doclower.h"
 
-/* how often each slot is read in the whole program */
-static void count_reads(const ds_prog *p, int *reads)
-{
-    for (int i = 0; i < p->nops; i++) {
-        const ds_op *o = &p->ops[i];
-        const unsigned r = ds_op_reads(o);
-        if (r & 1 && o->a < p->nslots)
-            reads[o->a]++;
-        if (r & 2 && o->b < p->nslots)
-            reads[o->b]++;
-        if (r & 4 && o->c < p->nslots)
-            reads[o->c]++;
-    }
-}
+typedef struct ops {
+    ds_op *x;
+    int n;
+    int nslots;
+} ops;
 
-/* op i is a NaN test whose result only the operation `user` reads */
-static int nan_test_for(const ds_prog *p, const int *reads, int i, int user)
-{
-    const ds_op *t = &p->ops[i], *u = &p->ops[user];
-    if (t->code != DO_FISNAN || t->d >= p->nslots || reads[t->d] != 1)
-        return 0;
-    return u->a == t->d || (u->code == DO_LOR && !u->bk && u->b == t->d);
-}
-
-/* the fused operation that starts at op i, or 0; *len: how many it covers */
-static int fuse_at(const ds_prog *p, const int *reads, int i, ds_op *out, int *len)
-{
-    const ds_op *o = p->ops;
-    const int left = p->nops - i;
-    if (left >= 4 && o[i + 3].code == DO_IF && o[i + 2].code == DO_LOR && !o[i + 2].bk &&
-        o[i + 3].a == o[i + 2].d && o[i + 2].d < p->nslots && reads[o[i + 2].d] == 1 &&
-        nan_test_for(p, reads, i, i + 2) && nan_test_for(p, reads, i + 1, i + 2) && o[i].d != o[i + 1].d &&
-        o[i + 1].a != o[i].d && o[i].fmt == o[i + 1].fmt) {
-        *out = o[i + 3];
-        out->code = XO_IFNAN2;
-        out->a = o[i].a;
-        out->b = o[i + 1].a;
-        out->fmt = o[i].fmt;
-        *len = 4;
-        return 1;
-    }
-    if (left >= 2 && o[i + 1].code == DO_IF && nan_test_for(p, reads, i, i + 1)) {
-        *out = o[i + 1];
-        out->code = XO_IFNAN;
-        out->a = o[i].a;
-        out->fmt = o[i].fmt;
-        *len = 2;
-        return 1;
-    }
-    return 0;
-}
-
-static int opens_or_skips(int code)
+static int has_target(int code)
 {
     return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == DO_ELSE || code == XO_NANCHAIN;
+}
+
+static int reads(const ds_op *o, int s)
+{
+    const unsigned sh = ds_op_shape(o);
+    return (sh & DS_READS_A && o->a == s) || (sh & DS_READS_B && o->b == s) || (sh & DS_READS_C && o->c == s);
+}
+
+static int writes(const ds_op *o, int s) { return (ds_op_shape(o) & DS_WRITES_D) && o->d == s; }
+
+/* Rebuilds t->x from order[0..m) (old indices; -1: `extra[k]` instead)
+ * and remaps branch targets. map_old[i] is where old op i went. */
+static int rebuild(ops *t, const int *order, const ds_op *extra, int m)
+{
+    ds_op *y = malloc(sizeof *y * (size_t)(m + 1));
+    int *where = malloc(sizeof *where * (size_t)(t->n + 1));
+    if (!y || !where) {
+        free(y);
+        free(where);
+        return 0;
+    }
+    for (int i = 0; i <= t->n; i++)
+        where[i] = m; /* an op that is gone (fused): its target is the next one kept */
+    for (int k = m - 1; k >= 0; k--)
+        if (order[k] >= 0)
+            where[order[k]] = k;
+    for (int i = t->n - 1; i >= 0; i--)
+        if (where[i] == m)
+            where[i] = where[i + 1];
+    for (int k = 0; k < m; k++) {
+        y[k] = order[k] >= 0 ? t->x[order[k]] : extra[k];
+        if (has_target(y[k].code) && y[k].k >= 0 && y[k].k <= t->n)
+            y[k].k = where[y[k].k];
+    }
+    free(where);
+    free(t->x);
+    t->x = y;
+    t->n = m;
+    return 1;
+}
+
+/* ---------------------------------------------------------------- pairs */
+
+static int is_half_op(const ds_op *o)
+{
+    return (o->code == DO_FADD || o->code == DO_FMUL || o->code == DO_FFMA) && (o->fmt == DS_F16 || o->fmt == DS_BF16);
+}
+
+static int same_kind(const ds_op *a, const ds_op *b)
+{
+    return a->code == b->code && a->fmt == b->fmt && a->rnd == b->rnd && a->k == b->k;
+}
+
+/* an operation that may move up, across others that do not touch its slots */
+static int movable(const ds_op *o)
+{
+    const unsigned sh = ds_op_shape(o);
+    return (sh & DS_PURE) && (sh & DS_WRITES_D) && (sh & DS_KNOWN) && o->code != DO_STORE;
+}
+
+/* Whether op j (same kind as op i, both at one depth) can join op i: in[k]
+ * marks j and the operations between that compute its operands (they move
+ * up in front of the pair). None of them may depend on i's result or write
+ * what i reads; nothing else between may read or write what they write. */
+static int can_pair(const ops *t, int i, int j, uint8_t *in)
+{
+    const ds_op *x = t->x;
+    uint8_t rd[DS_MAX_SLOTS] = {0}, wr[DS_MAX_SLOTS] = {0};
+    memset(in, 0, (size_t)t->n);
+    in[j] = 1;
+    for (int k = j; k > i; k--) {
+        if (k < j && !(ds_op_shape(&x[k]) & DS_WRITES_D && rd[x[k].d]))
+            continue;
+        if (k < j && !movable(&x[k]))
+            return 0;
+        in[k] = 1;
+        const unsigned sh = ds_op_shape(&x[k]);
+        if (sh & DS_READS_A)
+            rd[x[k].a] = 1;
+        if (sh & DS_READS_B)
+            rd[x[k].b] = 1;
+        if (sh & DS_READS_C)
+            rd[x[k].c] = 1;
+        wr[x[k].d] = 1;
+    }
+    const unsigned si = ds_op_shape(&x[i]);
+    if (rd[x[i].d] || wr[x[i].d] || (si & DS_READS_A && wr[x[i].a]) || (si & DS_READS_B && wr[x[i].b]) ||
+        (si & DS_READS_C && wr[x[i].c]))
+        return 0;
+    int depth = 0;
+    for (int k = i + 1; k < j; k++) {
+        const ds_op *o = &x[k];
+        if (in[k]) {
+            if (depth != 0)
+                return 0; /* inside a branch it may not run at all */
+            continue;
+        }
+        depth += o->code == DO_IF ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        if (!(ds_op_shape(o) & DS_KNOWN) || (ds_op_shape(o) & DS_WRITES_D && (wr[o->d] || rd[o->d])))
+            return 0;
+        for (int s = 0; s < t->nslots; s++)
+            if (wr[s] && reads(o, s))
+                return 0;
+    }
+    return 1;
+}
+
+/* The first pair of half operations that can join, made: returns 1. */
+static int pair_one(ops *t)
+{
+    const ds_op *x = t->x;
+    uint8_t *in = malloc((size_t)t->n + 1);
+    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
+    ds_op *extra = calloc((size_t)t->n + 1, sizeof *extra);
+    int done = 0;
+    for (int i = 0; i < t->n && !done && in && order && extra; i++) {
+        if (!is_half_op(&x[i]))
+            continue;
+        int depth = 0, j = i + 1;
+        for (; j < t->n; j++) { /* the next one of its kind in its branch */
+            depth += x[j].code == DO_IF ? 1 : x[j].code == DO_ENDIF ? -1 : 0;
+            if (depth < 0 || (depth == 0 && x[j].code == DO_ELSE))
+                break;
+            if (depth == 0 && is_half_op(&x[j]) && same_kind(&x[i], &x[j]))
+                break;
+        }
+        if (j >= t->n || !is_half_op(&x[j]) || !same_kind(&x[i], &x[j]) || x[i].d == x[j].d || !can_pair(t, i, j, in))
+            continue;
+        /* before i as it was; j's operands; the pair; the rest in between; after j */
+        int m = 0;
+        for (int k = 0; k < i; k++)
+            order[m++] = k;
+        for (int k = i + 1; k < j; k++)
+            if (in[k])
+                order[m++] = k;
+        extra[m] = x[i];
+        extra[m].code = XO_HPAIR;
+        extra[m].width = x[i].code;
+        order[m++] = -1;
+        extra[m] = x[j];
+        extra[m].code = XO_PAIRED;
+        order[m++] = -1;
+        for (int k = i + 1; k < j; k++)
+            if (!in[k])
+                order[m++] = k;
+        for (int k = j + 1; k < t->n; k++)
+            order[m++] = k;
+        done = rebuild(t, order, extra, m);
+    }
+    free(in);
+    free(order);
+    free(extra);
+    return done;
+}
+
+/* ---------------------------------------------------- NaN tests, chains */
+
+/* nothing in (from, to) is a branch or an operation the optimiser does not
+ * know, or writes slot s */
+static int quiet_between(const ops *t, int from, int to, int s)
+{
+    for (int k = from + 1; k < to; k++)
+        if (has_target(t->x[k].code) || t->x[k].code == DO_ENDIF || writes(&t->x[k], s) ||
+            !(ds_op_shape(&t->x[k]) & DS_KNOWN))
+            return 0;
+    return 1;
+}
+
+/* the last operation before op k that writes slot s, or -1 */
+static int last_writer(const ops *t, int k, int s)
+{
+    while (--k >= 0 && !writes(&t->x[k], s))
+        ;
+    return k;
+}
+
+/* op i is a NaN test that only op `user` reads, of a value nothing between
+ * them changes */
+static int nan_test_for(const ops *t, const int *nreads, int i, int user)
+{
+    const ds_op *o = &t->x[i];
+    return i >= 0 && o->code == DO_FISNAN && nreads[o->d] == 1 && reads(&t->x[user], o->d) &&
+           quiet_between(t, i, user, o->a) && quiet_between(t, i, user, o->d);
+}
+
+/* IF t where t is a NaN test (or the OR of two), read nowhere else: the
+ * test joins the IF, wherever it stands before it in the branch */
+static int fuse_nan_tests(ops *t)
+{
+    int *nreads = calloc((size_t)t->nslots + 1, sizeof *nreads);
+    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
+    ds_op *extra = calloc((size_t)t->n + 1, sizeof *extra);
+    uint8_t *gone = calloc((size_t)t->n + 1, 1);
+    int ok = nreads && order && extra && gone;
+    for (int i = 0; ok && i < t->n; i++)
+        for (int s = 0; s < t->nslots; s++)
+            nreads[s] += reads(&t->x[i], s);
+    int m = 0;
+    for (int k = 0; ok && k < t->n; k++) {
+        const ds_op *o = &t->x[k];
+        const int def = o->code == DO_IF ? last_writer(t, k, o->a) : -1;
+        const ds_op *d = def >= 0 ? &t->x[def] : NULL;
+        extra[m] = *o;
+        if (d && d->code == DO_FISNAN && nan_test_for(t, nreads, def, k)) {
+            extra[m].code = XO_IFNAN;
+            extra[m].a = d->a;
+            extra[m].fmt = d->fmt;
+            gone[def] = 1;
+            order[m++] = -1;
+            continue;
+        }
+        if (d && d->code == DO_LOR && !d->bk && nreads[d->d] == 1 && quiet_between(t, def, k, d->d)) {
+            const int p = last_writer(t, def, d->a), q = last_writer(t, def, d->b);
+            if (p >= 0 && q >= 0 && p != q && nan_test_for(t, nreads, p, def) && nan_test_for(t, nreads, q, def) &&
+                t->x[p].fmt == t->x[q].fmt && quiet_between(t, def - 1, k, t->x[p].a) &&
+                quiet_between(t, def - 1, k, t->x[q].a)) {
+                extra[m].code = XO_IFNAN2;
+                extra[m].a = t->x[p].a;
+                extra[m].b = t->x[q].a;
+                extra[m].fmt = t->x[p].fmt;
+                gone[p] = gone[q] = gone[def] = 1;
+                order[m++] = -1;
+                continue;
+            }
+        }
+        order[m++] = k;
+    }
+    /* the tests that joined their IF go */
+    int w = 0;
+    for (int k = 0; ok && k < m; k++)
+        if (order[k] < 0 || !gone[order[k]]) {
+            extra[w] = extra[k];
+            order[w++] = order[k];
+        }
+    if (ok)
+        ok = rebuild(t, order, extra, w);
+    free(nreads);
+    free(order);
+    free(extra);
+    free(gone);
+    return ok;
 }
 
 static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
@@ -112,83 +314,51 @@ static int nan_chain(const ds_op *x, int n, int i, ds_op *pre, uint8_t *chained)
     pre->b = nv > 1 ? v[1] : v[0];
     pre->c = nv > 2 ? v[2] : v[0];
     pre->d = nv > 3 ? v[3] : v[0];
-    for (int j = i + 1; j < n; j++)
-        if (is_nan_if(x[j].code) && j <= last)
+    for (int j = i + 1; j < n && j <= last; j++)
+        if (is_nan_if(x[j].code))
             chained[j] = 1;
     return 1;
 }
 
-/* x[0..n) with a XO_NANCHAIN before each chain; NULL when memory is short */
-static ds_op *add_chains(const ds_op *x, int n, int *out_n)
+/* a XO_NANCHAIN before each chain */
+static int add_chains(ops *t)
 {
-    ds_op *y = malloc(sizeof *y * (size_t)(2 * n + 1));
-    int *map = malloc(sizeof *map * (size_t)(n + 1));
-    uint8_t *chained = calloc((size_t)n + 1, 1);
-    if (!y || !map || !chained) {
-        free(y);
-        free(map);
-        free(chained);
-        return NULL;
+    int *order = malloc(sizeof *order * (size_t)(2 * t->n + 1));
+    ds_op *extra = calloc((size_t)(2 * t->n + 1), sizeof *extra);
+    uint8_t *chained = calloc((size_t)t->n + 1, 1);
+    int ok = order && extra && chained, m = 0;
+    for (int i = 0; ok && i < t->n; i++) {
+        if (is_nan_if(t->x[i].code) && !chained[i] && nan_chain(t->x, t->n, i, &extra[m], chained))
+            order[m++] = -1;
+        order[m++] = i;
     }
-    int m = 0;
-    for (int i = 0; i < n; i++) {
-        ds_op pre;
-        if (is_nan_if(x[i].code) && !chained[i] && nan_chain(x, n, i, &pre, chained))
-            y[m++] = pre;
-        map[i] = m;
-        y[m++] = x[i];
-    }
-    map[n] = m;
-    for (int i = 0; i < m; i++)
-        if (opens_or_skips(y[i].code) && y[i].k >= 0 && y[i].k <= n)
-            y[i].k = map[y[i].k];
-    free(map);
+    if (ok)
+        ok = rebuild(t, order, extra, m);
+    free(order);
+    free(extra);
     free(chained);
-    *out_n = m;
-    return y;
+    return ok;
 }
 
 void sim_doc_lower(ds_prog *p)
 {
-    ds_op *x = malloc(sizeof *x * (size_t)(p->nops + 1));
-    int *map = malloc(sizeof *map * (size_t)(p->nops + 1));
-    int *reads = calloc((size_t)p->nslots + 1, sizeof *reads);
-    if (!x || !map || !reads) {
-        free(x);
-        free(map);
-        free(reads);
-        return;
-    }
-    count_reads(p, reads);
-    int n = 0;
-    for (int i = 0; i < p->nops;) {
-        int len = 1;
-        map[i] = n;
-        if (!fuse_at(p, reads, i, &x[n], &len))
-            x[n] = p->ops[i];
-        for (int k = 1; k < len; k++)
-            map[i + k] = n;
-        n++;
-        i += len;
-    }
-    map[p->nops] = n;
-    for (int i = 0; i < n; i++) {
-        ds_op *o = &x[i];
-        if (!opens_or_skips(o->code) || o->k < 0 || o->k > p->nops)
-            continue;
-        o->k = map[o->k];
-        o->width = o->k < n && x[o->k].code == DO_ENDIF ? XO_TO_ENDIF : 0;
-    }
-    free(map);
-    free(reads);
-    int m;
-    ds_op *y = add_chains(x, n, &m);
-    if (y) {
-        free(x);
-        x = y;
-        n = m;
+    ops t = {malloc(sizeof(ds_op) * (size_t)(p->nops + 1)), p->nops, p->nslots};
+    if (!t.x || p->nslots > DS_MAX_SLOTS)
+        goto fail;
+    memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
+    for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
+        ;
+    if (!fuse_nan_tests(&t) || !add_chains(&t))
+        goto fail;
+    for (int i = 0; i < t.n; i++) {
+        ds_op *o = &t.x[i];
+        if (has_target(o->code) && o->code != XO_NANCHAIN)
+            o->width = o->k >= 0 && o->k < t.n && t.x[o->k].code == DO_ENDIF ? XO_TO_ENDIF : 0;
     }
     free(p->run_ops);
-    p->run_ops = x;
-    p->run_nops = n;
+    p->run_ops = t.x;
+    p->run_nops = t.n;
+    return;
+fail:
+    free(t.x); /* p->ops run as they are */
 }

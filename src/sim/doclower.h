@@ -1,6 +1,7 @@
 /* The executor's own operations (doclower.c makes them, docexec_loop.h runs
  * them): sequences of a compiled program that the executor runs as one
- * operation, so that a word takes fewer passes over the warp. They live in
+ * operation, so that a word takes fewer passes over the warp or fewer
+ * calls of a lane kernel. They live in
  * ds_prog.run_ops, never in the program the optimiser, the narrowing
  * analysis and `gisa prove` read. */
 #ifndef GISA_SIM_DOCLOWER_H
@@ -18,6 +19,12 @@ enum {
      * of format fmt on any lane, the chain does nothing, and the executor
      * goes past its last ENDIF, k */
     XO_NANCHAIN,
+    /* two half-precision operations (width: DO_FADD, DO_FMUL or DO_FFMA;
+     * fmt, rnd, k as theirs) in one call of the 64-half lane kernel: this
+     * one's d, a, b, c are the first's, the XO_PAIRED that follows holds
+     * the second's */
+    XO_HPAIR,
+    XO_PAIRED,
     XO_COUNT
 };
 

@@ -176,6 +176,14 @@ int main(void)
     CHECKF(count_run_code(isa, "FMNMX R1, R2, R3, P2 ;\n", XO_IFNAN2) == 1, "FMNMX's either-NaN branch is not fused");
     CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_NANCHAIN) == 1, "DFMA's NaN chain has no test before it");
     CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_NANCHAIN) == 0, "a single NaN branch is no chain");
+    /* an F16x2 word's two halves are one call of the 64-half kernel, also
+     * with .SAT's clamps and a NaN test that is not next to its IF */
+    CHECKF(count_run_code(isa, "HFMA2 R1, R2, R3, R4 ;\nHADD2 R1, R2, R3 ;\nHMUL2.BF16_V2 R1, R2, R3 ;\n"
+                               "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n",
+                          XO_HPAIR) == 4,
+           "an F16x2 word's halves are two kernel calls");
+    CHECKF(count_run_code(isa, "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n", DO_FISNAN) == 0,
+           "HFMA2.SAT keeps a NaN test apart from its branch");
     shared_programs(isa);
     consts_in_branch(isa, "FFMA R1, R2, R3, R4 ;\n");
     consts_in_branch(isa, "FADD R1, R2, R3 ;\n");
