@@ -92,26 +92,53 @@ OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[D
         fn(o, d, a, b, c);                                                                                     \
         EACH s[o->d][l] = (LANE_T)d[l];                                                                        \
     } while (0)
-/* where the lanes hold the format's bits as they are (F32 on 32-bit lanes,
- * F64 on 64-bit ones) the kernel reads and writes the slots themselves,
- * unless the result is one of the operands (the kernels' arrays do not
- * overlap) */
+/* where the lanes hold the format's bits as they are (F64 on 64-bit
+ * lanes) the kernel reads and writes the slots themselves, unless the
+ * result is one of the operands (the kernels' arrays do not overlap) */
 #define FP_IN_PLACE(T, fn)                                                                                     \
     do {                                                                                                       \
         const int c_ = o->code == DO_FFMA ? o->c : o->a;                                                       \
         fn(o, (T *)s[o->d], (const T *)s[o->a], (const T *)s[o->b], (const T *)s[c_]);                         \
     } while (0)
-OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+
+/* operand i (a, b, c) of an F32 operation: the input port itself where
+ * doclower.c made it one (bk bit i), the slot where it holds the bits as
+ * they are (32-bit lanes), else their copy in tmp */
+RUN_ATTR static inline const uint32_t *CAT(f32_operand_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io,
+                                                                 int i, uint32_t *tmp)
+{
+    const int slot = i == 0 ? o->a : i == 1 ? o->b : o->c;
+    if (o->bk >> i & 1)
+        return io->lo[slot];
+    if (LANE_BITS == 32)
+        return (const uint32_t *)s[slot];
+    EACH tmp[l] = (uint32_t)s[slot][l];
+    return tmp;
+}
+
+OUT_OF_LINE RUN_ATTR static void CAT(f32_op_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io)
+{
+    uint32_t ta[DS_LANES], tb[DS_LANES], tc[DS_LANES], td[DS_LANES];
+    const int ffma = o->code == DO_FFMA;
+    const uint32_t *a = CAT(f32_operand_, RUN)(o, s, io, 0, ta), *b = CAT(f32_operand_, RUN)(o, s, io, 1, tb);
+    const uint32_t *c = ffma ? CAT(f32_operand_, RUN)(o, s, io, 2, tc) : a;
+    const int overlap = (!(o->bk & 1) && o->a == o->d) || (!(o->bk & 2) && o->b == o->d) ||
+                        (ffma && !(o->bk & 4) && o->c == o->d);
+    uint32_t *d = LANE_BITS == 32 && !overlap ? (uint32_t *)s[o->d] : td;
+    f32_lanes(o, d, a, b, c);
+    if (d == td)
+        EACH s[o->d][l] = (LANE_T)td[l];
+}
+
+OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io)
 {
     const int apart = o->d != o->a && o->d != o->b && (o->code != DO_FFMA || o->d != o->c);
     if (o->fmt == DS_F64 && LANE_BITS == 64 && apart)
         FP_IN_PLACE(uint64_t, f64_lanes);
     else if (o->fmt == DS_F64)
         FP_KERNEL(uint64_t, DS_LANES, f64_lanes);
-    else if (o->fmt == DS_F32 && LANE_BITS == 32 && apart)
-        FP_IN_PLACE(uint32_t, f32_lanes);
     else if (o->fmt == DS_F32)
-        FP_KERNEL(uint32_t, DS_LANES, f32_lanes);
+        CAT(f32_op_, RUN)(o, s, io);
     else
         FP_KERNEL(uint16_t, 2 * DS_LANES, half_lanes);
 }
@@ -412,7 +439,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         }
         OP(DO_FADD)
         OP(DO_FMUL)
-        OP(DO_FFMA) CAT(fp_, RUN)(o, s); NEXT;
+        OP(DO_FFMA) CAT(fp_, RUN)(o, s, io); NEXT;
         OP(DO_FCVT) CAT(convert_, RUN)(o, s, cur); NEXT;
         /* Floating point by its bits, every format alike, lane by lane
          * without branches (the vectoriser's). The fields fit the lanes the

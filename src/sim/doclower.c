@@ -25,6 +25,8 @@ static int has_target(int code)
     return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == DO_ELSE || code == XO_NANCHAIN;
 }
 
+static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
+
 static int reads(const ds_op *o, int s)
 {
     const unsigned sh = ds_op_shape(o);
@@ -266,7 +268,54 @@ static int fuse_nan_tests(ops *t)
     return ok;
 }
 
-static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
+/* ----------------------------------------------------------- ports */
+
+/* An F32 operation's operand that is a 32-bit input as it came (a slot
+ * written once, by an IN at the top level before it) reads the port: bk
+ * bit i (doclower.h). An IN that nobody reads then goes. */
+static int port_operands(ops *t)
+{
+    int *nwrites = calloc((size_t)t->nslots + 1, sizeof *nwrites), *port = malloc(sizeof *port * (size_t)(t->nslots + 1));
+    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
+    int ok = nwrites && port && order, depth = 0, m = 0;
+    for (int i = 0; ok && i < t->n; i++)
+        if (ds_op_shape(&t->x[i]) & DS_WRITES_D)
+            nwrites[t->x[i].d]++;
+    for (int s = 0; ok && s < t->nslots; s++)
+        port[s] = -1;
+    for (int i = 0; ok && i < t->n; i++) {
+        ds_op *o = &t->x[i];
+        depth += o->code == DO_IF || is_nan_if(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        if (o->code == DO_IN && o->width == 32 && depth == 0 && nwrites[o->d] == 1 && o->k >= 0 && o->k < DS_NPORTS)
+            port[o->d] = o->k;
+        if ((o->code != DO_FADD && o->code != DO_FMUL && o->code != DO_FFMA) || o->fmt != DS_F32)
+            continue;
+        uint16_t *slot[3] = {&o->a, &o->b, o->code == DO_FFMA ? &o->c : NULL};
+        o->bk = 0;
+        for (int r = 0; r < 3; r++)
+            if (slot[r] && port[*slot[r]] >= 0) {
+                *slot[r] = (uint16_t)port[*slot[r]];
+                o->bk |= (uint8_t)(1u << r);
+            }
+    }
+    for (int i = 0; ok && i < t->n; i++) {
+        int read = t->x[i].code != DO_IN;
+        for (int k = 0; k < t->n && !read; k++)
+            read = reads(&t->x[k], t->x[i].d);
+        if (read)
+            order[m++] = i;
+    }
+    if (ok)
+        ok = rebuild(t, order, NULL, m);
+    free(nwrites);
+    free(port);
+    free(order);
+    return ok;
+}
+
+/* ---------------------------------------------------------- chains */
+
+
 
 /* the ENDIF of the branch that op i (an IF) opens */
 static int end_of(const ds_op *x, int n, int i)
@@ -348,7 +397,7 @@ void sim_doc_lower(ds_prog *p)
     memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
-    if (!fuse_nan_tests(&t) || !add_chains(&t))
+    if (!fuse_nan_tests(&t) || !port_operands(&t) || !add_chains(&t))
         goto fail;
     for (int i = 0; i < t.n; i++) {
         ds_op *o = &t.x[i];

@@ -28,6 +28,10 @@ enum {
     XO_COUNT
 };
 
+/* On DO_FADD, DO_FMUL and DO_FFMA of F32: bk bit i (a, b, c) says that
+ * operand i is input port a (b, c), the word's 32-bit source as it came,
+ * read in place, not a slot. */
+
 /* On DO_IF, XO_IFNAN* and DO_ELSE: width 1 says that k is the ENDIF of the
  * branch, so that when no lane enters it the executor goes past that ENDIF
  * at once (an IF then pushes nothing). */

@@ -182,6 +182,9 @@ int main(void)
                                "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n",
                           XO_HPAIR) == 4,
            "an F16x2 word's halves are two kernel calls");
+    /* F32 operations read their 32-bit sources in place */
+    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\nFMUL R1, R2, R3 ;\n", DO_IN) == 0,
+           "an F32 operation's sources are copied before it");
     CHECKF(count_run_code(isa, "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n", DO_FISNAN) == 0,
            "HFMA2.SAT keeps a NaN test apart from its branch");
     shared_programs(isa);
