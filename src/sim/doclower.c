@@ -27,13 +27,35 @@ static int has_target(int code)
 
 static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
 
-static int reads(const ds_op *o, int s)
+/* ds_op_shape, for the executor's operations too */
+static unsigned shape_of(const ds_op *o)
 {
-    const unsigned sh = ds_op_shape(o);
-    return (sh & DS_READS_A && o->a == s) || (sh & DS_READS_B && o->b == s) || (sh & DS_READS_C && o->c == s);
+    switch (o->code) {
+    case XO_IFNAN: return DS_READS_A | DS_KNOWN;
+    case XO_IFNAN2: return DS_READS_A | DS_READS_B | DS_KNOWN;
+    case XO_NANCHAIN: return DS_READS_A | DS_READS_B | DS_READS_C | DS_KNOWN; /* and d: read, not written */
+    case XO_HPAIR:
+    case XO_PAIRED: return DS_READS_A | DS_READS_B | DS_READS_C | DS_WRITES_D | DS_PURE | DS_KNOWN;
+    default: return ds_op_shape(o);
+    }
 }
 
-static int writes(const ds_op *o, int s) { return (ds_op_shape(o) & DS_WRITES_D) && o->d == s; }
+/* operand i of o is an input port (doclower.h: F32 operations' bk) */
+static int port_operand(const ds_op *o, int i)
+{
+    return (o->code == DO_FADD || o->code == DO_FMUL || o->code == DO_FFMA) && o->fmt == DS_F32 && (o->bk >> i & 1);
+}
+
+static int reads(const ds_op *o, int s)
+{
+    if (o->code == XO_NANCHAIN && o->d == s)
+        return 1;
+    const unsigned sh = shape_of(o);
+    return (sh & DS_READS_A && o->a == s && !port_operand(o, 0)) || (sh & DS_READS_B && o->b == s && !port_operand(o, 1)) ||
+           (sh & DS_READS_C && o->c == s && !port_operand(o, 2));
+}
+
+static int writes(const ds_op *o, int s) { return (shape_of(o) & DS_WRITES_D) && o->d == s; }
 
 /* Rebuilds t->x from order[0..m) (old indices; -1: `extra[k]` instead)
  * and remaps branch targets. map_old[i] is where old op i went. */
@@ -81,7 +103,7 @@ static int same_kind(const ds_op *a, const ds_op *b)
 /* an operation that may move up, across others that do not touch its slots */
 static int movable(const ds_op *o)
 {
-    const unsigned sh = ds_op_shape(o);
+    const unsigned sh = shape_of(o);
     return (sh & DS_PURE) && (sh & DS_WRITES_D) && (sh & DS_KNOWN) && o->code != DO_STORE;
 }
 
@@ -96,12 +118,12 @@ static int can_pair(const ops *t, int i, int j, uint8_t *in)
     memset(in, 0, (size_t)t->n);
     in[j] = 1;
     for (int k = j; k > i; k--) {
-        if (k < j && !(ds_op_shape(&x[k]) & DS_WRITES_D && rd[x[k].d]))
+        if (k < j && !(shape_of(&x[k]) & DS_WRITES_D && rd[x[k].d]))
             continue;
         if (k < j && !movable(&x[k]))
             return 0;
         in[k] = 1;
-        const unsigned sh = ds_op_shape(&x[k]);
+        const unsigned sh = shape_of(&x[k]);
         if (sh & DS_READS_A)
             rd[x[k].a] = 1;
         if (sh & DS_READS_B)
@@ -110,7 +132,7 @@ static int can_pair(const ops *t, int i, int j, uint8_t *in)
             rd[x[k].c] = 1;
         wr[x[k].d] = 1;
     }
-    const unsigned si = ds_op_shape(&x[i]);
+    const unsigned si = shape_of(&x[i]);
     if (rd[x[i].d] || wr[x[i].d] || (si & DS_READS_A && wr[x[i].a]) || (si & DS_READS_B && wr[x[i].b]) ||
         (si & DS_READS_C && wr[x[i].c]))
         return 0;
@@ -123,7 +145,7 @@ static int can_pair(const ops *t, int i, int j, uint8_t *in)
             continue;
         }
         depth += o->code == DO_IF ? 1 : o->code == DO_ENDIF ? -1 : 0;
-        if (!(ds_op_shape(o) & DS_KNOWN) || (ds_op_shape(o) & DS_WRITES_D && (wr[o->d] || rd[o->d])))
+        if (!(shape_of(o) & DS_KNOWN) || (shape_of(o) & DS_WRITES_D && (wr[o->d] || rd[o->d])))
             return 0;
         for (int s = 0; s < t->nslots; s++)
             if (wr[s] && reads(o, s))
@@ -188,7 +210,7 @@ static int quiet_between(const ops *t, int from, int to, int s)
 {
     for (int k = from + 1; k < to; k++)
         if (has_target(t->x[k].code) || t->x[k].code == DO_ENDIF || writes(&t->x[k], s) ||
-            !(ds_op_shape(&t->x[k]) & DS_KNOWN))
+            !(shape_of(&t->x[k]) & DS_KNOWN))
             return 0;
     return 1;
 }
@@ -279,7 +301,7 @@ static int port_operands(ops *t)
     int *order = malloc(sizeof *order * (size_t)(t->n + 1));
     int ok = nwrites && port && order, depth = 0, m = 0;
     for (int i = 0; ok && i < t->n; i++)
-        if (ds_op_shape(&t->x[i]) & DS_WRITES_D)
+        if (shape_of(&t->x[i]) & DS_WRITES_D)
             nwrites[t->x[i].d]++;
     for (int s = 0; ok && s < t->nslots; s++)
         port[s] = -1;
