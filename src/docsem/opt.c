@@ -342,16 +342,40 @@ static int field_source(const ds_prog *p, const facts *f, ds_op *o, const ds_op 
     return 1;
 }
 
+/* FISNAN / FISSUB of v in format fmt, as the executor tests the bits */
+static int fp_class(int code, int fmt, ds_int v)
+{
+    static const struct { uint64_t exp, frac; } f[] = {
+        [DS_F16] = {0x7C00, 0x3FF},
+        [DS_BF16] = {0x7F80, 0x7F},
+        [DS_F32] = {0x7F800000, 0x7FFFFF},
+        [DS_F64] = {UINT64_C(0x7FF0000000000000), UINT64_C(0xFFFFFFFFFFFFF)},
+    };
+    const uint64_t mag = (uint64_t)v & (f[fmt].exp | f[fmt].frac);
+    return code == DO_FISNAN ? mag > f[fmt].exp : mag > 0 && mag <= f[fmt].frac;
+}
+
 /* Rewrites that keep every bit of every value (they rely on widths). */
 static int exact_rewrites(ds_prog *p, const facts *f)
 {
-    int n = 0;
+    int n = 0, depth = 0;
     for (int i = 0; i < p->nops; i++) {
         ds_op *o = &p->ops[i];
         unsigned sh = shape(o);
+        depth += o->code == DO_IF ? 1 : o->code == DO_ENDIF ? -1 : 0;
         if (!(sh & KNOWN))
             continue;
         ds_int k;
+        /* the only store of a variable, outside every branch: a copy (the
+         * lanes outside the mask hold values nobody reads either way) */
+        if (o->code == DO_STORE && depth == 0 && valid(f, o->d) && f->ndefs[o->d] == 1) {
+            if (o->bk)
+                o->code = DO_CONST;
+            else
+                to_unary(o, DO_MOV, o->a);
+            n++;
+            continue;
+        }
         /* a constant second operand becomes the immediate */
         if (sh & R_B && sh & DEF && !(sh & R_C) && o->code >= DO_ADD && o->code <= DO_LOR &&
             const_slot(p, f, o->b, &k)) {
@@ -470,7 +494,25 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             if (a < o->width)
                 to_unary(o, DO_MOV, o->a), n++;
             break;
-        case DO_SEL:
+        case DO_FISNAN:
+        case DO_FISSUB: /* of a constant: a constant */
+            if (const_slot(p, f, o->a, &vb)) {
+                const int v = fp_class(o->code, o->fmt, vb);
+                to_unary(o, DO_CONST, 0);
+                o->imm = v;
+                n++;
+            }
+            break;
+        case DO_SEL: {
+            const ds_op *t = valid(f, o->a) && f->ndefs[o->a] == 1 ? &p->ops[f->def[o->a]] : NULL;
+            if (t && t->code == DO_LNOT && valid(f, t->a) && f->ndefs[t->a] == 1) { /* !x ? b : c is x ? c : b */
+                const uint16_t b = o->b;
+                o->a = t->a;
+                o->b = o->c;
+                o->c = b;
+                n++;
+                break;
+            }
             kb = const_slot(p, f, o->b, &vb);
             kc = const_slot(p, f, o->c, &vc);
             if (o->b == o->c)
@@ -479,7 +521,10 @@ static int exact_rewrites(ds_prog *p, const facts *f)
                 to_unary(o, DO_MOV, o->a), n++;
             else if (kb && kc && vb == 0 && vc == 1)
                 to_unary(o, DO_LNOT, o->a), n++;
+            else if (kb && kc && a <= 1 && vc == 0) /* c ? K : 0 of a boolean c: c * K */
+                to_unary(o, DO_MUL, o->a), o->bk = 1, o->imm = vb, n++;
             break;
+        }
         default: break;
         }
     }
@@ -636,6 +681,54 @@ static int sink_const(ds_prog *p, const facts *f)
     return 0;
 }
 
+/* IF c; STORE x = u; ELSE; STORE x = v; ENDIF is x = c ? u : v, stored on
+ * the enclosing mask: two operations (and the constants u and v need) for
+ * five. One at a time; returns 1 when it made one. */
+static int if_convert(ds_prog *p)
+{
+    for (int i = 0; i + 4 < p->nops; i++) {
+        ds_op *o = &p->ops[i];
+        const ds_op *u = &o[1], *e = &o[2], *v = &o[3], *end = &o[4];
+        if (o->code != DO_IF || o->k != i + 2 || u->code != DO_STORE || e->code != DO_ELSE || e->k != i + 4 ||
+            v->code != DO_STORE || end->code != DO_ENDIF || u->d != v->d || p->nslots + 3 > DS_MAX_SLOTS)
+            continue;
+        const int c = o->a, x = u->d, t = p->nslots, ku = p->nslots + 1, kv = p->nslots + 2;
+        const ds_op su = *u, sv = *v;
+        p->nslots += 3;
+        o[0] = (ds_op){.code = DO_CONST, .d = (uint16_t)ku, .imm = su.imm};
+        o[1] = (ds_op){.code = DO_CONST, .d = (uint16_t)kv, .imm = sv.imm};
+        o[2] = (ds_op){.code = DO_SEL, .d = (uint16_t)t, .a = (uint16_t)c, .b = su.bk ? (uint16_t)ku : su.a,
+                       .c = sv.bk ? (uint16_t)kv : sv.a};
+        o[3] = (ds_op){.code = DO_STORE, .d = (uint16_t)x, .a = (uint16_t)t};
+        o[4] = (ds_op){.code = DO_MOV, .d = (uint16_t)x, .a = (uint16_t)x}; /* a copy into itself: swept */
+        for (int k = 0; k < p->nops; k++) /* branches that ended past these keep their targets */
+            if ((p->ops[k].code == DO_IF || p->ops[k].code == DO_ELSE) && p->ops[k].k > i && p->ops[k].k <= i + 4)
+                p->ops[k].k = i + 5;
+        return 1;
+    }
+    return 0;
+}
+
+/* A branch on a constant: every lane takes the same way, so that way runs
+ * under the enclosing mask as it is, and the other never runs. */
+static void constant_branch(const ds_prog *p, const facts *f, int i, int *keep)
+{
+    const ds_op *o = &p->ops[i];
+    ds_int v;
+    if (o->code != DO_IF || !const_slot(p, f, o->a, &v) || o->k <= i || o->k >= p->nops)
+        return;
+    const int els = p->ops[o->k].code == DO_ELSE ? o->k : -1;
+    const int end = els >= 0 ? p->ops[els].k : o->k;
+    if (end <= i || end >= p->nops || p->ops[end].code != DO_ENDIF)
+        return;
+    keep[i] = keep[end] = 0;
+    if (els >= 0)
+        keep[els] = 0;
+    const int from = v ? els : i + 1, to = v ? end : (els >= 0 ? els : end); /* the way not taken */
+    for (int k = from; from >= 0 && k < to; k++)
+        keep[k] = 0;
+}
+
 /* Removes what nobody reads, a copy into itself and empty branches;
  * branch targets follow. Returns the number removed. */
 static int sweep(ds_prog *p, const facts *f)
@@ -654,6 +747,9 @@ static int sweep(ds_prog *p, const facts *f)
         if (o->code == DO_FAULT && const_slot(p, f, o->a, &k) && k == 0)
             keep[i] = 0; /* a condition no lane can meet */
     }
+    for (int i = 0; i < p->nops; i++)
+        if (keep[i])
+            constant_branch(p, f, i, keep);
     for (int i = 0; i + 1 < p->nops; i++) {
         /* the next kept operation after i */
         int j = i + 1;
@@ -706,6 +802,7 @@ void ds_optimize(ds_prog *p)
         n += demand_rewrites(p, f);
         analyse(p, f);
         n += sink_const(p, f);
+        n += if_convert(p);
         if (!n)
             break;
     }

@@ -228,6 +228,20 @@ RUN_ATTR static inline uint32_t CAT(nan_lanes_, RUN)(const LANE_T *v, int fmt)
     return sim_pack_pred(nan);
 }
 
+/* the lanes where v is a subnormal of format fmt: |v| - 1 and frac - |v|
+ * both non-negative, so the complement of their OR is negative there */
+RUN_ATTR static inline uint32_t CAT(sub_lanes_, RUN)(const LANE_T *v, int fmt)
+{
+    const LANE_T mag = (LANE_T)(fmts[fmt]->exp | fmts[fmt]->frac), f = (LANE_T)fmts[fmt]->frac;
+    LANE_T any = 0;
+    EACH any |= ~(((v[l] & mag) - 1) | (f - (v[l] & mag)));
+    if (any >= 0)
+        return 0;
+    uint8_t sub[DS_LANES];
+    EACH sub[l] = (v[l] & mag) > 0 && (v[l] & mag) <= f;
+    return sim_pack_pred(sub);
+}
+
 RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 {
     const ds_op *const ops = p->run_ops ? p->run_ops : p->ops;
@@ -305,6 +319,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         [DO_COUNT] = &&L_DO_COUNT,
         [XO_IFNAN] = &&L_XO_IFNAN,
         [XO_IFNAN2] = &&L_XO_IFNAN2,
+        [XO_IFSUB] = &&L_XO_IFSUB,
         [XO_NANCHAIN] = &&L_XO_NANCHAIN,
         [XO_HPAIR] = &&L_XO_HPAIR,
         [XO_PAIRED] = &&L_XO_PAIRED};
@@ -487,10 +502,11 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #undef FKEY
         OP(DO_IF)
         OP(XO_IFNAN)
-        OP(XO_IFNAN2) {
-            const uint32_t t = o->code == DO_IF ? CAT(nonzero_, RUN)(s[o->a])
-                               : o->code == XO_IFNAN
-                                   ? CAT(nan_lanes_, RUN)(s[o->a], o->fmt)
+        OP(XO_IFNAN2)
+        OP(XO_IFSUB) {
+            const uint32_t t = o->code == DO_IF      ? CAT(nonzero_, RUN)(s[o->a])
+                               : o->code == XO_IFNAN ? CAT(nan_lanes_, RUN)(s[o->a], o->fmt)
+                               : o->code == XO_IFSUB ? CAT(sub_lanes_, RUN)(s[o->a], o->fmt)
                                    : CAT(nan_lanes_, RUN)(s[o->a], o->fmt) | CAT(nan_lanes_, RUN)(s[o->b], o->fmt);
             if (o->width == XO_TO_ENDIF && !(cur & t)) {
                 pc = o->k; /* past the ENDIF: nothing to pop */

@@ -22,7 +22,8 @@ typedef struct ops {
 
 static int has_target(int code)
 {
-    return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == DO_ELSE || code == XO_NANCHAIN;
+    return code == DO_IF || code == XO_IFNAN || code == XO_IFNAN2 || code == XO_IFSUB || code == DO_ELSE ||
+           code == XO_NANCHAIN;
 }
 
 static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
@@ -31,7 +32,8 @@ static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
 static unsigned shape_of(const ds_op *o)
 {
     switch (o->code) {
-    case XO_IFNAN: return DS_READS_A | DS_KNOWN;
+    case XO_IFNAN:
+    case XO_IFSUB: return DS_READS_A | DS_KNOWN;
     case XO_IFNAN2: return DS_READS_A | DS_READS_B | DS_KNOWN;
     case XO_NANCHAIN: return DS_READS_A | DS_READS_B | DS_READS_C | DS_KNOWN; /* and d: read, not written */
     case XO_HPAIR:
@@ -223,13 +225,17 @@ static int last_writer(const ops *t, int k, int s)
     return k;
 }
 
-/* op i is a NaN test that only op `user` reads, of a value nothing between
- * them changes */
-static int nan_test_for(const ops *t, const int *nreads, int i, int user)
+/* op i is a NaN (or subnormal) test that only op `user` reads, of a value
+ * nothing between them changes */
+static int class_test_for(const ops *t, const int *nreads, int i, int user, int code)
 {
     const ds_op *o = &t->x[i];
-    return i >= 0 && o->code == DO_FISNAN && nreads[o->d] == 1 && reads(&t->x[user], o->d) &&
+    return i >= 0 && o->code == code && nreads[o->d] == 1 && reads(&t->x[user], o->d) &&
            quiet_between(t, i, user, o->a) && quiet_between(t, i, user, o->d);
+}
+static int nan_test_for(const ops *t, const int *nreads, int i, int user)
+{
+    return class_test_for(t, nreads, i, user, DO_FISNAN);
 }
 
 /* IF t where t is a NaN test (or the OR of two), read nowhere else: the
@@ -250,8 +256,8 @@ static int fuse_nan_tests(ops *t)
         const int def = o->code == DO_IF ? last_writer(t, k, o->a) : -1;
         const ds_op *d = def >= 0 ? &t->x[def] : NULL;
         extra[m] = *o;
-        if (d && d->code == DO_FISNAN && nan_test_for(t, nreads, def, k)) {
-            extra[m].code = XO_IFNAN;
+        if (d && (nan_test_for(t, nreads, def, k) || class_test_for(t, nreads, def, k, DO_FISSUB))) {
+            extra[m].code = d->code == DO_FISNAN ? XO_IFNAN : XO_IFSUB;
             extra[m].a = d->a;
             extra[m].fmt = d->fmt;
             gone[def] = 1;
@@ -307,7 +313,7 @@ static int port_operands(ops *t)
         port[s] = -1;
     for (int i = 0; ok && i < t->n; i++) {
         ds_op *o = &t->x[i];
-        depth += o->code == DO_IF || is_nan_if(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        depth += o->code == DO_IF || is_nan_if(o->code) || o->code == XO_IFSUB ? 1 : o->code == DO_ENDIF ? -1 : 0;
         if (o->code == DO_IN && o->width == 32 && depth == 0 && nwrites[o->d] == 1 && o->k >= 0 && o->k < DS_NPORTS)
             port[o->d] = o->k;
         if ((o->code != DO_FADD && o->code != DO_FMUL && o->code != DO_FFMA) || o->fmt != DS_F32)

@@ -13,6 +13,8 @@ enum {
     XO_IFNAN = DO_COUNT + 1,
     /* IF isnan(a) || isnan(b): FISNAN t = a; FISNAN u = b; LOR v = t, u; IF v */
     XO_IFNAN2,
+    /* IF a is subnormal in format fmt: FISSUB t = a; IF t (an FTZ's flush) */
+    XO_IFSUB,
     /* before a chain of NaN branches, each the ELSE of the one before and
      * the last without an ELSE (IF isnan(x1) {..} ELSE IF isnan(x2) {..}
      * ... ENDIF ...): when none of the `width` values a, b, c, d is a NaN
@@ -32,7 +34,7 @@ enum {
  * operand i is input port a (b, c), the word's 32-bit source as it came,
  * read in place, not a slot. */
 
-/* On DO_IF, XO_IFNAN* and DO_ELSE: width 1 says that k is the ENDIF of the
+/* On DO_IF, XO_IFNAN*, XO_IFSUB and DO_ELSE: width 1 says that k is the ENDIF of the
  * branch, so that when no lane enters it the executor goes past that ENDIF
  * at once (an IF then pushes nothing). */
 #define XO_TO_ENDIF 1

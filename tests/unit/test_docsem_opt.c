@@ -182,6 +182,12 @@ int main(void)
                                "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n",
                           XO_HPAIR) == 4,
            "an F16x2 word's halves are two kernel calls");
+    /* FTZ of a constant is decided when compiling, a .BF/.BM choice between
+     * two stores is a selection */
+    const char *hset2 = "HSET2.BF16_V2.FTZ.GE.AND R2, -|R15.H0_H0|, -2.22e-06, -14.3 ;\n";
+    CHECKF(count_code(isa, hset2, DO_FISSUB) == 2, "HSET2 tests its constants for subnormals when it runs");
+    CHECKF(count_code(isa, hset2, DO_ELSE) == 0, "HSET2 branches to store 1.0 or 0");
+    CHECKF(count_run_code(isa, hset2, XO_IFSUB) == 2, "HSET2's flushes of its register source are not fused");
     /* F32 operations read their 32-bit sources in place */
     CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\nFMUL R1, R2, R3 ;\n", DO_IN) == 0,
            "an F32 operation's sources are copied before it");
