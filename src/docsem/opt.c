@@ -376,6 +376,17 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             n++;
             continue;
         }
+        /* a constant first operand of a commutative operation goes second */
+        if (sh & R_B && !o->bk && (o->code == DO_ADD || o->code == DO_MUL || o->code == DO_AND || o->code == DO_OR ||
+                                   o->code == DO_XOR || o->code == DO_EQ || o->code == DO_NE || o->code == DO_MIN ||
+                                   o->code == DO_MAX || o->code == DO_LAND || o->code == DO_LOR) &&
+            const_slot(p, f, o->a, &k) && !const_slot(p, f, o->b, &k)) {
+            const uint16_t a = o->a;
+            o->a = o->b;
+            o->b = a;
+            n++;
+            continue;
+        }
         /* a constant second operand becomes the immediate */
         if (sh & R_B && sh & DEF && !(sh & R_C) && o->code >= DO_ADD && o->code <= DO_LOR &&
             const_slot(p, f, o->b, &k)) {
