@@ -72,23 +72,24 @@ typedef struct ds_op {
 } ds_op;
 
 typedef struct ds_prog {
+    /* what running it reads, first: one cache line */
     ds_op *ops;
     int nops;
     int nslots;
-    const char **strings; /* fault messages */
-    int nstrings;
-    uint32_t outs, pred_outs; /* output ports written (bit per port) */
-    uint32_t olds, pred_olds; /* output ports whose old value is read */
-    const char *fault;        /* set: the instruction cannot run; the reason */
-    const struct ds_variant *variant;
-    uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
-    uint8_t rset;                /* writes a general register by index (DO_RSET) */
-    uint8_t lane_bits;           /* runs on lanes of 32, 64 or 128 bits (narrow.c: ds_lane_bits) */
     /* the executor's form of ops (src/sim/doclower.c: the same program with
      * some sequences fused into operations of its own), which it runs when
      * set; freed with the program */
     ds_op *run_ops;
     int run_nops;
+    uint32_t outs, pred_outs; /* output ports written (bit per port) */
+    uint32_t olds, pred_olds; /* output ports whose old value is read */
+    uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
+    uint8_t rset;                /* writes a general register by index (DO_RSET) */
+    uint8_t lane_bits;           /* runs on lanes of 32, 64 or 128 bits (narrow.c: ds_lane_bits) */
+    const char **strings; /* fault messages */
+    int nstrings;
+    const char *fault;        /* set: the instruction cannot run; the reason */
+    const struct ds_variant *variant;
     /* the simulator's: a hash of what the program computes, and how many
      * more words than the first run it (words that compile to the same
      * program share one, src/sim/docengine.c) */
