@@ -422,7 +422,8 @@ void sim_doc_lower(ds_prog *p)
     ops t = {malloc(sizeof(ds_op) * (size_t)(p->nops + 1)), p->nops, p->nslots};
     if (!t.x || p->nslots > DS_MAX_SLOTS)
         goto fail;
-    memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
+    if (p->nops) /* an empty program has no ops array */
+        memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
     if (!fuse_nan_tests(&t) || !port_operands(&t) || !add_chains(&t))
