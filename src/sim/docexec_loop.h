@@ -322,7 +322,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         [XO_IFSUB] = &&L_XO_IFSUB,
         [XO_NANCHAIN] = &&L_XO_NANCHAIN,
         [XO_HPAIR] = &&L_XO_HPAIR,
-        [XO_PAIRED] = &&L_XO_PAIRED};
+        [XO_PAIRED] = &&L_XO_PAIRED,
+        [XO_CSTORE] = &&L_XO_CSTORE};
 #define OP(code) L_##code:
 #define NEXT                                                                                                   \
     do {                                                                                                       \
@@ -524,6 +525,15 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             pc++; /* its XO_PAIRED */
             NEXT;
         OP(XO_PAIRED) NEXT;
+        OP(XO_CSTORE) {
+            const uint32_t t =
+                (o->rnd ? CAT(sub_lanes_, RUN)(s[o->a], o->fmt) : CAT(nan_lanes_, RUN)(s[o->a], o->fmt)) & cur;
+            for (uint32_t m = t; m; m &= m - 1) { /* rare: a lane at a time */
+                const int l = __builtin_ctz(m);
+                s[o->d][l] = o->bk == 1 ? (LANE_T)o->imm : o->bk == 2 ? s[o->b][l] & (LANE_T)o->imm : s[o->b][l];
+            }
+            NEXT;
+        }
         OP(XO_NANCHAIN) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const uint16_t v[4] = {o->a, o->b, o->c, o->d};

@@ -28,6 +28,9 @@ static int has_target(int code)
 
 static int is_nan_if(int code) { return code == XO_IFNAN || code == XO_IFNAN2; }
 
+/* the operations that open a branch */
+static int opens(int code) { return code == DO_IF || is_nan_if(code) || code == XO_IFSUB; }
+
 /* ds_op_shape, for the executor's operations too */
 static unsigned shape_of(const ds_op *o)
 {
@@ -38,6 +41,7 @@ static unsigned shape_of(const ds_op *o)
     case XO_NANCHAIN: return DS_READS_A | DS_READS_B | DS_READS_C | DS_KNOWN; /* and d: read, not written */
     case XO_HPAIR:
     case XO_PAIRED: return DS_READS_A | DS_READS_B | DS_READS_C | DS_WRITES_D | DS_PURE | DS_KNOWN;
+    case XO_CSTORE: return DS_READS_A | (o->bk == 1 ? 0u : DS_READS_B) | DS_WRITES_D | DS_KNOWN; /* and d */
     default: return ds_op_shape(o);
     }
 }
@@ -50,8 +54,8 @@ static int port_operand(const ds_op *o, int i)
 
 static int reads(const ds_op *o, int s)
 {
-    if (o->code == XO_NANCHAIN && o->d == s)
-        return 1;
+    if ((o->code == XO_NANCHAIN || o->code == XO_CSTORE) && o->d == s)
+        return 1; /* a chain's fourth value; what a conditional store leaves */
     const unsigned sh = shape_of(o);
     return (sh & DS_READS_A && o->a == s && !port_operand(o, 0)) || (sh & DS_READS_B && o->b == s && !port_operand(o, 1)) ||
            (sh & DS_READS_C && o->c == s && !port_operand(o, 2));
@@ -106,7 +110,7 @@ static int same_kind(const ds_op *a, const ds_op *b)
 static int movable(const ds_op *o)
 {
     const unsigned sh = shape_of(o);
-    return (sh & DS_PURE) && (sh & DS_WRITES_D) && (sh & DS_KNOWN) && o->code != DO_STORE;
+    return o->code == XO_CSTORE || ((sh & DS_PURE) && (sh & DS_WRITES_D) && (sh & DS_KNOWN) && o->code != DO_STORE);
 }
 
 /* Whether op j (same kind as op i, both at one depth) can join op i: in[k]
@@ -132,6 +136,8 @@ static int can_pair(const ops *t, int i, int j, uint8_t *in)
             rd[x[k].b] = 1;
         if (sh & DS_READS_C)
             rd[x[k].c] = 1;
+        if (x[k].code == XO_CSTORE)
+            rd[x[k].d] = 1;
         wr[x[k].d] = 1;
     }
     const unsigned si = shape_of(&x[i]);
@@ -146,7 +152,7 @@ static int can_pair(const ops *t, int i, int j, uint8_t *in)
                 return 0; /* inside a branch it may not run at all */
             continue;
         }
-        depth += o->code == DO_IF ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        depth += opens(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
         if (!(shape_of(o) & DS_KNOWN) || (shape_of(o) & DS_WRITES_D && (wr[o->d] || rd[o->d])))
             return 0;
         for (int s = 0; s < t->nslots; s++)
@@ -169,7 +175,7 @@ static int pair_one(ops *t)
             continue;
         int depth = 0, j = i + 1;
         for (; j < t->n; j++) { /* the next one of its kind in its branch */
-            depth += x[j].code == DO_IF ? 1 : x[j].code == DO_ENDIF ? -1 : 0;
+            depth += opens(x[j].code) ? 1 : x[j].code == DO_ENDIF ? -1 : 0;
             if (depth < 0 || (depth == 0 && x[j].code == DO_ELSE))
                 break;
             if (depth == 0 && is_half_op(&x[j]) && same_kind(&x[i], &x[j]))
@@ -202,6 +208,66 @@ static int pair_one(ops *t)
     free(order);
     free(extra);
     return done;
+}
+
+/* ---------------------------------------------------- conditional stores */
+
+/* XO_IFNAN/XO_IFSUB at i, outside every branch, whose branch (no ELSE) is
+ * one store of a slot, of a constant, or of y & constant: one XO_CSTORE */
+static int conditional_store(const ops *t, const int *nreads, int i, ds_op *out, int *len)
+{
+    const ds_op *x = t->x, *o = &x[i];
+    const int end = o->k;
+    if ((o->code != XO_IFNAN && o->code != XO_IFSUB) || end <= i + 1 || end > i + 3 || end >= t->n ||
+        x[end].code != DO_ENDIF)
+        return 0;
+    const ds_op *st = &x[end - 1], *v = end == i + 3 ? &x[i + 1] : NULL;
+    if (st->code != DO_STORE)
+        return 0;
+    *out = (ds_op){.code = XO_CSTORE, .fmt = o->fmt, .rnd = o->code == XO_IFSUB, .a = o->a, .d = st->d};
+    if (!v) {
+        out->bk = st->bk ? 1 : 0;
+        out->b = st->a;
+        out->imm = st->imm;
+    } else if (!st->bk && st->a == v->d && nreads[v->d] == 1 && v->code == DO_CONST) {
+        out->bk = 1;
+        out->imm = v->imm;
+    } else if (!st->bk && st->a == v->d && nreads[v->d] == 1 && v->code == DO_AND && v->bk) {
+        out->bk = 2;
+        out->b = v->a;
+        out->imm = v->imm;
+    } else {
+        return 0;
+    }
+    *len = end - i + 1;
+    return 1;
+}
+
+static int conditional_stores(ops *t)
+{
+    int *nreads = calloc((size_t)t->nslots + 1, sizeof *nreads);
+    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
+    ds_op *extra = calloc((size_t)t->n + 1, sizeof *extra);
+    int ok = nreads && order && extra, m = 0, depth = 0;
+    for (int i = 0; ok && i < t->n; i++)
+        for (int s = 0; s < t->nslots; s++)
+            nreads[s] += reads(&t->x[i], s);
+    for (int i = 0; ok && i < t->n;) {
+        int len = 1;
+        if (depth == 0 && conditional_store(t, nreads, i, &extra[m], &len)) {
+            order[m++] = -1;
+            i += len;
+            continue;
+        }
+        depth += opens(t->x[i].code) ? 1 : t->x[i].code == DO_ENDIF ? -1 : 0;
+        order[m++] = i++;
+    }
+    if (ok)
+        ok = rebuild(t, order, extra, m);
+    free(nreads);
+    free(order);
+    free(extra);
+    return ok;
 }
 
 /* ---------------------------------------------------- NaN tests, chains */
@@ -313,7 +379,7 @@ static int port_operands(ops *t)
         port[s] = -1;
     for (int i = 0; ok && i < t->n; i++) {
         ds_op *o = &t->x[i];
-        depth += o->code == DO_IF || is_nan_if(o->code) || o->code == XO_IFSUB ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        depth += opens(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
         if (o->code == DO_IN && o->width == 32 && depth == 0 && nwrites[o->d] == 1 && o->k >= 0 && o->k < DS_NPORTS)
             port[o->d] = o->k;
         if ((o->code != DO_FADD && o->code != DO_FMUL && o->code != DO_FFMA) || o->fmt != DS_F32)
@@ -424,9 +490,11 @@ void sim_doc_lower(ds_prog *p)
         goto fail;
     if (p->nops) /* an empty program has no ops array */
         memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
+    if (!fuse_nan_tests(&t) || !conditional_stores(&t))
+        goto fail;
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
-    if (!fuse_nan_tests(&t) || !port_operands(&t) || !add_chains(&t))
+    if (!port_operands(&t) || !add_chains(&t))
         goto fail;
     for (int i = 0; i < t.n; i++) {
         ds_op *o = &t.x[i];

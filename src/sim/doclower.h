@@ -27,6 +27,11 @@ enum {
      * the second's */
     XO_HPAIR,
     XO_PAIRED,
+    /* IF class(a) { STORE d = value } ENDIF outside every branch, as one
+     * operation: on the lanes of the mask where a is a NaN (rnd 0) or a
+     * subnormal (rnd 1) of format fmt, d = b (bk 0), imm (bk 1) or b & imm
+     * (bk 2): a rounding's canonical NaN, an FTZ's flush */
+    XO_CSTORE,
     XO_COUNT
 };
 

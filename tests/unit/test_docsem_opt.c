@@ -171,7 +171,9 @@ int main(void)
     /* the executor fuses the NaN tests that open a rounding's branch */
     CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\nFADD R1, R2, R3 ;\nDFMA R2, R4, R6, R8 ;\n", DO_FISNAN) == 0,
            "a NaN test that only opens a branch is left unfused");
-    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_IFNAN) == 1, "FFMA's rounding branch is not fused");
+    CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", XO_CSTORE) == 1 &&
+               count_run_code(isa, "FFMA R1, R2, R3, R4 ;\n", DO_IF) == 0,
+           "FFMA's canonical NaN is not one conditional store");
     CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_IFNAN) == 4, "DFMA's four NaN branches are not fused");
     CHECKF(count_run_code(isa, "FMNMX R1, R2, R3, P2 ;\n", XO_IFNAN2) == 1, "FMNMX's either-NaN branch is not fused");
     CHECKF(count_run_code(isa, "DFMA R2, R4, R6, R8 ;\n", XO_NANCHAIN) == 1, "DFMA's NaN chain has no test before it");
@@ -187,7 +189,11 @@ int main(void)
     const char *hset2 = "HSET2.BF16_V2.FTZ.GE.AND R2, -|R15.H0_H0|, -2.22e-06, -14.3 ;\n";
     CHECKF(count_code(isa, hset2, DO_FISSUB) == 2, "HSET2 tests its constants for subnormals when it runs");
     CHECKF(count_code(isa, hset2, DO_ELSE) == 0, "HSET2 branches to store 1.0 or 0");
-    CHECKF(count_run_code(isa, hset2, XO_IFSUB) == 2, "HSET2's flushes of its register source are not fused");
+    CHECKF(count_run_code(isa, hset2, XO_CSTORE) == 2 && count_run_code(isa, hset2, DO_ENDIF) == 0,
+           "HSET2's flushes of its register source are not conditional stores");
+    /* with FTZ's flushes as conditional stores, HADD2.FTZ's halves pair */
+    CHECKF(count_run_code(isa, "HADD2.FTZ R4, -R30.H0_H0, |UR7.H0_H0| ;\n", XO_HPAIR) == 1,
+           "HADD2.FTZ's halves are two kernel calls");
     /* F32 operations read their 32-bit sources in place */
     CHECKF(count_run_code(isa, "FFMA R1, R2, R3, R4 ;\nFMUL R1, R2, R3 ;\n", DO_IN) == 0,
            "an F32 operation's sources are copied before it");
