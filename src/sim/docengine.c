@@ -14,15 +14,26 @@
 
 static int is_result(int role) { return role == RO_D || role == RO_PU || role == RO_PV; }
 
-/* P0..P6 of each lane as a byte, PT (bit 7) set */
+/* P0..P6 of each lane as a byte, PT (bit 7) set: a predicate at a time,
+ * so that each step is a loop over the lanes */
 static void pack_pfile(const sim_warp *w, uint8_t *pf)
 {
-    for (int l = 0; l < LANES; l++) {
-        uint32_t b = 0x80;
-        for (int i = 0; i < SIM_PT; i++)
-            b |= (w->p[i] >> l & 1) << i;
-        pf[l] = (uint8_t)b;
+    memset(pf, 0x80, LANES);
+    for (int i = 0; i < SIM_PT; i++) {
+        uint8_t lanes[LANES];
+        sim_unpack_pred(w->p[i], lanes);
+        for (int l = 0; l < LANES; l++)
+            pf[l] |= (uint8_t)(lanes[l] << i);
     }
+}
+
+/* bit i of each lane's byte, as a lane mask */
+static uint32_t byte_bit(const uint8_t *bytes, int i)
+{
+    uint8_t lanes[LANES];
+    for (int l = 0; l < LANES; l++)
+        lanes[l] = bytes[l] >> i & 1;
+    return sim_pack_pred(lanes);
 }
 
 /* Results beyond the ports, once the program has run without a fault: the
@@ -33,14 +44,8 @@ static void write_extra(sim_exec *x, const ds_prog *p, const ds_io *io)
 {
     const sim_insn *in = x->in;
     if (p->pfile_out)
-        for (int i = 0; i < SIM_PT; i++) {
-            uint32_t bits = 0, write = 0;
-            for (int l = 0; l < LANES; l++) {
-                bits |= (uint32_t)(io->out_pfile[l] >> i & 1) << l;
-                write |= (uint32_t)(io->out_pfile_we[l] >> i & 1) << l;
-            }
-            sim_write_pred(x, (unsigned)i, bits, write & x->mask);
-        }
+        for (int i = 0; i < SIM_PT; i++)
+            sim_write_pred(x, (unsigned)i, byte_bit(io->out_pfile, i), byte_bit(io->out_pfile_we, i) & x->mask);
     for (uint32_t left = io->rset_mask & x->mask; left;) {
         const uint32_t row = io->rset_row[__builtin_ctz(left)];
         uint32_t same = 0;
