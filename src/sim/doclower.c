@@ -94,6 +94,31 @@ static int rebuild(ops *t, const int *order, const ds_op *extra, int m)
     return 1;
 }
 
+/* A pass lists the new order of t's operations (old indices; -1: extra[k]
+ * at that place) and returns how many, or -1 when memory is short. */
+typedef int pass_fn(const ops *t, int *order, ds_op *extra);
+
+static int apply(ops *t, pass_fn *pass)
+{
+    int *order = malloc(sizeof *order * (size_t)(2 * t->n + 1));
+    ds_op *extra = calloc((size_t)(2 * t->n + 1), sizeof *extra);
+    const int m = order && extra ? pass(t, order, extra) : -1;
+    const int ok = m >= 0 && rebuild(t, order, extra, m);
+    free(order);
+    free(extra);
+    return ok;
+}
+
+/* how often each slot is read (calloc'd; NULL when memory is short) */
+static int *read_counts(const ops *t)
+{
+    int *n = calloc((size_t)t->nslots + 1, sizeof *n);
+    for (int i = 0; n && i < t->n; i++)
+        for (int s = 0; s < t->nslots; s++)
+            n[s] += reads(&t->x[i], s);
+    return n;
+}
+
 /* ---------------------------------------------------------------- pairs */
 
 static int is_half_op(const ds_op *o)
@@ -243,16 +268,10 @@ static int conditional_store(const ops *t, const int *nreads, int i, ds_op *out,
     return 1;
 }
 
-static int conditional_stores(ops *t)
+static int conditional_stores(const ops *t, int *order, ds_op *extra)
 {
-    int *nreads = calloc((size_t)t->nslots + 1, sizeof *nreads);
-    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
-    ds_op *extra = calloc((size_t)t->n + 1, sizeof *extra);
-    int ok = nreads && order && extra, m = 0, depth = 0;
-    for (int i = 0; ok && i < t->n; i++)
-        for (int s = 0; s < t->nslots; s++)
-            nreads[s] += reads(&t->x[i], s);
-    for (int i = 0; ok && i < t->n;) {
+    int *nreads = read_counts(t), m = 0, depth = 0;
+    for (int i = 0; nreads && i < t->n;) {
         int len = 1;
         if (depth == 0 && conditional_store(t, nreads, i, &extra[m], &len)) {
             order[m++] = -1;
@@ -262,12 +281,9 @@ static int conditional_stores(ops *t)
         depth += opens(t->x[i].code) ? 1 : t->x[i].code == DO_ENDIF ? -1 : 0;
         order[m++] = i++;
     }
-    if (ok)
-        ok = rebuild(t, order, extra, m);
+    const int ok = nreads != NULL;
     free(nreads);
-    free(order);
-    free(extra);
-    return ok;
+    return ok ? m : -1;
 }
 
 /* ---------------------------------------------------- NaN tests, chains */
@@ -306,16 +322,11 @@ static int nan_test_for(const ops *t, const int *nreads, int i, int user)
 
 /* IF t where t is a NaN test (or the OR of two), read nowhere else: the
  * test joins the IF, wherever it stands before it in the branch */
-static int fuse_nan_tests(ops *t)
+static int fuse_nan_tests(const ops *t, int *order, ds_op *extra)
 {
-    int *nreads = calloc((size_t)t->nslots + 1, sizeof *nreads);
-    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
-    ds_op *extra = calloc((size_t)t->n + 1, sizeof *extra);
+    int *nreads = read_counts(t);
     uint8_t *gone = calloc((size_t)t->n + 1, 1);
-    int ok = nreads && order && extra && gone;
-    for (int i = 0; ok && i < t->n; i++)
-        for (int s = 0; s < t->nslots; s++)
-            nreads[s] += reads(&t->x[i], s);
+    const int ok = nreads && gone;
     int m = 0;
     for (int k = 0; ok && k < t->n; k++) {
         const ds_op *o = &t->x[k];
@@ -353,13 +364,9 @@ static int fuse_nan_tests(ops *t)
             extra[w] = extra[k];
             order[w++] = order[k];
         }
-    if (ok)
-        ok = rebuild(t, order, extra, w);
     free(nreads);
-    free(order);
-    free(extra);
     free(gone);
-    return ok;
+    return ok ? w : -1;
 }
 
 /* ----------------------------------------------------------- ports */
@@ -367,18 +374,19 @@ static int fuse_nan_tests(ops *t)
 /* An F32 operation's operand that is a 32-bit input as it came (a slot
  * written once, by an IN at the top level before it) reads the port: bk
  * bit i (doclower.h). An IN that nobody reads then goes. */
-static int port_operands(ops *t)
+static int port_operands(const ops *t, int *order, ds_op *extra)
 {
     int *nwrites = calloc((size_t)t->nslots + 1, sizeof *nwrites), *port = malloc(sizeof *port * (size_t)(t->nslots + 1));
-    int *order = malloc(sizeof *order * (size_t)(t->n + 1));
-    int ok = nwrites && port && order, depth = 0, m = 0;
+    const int ok = nwrites && port;
+    int depth = 0, m = 0;
+    (void)extra;
     for (int i = 0; ok && i < t->n; i++)
         if (shape_of(&t->x[i]) & DS_WRITES_D)
             nwrites[t->x[i].d]++;
     for (int s = 0; ok && s < t->nslots; s++)
         port[s] = -1;
     for (int i = 0; ok && i < t->n; i++) {
-        ds_op *o = &t->x[i];
+        ds_op *o = &t->x[i]; /* the operands are renamed in place: no operation moves */
         depth += opens(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
         if (o->code == DO_IN && o->width == 32 && depth == 0 && nwrites[o->d] == 1 && o->k >= 0 && o->k < DS_NPORTS)
             port[o->d] = o->k;
@@ -399,12 +407,9 @@ static int port_operands(ops *t)
         if (read)
             order[m++] = i;
     }
-    if (ok)
-        ok = rebuild(t, order, NULL, m);
     free(nwrites);
     free(port);
-    free(order);
-    return ok;
+    return ok ? m : -1;
 }
 
 /* ---------------------------------------------------------- chains */
@@ -464,23 +469,18 @@ static int nan_chain(const ds_op *x, int n, int i, ds_op *pre, uint8_t *chained)
 }
 
 /* a XO_NANCHAIN before each chain */
-static int add_chains(ops *t)
+static int add_chains(const ops *t, int *order, ds_op *extra)
 {
-    int *order = malloc(sizeof *order * (size_t)(2 * t->n + 1));
-    ds_op *extra = calloc((size_t)(2 * t->n + 1), sizeof *extra);
     uint8_t *chained = calloc((size_t)t->n + 1, 1);
-    int ok = order && extra && chained, m = 0;
-    for (int i = 0; ok && i < t->n; i++) {
+    int m = 0;
+    for (int i = 0; chained && i < t->n; i++) {
         if (is_nan_if(t->x[i].code) && !chained[i] && nan_chain(t->x, t->n, i, &extra[m], chained))
             order[m++] = -1;
         order[m++] = i;
     }
-    if (ok)
-        ok = rebuild(t, order, extra, m);
-    free(order);
-    free(extra);
+    const int ok = chained != NULL;
     free(chained);
-    return ok;
+    return ok ? m : -1;
 }
 
 void sim_doc_lower(ds_prog *p)
@@ -490,11 +490,11 @@ void sim_doc_lower(ds_prog *p)
         goto fail;
     if (p->nops) /* an empty program has no ops array */
         memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
-    if (!fuse_nan_tests(&t) || !conditional_stores(&t))
+    if (!apply(&t, fuse_nan_tests) || !apply(&t, conditional_stores))
         goto fail;
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
-    if (!port_operands(&t) || !add_chains(&t))
+    if (!apply(&t, port_operands) || !apply(&t, add_chains))
         goto fail;
     for (int i = 0; i < t.n; i++) {
         ds_op *o = &t.x[i];
