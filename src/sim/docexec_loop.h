@@ -251,8 +251,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
     uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
     int sp = 0;
     int pc = -1;
-    ds_op oc; /* a local copy of the operation: the lane stores cannot alias it */
-    const ds_op *o = &oc;
+    const ds_op *restrict o = ops; /* nothing the loop stores can change an operation */
 #if DOC_THREADED
     /* each operation ends with its own jump to the next one's code (which
      * the branch predictor learns per operation, unlike one switch) */
@@ -329,8 +328,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
     do {                                                                                                       \
         if (++pc >= nops)                                                                                      \
             return;                                                                                            \
-        oc = ops[pc];                                                                                          \
-        goto *next_op[oc.code];                                                                                \
+        o = &ops[pc];                                                                                          \
+        goto *next_op[o->code];                                                                                \
     } while (0)
     NEXT;
     {
@@ -339,8 +338,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #define OP(code) case code:
 #define NEXT break
     while (++pc < nops) {
-        oc = ops[pc];
-        switch ((int)oc.code) {
+        o = &ops[pc];
+        switch ((int)o->code) {
 #endif
         OP(DO_CONST) EACH s[o->d][l] = (LANE_T)o->imm; NEXT;
         OP(DO_MOV) memcpy(s[o->d], s[o->a], sizeof s[0]); NEXT;
