@@ -236,13 +236,55 @@ FP_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, cons
         d[i] = bf16_narrow(o[i], r);
 }
 
-FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                           fp_rnd r)
+#ifdef HALF_F16C
+/* In AVX2 registers, 16 halves at a time (softfp_half.h) */
+F16C_FN FP_INLINE void bf16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
+                                         half_op op, fp_rnd r)
+{
+    for (int i = 0; i < HALVES; i += 16) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)&a[i]), y = _mm256_loadu_si256((const __m256i *)&b[i]);
+        __m256i z = _mm256_loadu_si256((const __m256i *)&c[i]);
+        _mm256_storeu_si256((__m256i *)&d[i], bf16_round16(x, y, z, op, r));
+    }
+}
+
+F16C_FN static void bf16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                                  fp_rnd r)
+{
+#define HW_ADD(mode) bf16_hardware_op(d, a, b, c, H_ADD, mode)
+#define HW_MUL(mode) bf16_hardware_op(d, a, b, c, H_MUL, mode)
+#define HW_FMA(mode) bf16_hardware_op(d, a, b, c, H_FMA, mode)
+    switch (op) {
+    case H_ADD: WITH_MODE(r, HW_ADD) break;
+    case H_MUL: WITH_MODE(r, HW_MUL) break;
+    default: WITH_MODE(r, HW_FMA) break;
+    }
+#undef HW_ADD
+#undef HW_MUL
+#undef HW_FMA
+}
+#endif
+
+FP_INLINE void bf16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                                  fp_rnd r)
 {
 #define BF16_MODE(mode) bf16_mode(d, a, b, c, op, mode)
     fp_use_rounding(FP_RN);
     WITH_MODE(r, BF16_MODE)
 #undef BF16_MODE
+}
+
+FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                           fp_rnd r)
+{
+#ifdef HALF_F16C
+    if (half_f16c_host()) {
+        fp_use_rounding(FP_RN);
+        bf16_hardware(d, a, b, c, op, r);
+        return;
+    }
+#endif
+    bf16_portable_any(d, a, b, c, op, r);
 }
 
 /* The entry points: add (a + b), mul (a * b) and fma (a * b + c) of one
@@ -265,3 +307,4 @@ FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, con
 HALF_ENTRIES(f16, , LANE_FN, f16_lanes)
 HALF_ENTRIES(bf16, , LANE_FN, bf16_lanes)
 HALF_ENTRIES(f16, _portable, NO_ATTR, f16_portable_any) /* without F16C whatever the host has: for tests */
+HALF_ENTRIES(bf16, _portable, NO_ATTR, bf16_portable_any)

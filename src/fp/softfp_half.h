@@ -65,6 +65,77 @@ F16C_FN FP_INLINE __m128i f16_round8(__m256 x, __m256 y, __m256 z, half_op op, f
     }
     return f16_narrow8(_mm256_castsi256_ps(odd), r);
 }
+/* The high 32 bits of each double of a (4) and b (4), in order: where
+ * their signs and the compare masks are */
+F16C_FN FP_INLINE __m256i high_words8(__m256d a, __m256d b)
+{
+    __m256 pairs = _mm256_shuffle_ps(_mm256_castpd_ps(a), _mm256_castpd_ps(b), _MM_SHUFFLE(3, 1, 3, 1));
+    return _mm256_permute4x64_epi64(_mm256_castps_si256(pairs), _MM_SHUFFLE(3, 1, 2, 0));
+}
+
+/* Eight BF16 results, as bf16_odd and bf16_narrow (softfp_half.c) in
+ * registers: operands are float bit patterns (a BF16 value shifted left
+ * 16), the results the BF16 patterns in the low 16 bits of each 32. The
+ * exact result is rounded to odd at float precision from f = (float)s and
+ * t = (s - f) + e, as f16_round8 does from s and e: a non-finite s makes t
+ * NaN (exact), a finite s beyond float's range makes f infinite and t the
+ * opposite infinity, so f steps back to FLT_MAX. f is 0 only for an exact
+ * zero (a tiny inexact s gives 0 | 1, the smallest subnormal). */
+F16C_FN FP_INLINE __m256i bf16_round8(__m256i xb, __m256i yb, __m256i zb, half_op op, fp_rnd r)
+{
+    __m256d t[2], step[2], zero_sign[2];
+    __m128 f[2];
+    for (int k = 0; k < 2; k++) {
+        __m128i xk = k ? _mm256_extracti128_si256(xb, 1) : _mm256_castsi256_si128(xb);
+        __m128i yk = k ? _mm256_extracti128_si256(yb, 1) : _mm256_castsi256_si128(yb);
+        __m128i zk = k ? _mm256_extracti128_si256(zb, 1) : _mm256_castsi256_si128(zb);
+        __m256d x = _mm256_cvtps_pd(_mm_castsi128_ps(xk)), z = _mm256_cvtps_pd(_mm_castsi128_ps(zk));
+        __m256d p = op == H_ADD ? x : _mm256_mul_pd(x, _mm256_cvtps_pd(_mm_castsi128_ps(yk)));
+        __m256d s = p, e = _mm256_setzero_pd();
+        if (op != H_MUL) {
+            s = _mm256_add_pd(p, z);
+            __m256d zv = _mm256_sub_pd(s, p);
+            e = _mm256_add_pd(_mm256_sub_pd(p, _mm256_sub_pd(s, zv)), _mm256_sub_pd(z, zv));
+        }
+        f[k] = _mm256_cvtpd_ps(s);
+        t[k] = _mm256_add_pd(_mm256_sub_pd(s, _mm256_cvtps_pd(f[k])), e);
+        step[k] = _mm256_cmp_pd(t[k], _mm256_setzero_pd(), _CMP_NEQ_OQ);
+        zero_sign[k] = _mm256_setzero_pd();
+        if (r == FP_RM && op != H_MUL)
+            zero_sign[k] = _mm256_and_pd(_mm256_cmp_pd(s, _mm256_setzero_pd(), _CMP_EQ_OQ),
+                                         _mm256_and_pd(_mm256_or_pd(p, z), _mm256_set1_pd(-0.0)));
+    }
+    __m256i fb = _mm256_castps_si256(_mm256_insertf128_ps(_mm256_castps128_ps256(f[0]), f[1], 1));
+    __m256i inexact = high_words8(step[0], step[1]);
+    __m256i below = _mm256_srai_epi32(_mm256_xor_si256(high_words8(t[0], t[1]), fb), 31);
+    __m256i odd = _mm256_or_si256(_mm256_add_epi32(fb, _mm256_and_si256(below, inexact)),
+                                  _mm256_srli_epi32(inexact, 31));
+    if (r == FP_RM && op != H_MUL)
+        odd = _mm256_or_si256(odd, high_words8(zero_sign[0], zero_sign[1]));
+    /* BF16 is the high half, rounded by an integer addition */
+    __m256i neg = _mm256_srai_epi32(odd, 31), low = _mm256_set1_epi32(0xffff), add;
+    switch (r) {
+    case FP_RN: add = _mm256_add_epi32(_mm256_set1_epi32(0x7fff), _mm256_and_si256(_mm256_srli_epi32(odd, 16),
+                                                                                   _mm256_set1_epi32(1)));
+        break;
+    case FP_RM: add = _mm256_and_si256(neg, low); break;
+    case FP_RP: add = _mm256_andnot_si256(neg, low); break;
+    default: add = _mm256_setzero_si256(); break;
+    }
+    __m256i nan = _mm256_cmpgt_epi32(_mm256_and_si256(odd, _mm256_set1_epi32(0x7fffffff)),
+                                     _mm256_set1_epi32(0x7f800000));
+    return _mm256_blendv_epi8(_mm256_srli_epi32(_mm256_add_epi32(odd, add), 16), _mm256_set1_epi32(0x7fff), nan);
+}
+
+/* Sixteen BF16 results from sixteen BF16 halves per operand: the even
+ * halves shifted into float position, the odd ones masked there */
+F16C_FN FP_INLINE __m256i bf16_round16(__m256i a, __m256i b, __m256i c, half_op op, fp_rnd r)
+{
+    const __m256i high = _mm256_set1_epi32((int)0xffff0000u);
+    __m256i even = bf16_round8(_mm256_slli_epi32(a, 16), _mm256_slli_epi32(b, 16), _mm256_slli_epi32(c, 16), op, r);
+    __m256i odd = bf16_round8(_mm256_and_si256(a, high), _mm256_and_si256(b, high), _mm256_and_si256(c, high), op, r);
+    return _mm256_or_si256(even, _mm256_slli_epi32(odd, 16));
+}
 #endif
 
 #endif
