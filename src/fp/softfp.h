@@ -136,9 +136,10 @@ void f64_fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint
     void fmt##_fma_lanes##suffix(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, fp_rnd r);
 SOFTFP_HALF_LANES(f16, )  /* f16_add_lanes, f16_mul_lanes, f16_fma_lanes */
 SOFTFP_HALF_LANES(bf16, ) /* bf16_add_lanes, ... */
-/* The F16 kernels without F16C, which those above use where the host has
- * it: for tests (f16_add_lanes_portable, ...) */
+/* The F16 and BF16 kernels without F16C/AVX2, which those above use where
+ * the host has them: for tests (f16_add_lanes_portable, ...) */
 SOFTFP_HALF_LANES(f16, _portable)
+SOFTFP_HALF_LANES(bf16, _portable)
 
 /* Lane kernels are compiled for x86-64-v3 (AVX2, FMA, F16C) and the
  * baseline, and the loader picks one (GCC on x86-64). */

@@ -39,21 +39,11 @@
  * 2Sum needs round-to-nearest: the kernels set it (fp_use_rounding), so they
  * leave the host mode RN. An exact zero sum takes IEEE's sign for mode r
  * (the host's sign is RN's). */
-#include <string.h>
-
-#include "fp/softfp.h"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__) &&               \
-    !defined(GISA_NO_CLONES)
-#define HALF_F16C 1
-#include <immintrin.h>
-#endif
+#include "fp/softfp_half.h"
 
 #define HALVES (2 * FP_LANES)
 #define F32_SIGN 0x80000000u
 #define F32_INF 0x7f800000u
-
-typedef enum { H_ADD, H_MUL, H_FMA } half_op;
 
 /* CALL(mode) with r's value as a constant: each instance is compiled for its
  * mode (no per-half tests of it) */
@@ -173,31 +163,24 @@ FP_INLINE void f16_portable(uint16_t *d, const uint16_t *a, const uint16_t *b, c
 }
 
 #ifdef HALF_F16C
-/* With F16C: conversions by the hardware, the narrowing in mode r by the
- * immediate of vcvtps2ph, whose rounding field is fp_rnd's numbering */
-#define F16C_FN __attribute__((target("avx2,f16c")))
+/* With F16C: conversions by the hardware, and the whole computation in
+ * registers (softfp_half.h), 16 halves per store: narrower stores would
+ * stall the caller's wider loads */
 F16C_FN FP_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
                                         half_op op, fp_rnd r)
 {
-    float x[HALVES], y[HALVES], z[HALVES];
-    uint32_t o[HALVES];
-    for (int i = 0; i < HALVES; i += 8) {
-        _mm256_storeu_ps(&x[i], _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&a[i])));
-        if (op != H_ADD)
-            _mm256_storeu_ps(&y[i], _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&b[i])));
-        if (op != H_MUL)
-            _mm256_storeu_ps(&z[i], _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&c[i])));
+    const __m256 one = _mm256_set1_ps(1.0f), zero = _mm256_setzero_ps();
+    for (int i = 0; i < HALVES; i += 16) {
+        __m128i h[2];
+        for (int k = 0; k < 2; k++) {
+            int j = i + 8 * k;
+            __m256 x = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&a[j]));
+            __m256 y = op == H_ADD ? one : _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&b[j]));
+            __m256 z = op == H_MUL ? zero : _mm256_cvtph_ps(_mm_loadu_si128((const __m128i *)&c[j]));
+            h[k] = f16_round8(x, y, z, op, r);
+        }
+        _mm256_storeu_si256((__m256i *)&d[i], _mm256_inserti128_si256(_mm256_castsi128_si256(h[0]), h[1], 1));
     }
-    f16_odd_all(o, x, y, z, op, r);
-/* 16 halves per store: narrower stores would stall the caller's wider loads */
-#define NARROW16(MODE)                                                                                                 \
-    for (int i = 0; i < HALVES; i += 16) {                                                                             \
-        __m128i lo = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i]), MODE);                                     \
-        __m128i hi = _mm256_cvtps_ph(_mm256_loadu_ps((const float *)&o[i + 8]), MODE);                                 \
-        _mm256_storeu_si256((__m256i *)&d[i], _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1));             \
-    }
-    WITH_MODE(r, NARROW16)
-#undef NARROW16
 }
 
 F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
@@ -230,7 +213,7 @@ FP_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *
 FP_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
 {
 #ifdef HALF_F16C
-    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c")) {
+    if (half_f16c_host()) {
         fp_use_rounding(FP_RN);
         f16_hardware(d, a, b, c, op, r);
         return;
@@ -253,13 +236,55 @@ FP_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, cons
         d[i] = bf16_narrow(o[i], r);
 }
 
-FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                           fp_rnd r)
+#ifdef HALF_F16C
+/* In AVX2 registers, 16 halves at a time (softfp_half.h) */
+F16C_FN FP_INLINE void bf16_hardware_op(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c,
+                                         half_op op, fp_rnd r)
+{
+    for (int i = 0; i < HALVES; i += 16) {
+        __m256i x = _mm256_loadu_si256((const __m256i *)&a[i]), y = _mm256_loadu_si256((const __m256i *)&b[i]);
+        __m256i z = _mm256_loadu_si256((const __m256i *)&c[i]);
+        _mm256_storeu_si256((__m256i *)&d[i], bf16_round16(x, y, z, op, r));
+    }
+}
+
+F16C_FN static void bf16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                                  fp_rnd r)
+{
+#define HW_ADD(mode) bf16_hardware_op(d, a, b, c, H_ADD, mode)
+#define HW_MUL(mode) bf16_hardware_op(d, a, b, c, H_MUL, mode)
+#define HW_FMA(mode) bf16_hardware_op(d, a, b, c, H_FMA, mode)
+    switch (op) {
+    case H_ADD: WITH_MODE(r, HW_ADD) break;
+    case H_MUL: WITH_MODE(r, HW_MUL) break;
+    default: WITH_MODE(r, HW_FMA) break;
+    }
+#undef HW_ADD
+#undef HW_MUL
+#undef HW_FMA
+}
+#endif
+
+FP_INLINE void bf16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                                  fp_rnd r)
 {
 #define BF16_MODE(mode) bf16_mode(d, a, b, c, op, mode)
     fp_use_rounding(FP_RN);
     WITH_MODE(r, BF16_MODE)
 #undef BF16_MODE
+}
+
+FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                           fp_rnd r)
+{
+#ifdef HALF_F16C
+    if (half_f16c_host()) {
+        fp_use_rounding(FP_RN);
+        bf16_hardware(d, a, b, c, op, r);
+        return;
+    }
+#endif
+    bf16_portable_any(d, a, b, c, op, r);
 }
 
 /* The entry points: add (a + b), mul (a * b) and fma (a * b + c) of one
@@ -282,3 +307,4 @@ FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, con
 HALF_ENTRIES(f16, , LANE_FN, f16_lanes)
 HALF_ENTRIES(bf16, , LANE_FN, bf16_lanes)
 HALF_ENTRIES(f16, _portable, NO_ATTR, f16_portable_any) /* without F16C whatever the host has: for tests */
+HALF_ENTRIES(bf16, _portable, NO_ATTR, bf16_portable_any)

@@ -3,6 +3,7 @@
  * source's .hsel2 picks the halves it feeds to the two lanes. The encoding
  * has no rounding field (rulings): arithmetic rounds to nearest-even. */
 #include "sim/ops_fp.h"
+#include "fp/softfp_half.h"
 
 /* .hsel2: the halves a source feeds to lanes 1 and 0 (operand suffix names) */
 #define HSEL_VALUES(V, P) V(P, H1_H0) V(P, H0_H0) V(P, H1_H1)
@@ -66,15 +67,128 @@ SIM_INLINE void half_results(uint32_t *restrict d, halves *restrict r, const fpf
         d[l] = r->lane[l];
 }
 
-typedef enum { H_ADD, H_MUL, H_FMA } h_arith;
+#ifdef HALF_F16C
+/* With F16C and AVX2: each 8 lanes' 16 halves go from the source registers
+ * through .hsel2, the decorations, FTZ, the rounding kernel and the result
+ * steps to Rd in registers. What a source does to its halves: */
+typedef struct {
+    uint32_t shuf;       /* the bytes of a lane's word that form its halves (vpshufb) */
+    uint16_t keep, flip; /* & keep (|x|), then ^ flip (-x) */
+} half_dec;
 
-SIM_INLINE void half_arith(sim_exec *x, h_arith op, int relu)
+/* Subnormals (exponent field 0 of the format's mask exp) to their sign */
+F16C_FN FP_INLINE __m256i half_flush16(__m256i t, uint16_t exp)
+{
+    __m256i sub = _mm256_cmpeq_epi16(_mm256_and_si256(t, _mm256_set1_epi16((short)exp)), _mm256_setzero_si256());
+    return _mm256_andnot_si256(_mm256_and_si256(sub, _mm256_set1_epi16(0x7fff)), t);
+}
+
+/* 16 halves of a source (8 lanes from v), decorated, flushed under .FTZ */
+F16C_FN FP_INLINE __m256i half_src16(const uint32_t *v, __m256i shuf, __m256i keep, __m256i flip, int ftz,
+                                     uint16_t exp)
+{
+    __m256i t = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)v), shuf);
+    t = _mm256_xor_si256(_mm256_and_si256(t, keep), flip);
+    return ftz ? half_flush16(t, exp) : t;
+}
+
+/* fp_finish on 16 halves: clamp is all ones under .SAT or .RELU (negatives
+ * to +0), top the largest result (1.0 under .SAT, else all ones: unsigned),
+ * nan what a NaN becomes */
+F16C_FN FP_INLINE __m256i half_finish16(__m256i v, __m256i clamp, __m256i top, __m256i nan, int ftz, uint16_t exp)
+{
+    __m256i isnan =
+        _mm256_cmpgt_epi16(_mm256_and_si256(v, _mm256_set1_epi16(0x7fff)), _mm256_set1_epi16((short)exp));
+    __m256i t = _mm256_andnot_si256(_mm256_and_si256(_mm256_srai_epi16(v, 15), clamp), v);
+    t = _mm256_blendv_epi8(_mm256_min_epu16(t, top), nan, isnan);
+    return ftz ? half_flush16(t, exp) : t;
+}
+
+/* 16 F16 results: the halves widened, 8 at a time */
+F16C_FN FP_INLINE __m256i f16_round16(__m256i hx, __m256i hy, __m256i hz, half_op op)
+{
+    __m128i r[2];
+    for (int k = 0; k < 2; k++) {
+        __m128i ix = k ? _mm256_extracti128_si256(hx, 1) : _mm256_castsi256_si128(hx);
+        __m128i iy = k ? _mm256_extracti128_si256(hy, 1) : _mm256_castsi256_si128(hy);
+        __m128i iz = k ? _mm256_extracti128_si256(hz, 1) : _mm256_castsi256_si128(hz);
+        r[k] = f16_round8(_mm256_cvtph_ps(ix), op == H_ADD ? _mm256_set1_ps(1.0f) : _mm256_cvtph_ps(iy),
+                          op == H_MUL ? _mm256_setzero_ps() : _mm256_cvtph_ps(iz), op, FP_RN);
+    }
+    return _mm256_inserti128_si256(_mm256_castsi128_si256(r[0]), r[1], 1);
+}
+
+#define DEC_VECTORS(i)                                                                                                 \
+    const __m256i shuf##i = _mm256_add_epi8(_mm256_set1_epi32((int)dec[i].shuf), lane_bytes),                        \
+                  keep##i = _mm256_set1_epi16((short)dec[i].keep), flip##i = _mm256_set1_epi16((short)dec[i].flip)
+
+/* Sources x (A), y (B unless H_ADD), z (B for H_ADD, C for H_FMA) */
+F16C_FN FP_INLINE void half_fused_op(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t *z,
+                                     const half_dec dec[3], int sat, int relu, half_op op, int ftz, int bf)
+{
+    const fpfmt *f = bf ? &FMT_BF16 : &FMT_F16;
+    const uint16_t exp = (uint16_t)f->exp;
+    /* vpshufb indexes bytes within each 16: lane k of 4 adds 4k to its bytes' indices */
+    const __m256i lane_bytes = _mm256_set_epi32(0x0c0c0c0c, 0x08080808, 0x04040404, 0, 0x0c0c0c0c, 0x08080808,
+                                                0x04040404, 0);
+    DEC_VECTORS(0);
+    DEC_VECTORS(1);
+    DEC_VECTORS(2);
+    const __m256i clamp = _mm256_set1_epi16(sat || relu ? -1 : 0);
+    const __m256i top = _mm256_set1_epi16(sat ? (short)f->one : -1);
+    const __m256i nan = _mm256_set1_epi16(sat ? 0 : (short)f->canon_nan);
+    for (int l = 0; l < LANES; l += 8) {
+        __m256i hx = half_src16(x + l, shuf0, keep0, flip0, ftz, exp);
+        __m256i hy = op == H_ADD ? hx : half_src16(y + l, shuf1, keep1, flip1, ftz, exp);
+        __m256i hz = op == H_MUL ? hx : half_src16(z + l, shuf2, keep2, flip2, ftz, exp);
+        __m256i v = bf ? bf16_round16(hx, hy, hz, op, FP_RN) : f16_round16(hx, hy, hz, op);
+        _mm256_storeu_si256((__m256i *)(d + l), half_finish16(v, clamp, top, nan, ftz, exp));
+    }
+}
+#undef DEC_VECTORS
+
+/* op and .FTZ constants in each loop, one function per format */
+#define FUSED_FORMAT(name, bf)                                                                                         \
+    F16C_FN static void name(uint32_t *d, const uint32_t *x, const uint32_t *y, const uint32_t *z,                     \
+                             const half_dec dec[3], int sat, int relu, half_op op, int ftz)                            \
+    {                                                                                                                  \
+        switch (op) {                                                                                                  \
+        case H_ADD: ftz ? FUSED(H_ADD, 1, bf) : FUSED(H_ADD, 0, bf); break;                                            \
+        case H_MUL: ftz ? FUSED(H_MUL, 1, bf) : FUSED(H_MUL, 0, bf); break;                                            \
+        default: ftz ? FUSED(H_FMA, 1, bf) : FUSED(H_FMA, 0, bf); break;                                               \
+        }                                                                                                              \
+    }
+#define FUSED(o, t, b) half_fused_op(d, x, y, z, dec, sat, relu, o, t, b)
+FUSED_FORMAT(f16_fused, 0)
+FUSED_FORMAT(bf16_fused, 1)
+#undef FUSED
+#undef FUSED_FORMAT
+
+static half_dec half_decoration(const sim_opnd *o)
+{
+    static const uint32_t shuf[] = {[HSEL_H1_H0] = 0x03020100u, [HSEL_H0_H0] = 0x01000100u,
+                                    [HSEL_H1_H1] = 0x03020302u};
+    half_dec h = {shuf[o->sel], o->abs ? 0x7fff : 0xffff, o->neg ? 0x8000 : 0};
+    return h;
+}
+#endif
+
+SIM_INLINE void half_arith(sim_exec *x, half_op op, int relu)
 {
     const sim_insn *in = x->in;
     const int bf = in->m[HARITH_FMT] == HFMT_BF16_V2, ftz = in->m[HARITH_FTZ] == FTZ_FTZ;
     const int sat = in->m[HARITH_SAT] == SAT_SAT;
     const fp_rnd rnd = FP_RN;
     const fpfmt *f = bf ? &FMT_BF16 : &FMT_F16;
+#ifdef HALF_F16C
+    if (half_f16c_host()) {
+        const half_dec dec[3] = {half_decoration(&in->op[RO_A]), half_decoration(&in->op[RO_B]),
+                                 half_decoration(&in->op[op == H_FMA ? RO_C : RO_B])};
+        fp_use_rounding(FP_RN);
+        (bf ? bf16_fused : f16_fused)(x->d, x->a, x->b, op == H_FMA ? x->c : x->b, dec, sat, relu, op, ftz);
+        return;
+    }
+#endif
     halves a, b, c, r;
     half_inputs(&a, x->a, &in->op[RO_A], f, ftz);
     half_inputs(&b, x->b, &in->op[RO_B], f, ftz);

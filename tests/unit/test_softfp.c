@@ -95,6 +95,9 @@ WRAPH(f16_fma_lanes_portable, 3)
 WRAPH(bf16_add_lanes, 2)
 WRAPH(bf16_mul_lanes, 2)
 WRAPH(bf16_fma_lanes, 3)
+WRAPH(bf16_add_lanes_portable, 2)
+WRAPH(bf16_mul_lanes_portable, 2)
+WRAPH(bf16_fma_lanes_portable, 3)
 
 static uint64_t w_f32_mul_scaled(uint64_t a, uint64_t b, uint64_t c, fp_rnd r)
 {
@@ -127,6 +130,9 @@ static const op ops[] = {
     {"f16_fma_no_f16c", FMA, F16, w_f16_fma_lanes_portable},
     {"bf16_add_lanes", ADD, BF16, w_bf16_add_lanes}, {"bf16_mul_lanes", MUL, BF16, w_bf16_mul_lanes},
     {"bf16_fma_lanes", FMA, BF16, w_bf16_fma_lanes},
+    {"bf16_add_noavx", ADD, BF16, w_bf16_add_lanes_portable},
+    {"bf16_mul_noavx", MUL, BF16, w_bf16_mul_lanes_portable},
+    {"bf16_fma_noavx", FMA, BF16, w_bf16_fma_lanes_portable},
 };
 
 static const op *find_op(enum kind kind, int fmt)
