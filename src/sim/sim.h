@@ -100,6 +100,38 @@ typedef struct sim_insn {
     const char *text;   /* disassembly (trace and fault messages) */
 } sim_insn;
 
+/* The run loop's own view of one instruction (exec.c), made from its
+ * sim_insn by sim_predecode: the rows of the register sources and of the
+ * register result, the guard, the predicate sources and results that
+ * exist, in one cache line. A sim_insn is ~700 bytes, 13 operand roles of
+ * 48; the loop read up to twelve of its lines per warp-instruction, and a
+ * 1,024-word kernel's records did not fit the L2. Now the loop reads this
+ * line, and the semantic function the lines of the sim_insn it uses (def,
+ * m[], the decorations of its sources). */
+enum {
+    SIM_HOT_FAULT = 1,       /* in->fault: executing it faults */
+    SIM_HOT_SLOW_A = 2,      /* a source broadcast from a scalar (UR, constant): source() */
+    SIM_HOT_SLOW_B = 4,
+    SIM_HOT_SLOW_C = 8,
+    SIM_HOT_D = 16,          /* writes register rows d[0] (and d[1] when SIM_HOT_D_PAIR) */
+    SIM_HOT_D_PAIR = 32,
+};
+#define SIM_HOT_SLOW (SIM_HOT_SLOW_A | SIM_HOT_SLOW_B | SIM_HOT_SLOW_C)
+enum { SIM_HOT_FILE_P, SIM_HOT_FILE_UP, SIM_HOT_FILE_ZERO }; /* where a predicate source reads */
+typedef struct sim_hot {
+    _Alignas(64) uint16_t src[3][2]; /* rows of A, B, C (low, high word); RZ and absent ones: the zero row */
+    uint16_t d[2];           /* rows of D */
+    uint8_t guard, guard_not;
+    uint8_t flags;           /* SIM_HOT_* */
+    uint8_t npreds, nouts;
+    struct {
+        uint8_t file, slot, invert, lanes; /* lanes: 0..4 for pp, pq, pa, pb, pc */
+    } pred[5];
+    struct {
+        uint8_t uniform, slot, lanes; /* lanes: 0 for pu, 1 for pv; writes to PT are left out */
+    } out[2];
+} sim_hot;
+
 typedef struct sim_warp {
     uint32_t *r;            /* (regs + 2) rows of 32 lanes */
     uint32_t ur[SIM_NUR + 2]; /* + URZ (0) + sink */
@@ -139,6 +171,7 @@ struct gisa_sim {
     gisa_word *words;
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
+    sim_hot *hot;        /* [nprog], 64-byte aligned: the run loop's part of prog */
     size_t nprog;
     char *strings;       /* texts of prog */
     gisa_inst *insts;    /* decoded words, kept only when commits are produced */
