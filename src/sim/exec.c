@@ -306,9 +306,10 @@ static gisa_status sim_step_unguarded(gisa_sim *s, unsigned warp, gisa_sim_commi
     if (st != GISA_OK)
         return st;
     if (!s->step_x) {
-        s->step_x = calloc(1, sizeof *s->step_x);
+        s->step_x = aligned_alloc(_Alignof(sim_exec), sizeof *s->step_x); /* its lane arrays are on cache lines */
         if (!s->step_x)
             return GISA_ERR_NOMEM;
+        memset(s->step_x, 0, sizeof *s->step_x);
     }
     sim_exec *x = s->step_x;
     x->regs = s->regs;

@@ -14,6 +14,7 @@
 #ifndef GISA_SIM_H
 #define GISA_SIM_H
 #include <stdint.h>
+#include <string.h>
 
 #include "gisa.h"
 #include "spec/model.h"
@@ -152,10 +153,16 @@ typedef struct sim_exec {
     uint32_t mask;   /* lanes that execute: active & guard */
     unsigned regs;   /* real rows */
     const uint32_t *a, *b, *c, *ah, *bh, *ch; /* source lanes (high words of 64-bit ones) */
-    uint8_t pp[LANES], pq[LANES], pa[LANES], pb[LANES], pc[LANES];
-    uint32_t d[LANES], dh[LANES];
-    uint8_t pu[LANES], pv[LANES];
-    uint32_t bcast[6][LANES];
+    /* on cache lines: the run loop copies d and dh to the register rows
+     * right after the semantic function's vector stores; split across lines,
+     * those loads could not take the stored data and waited */
+    _Alignas(64) uint8_t pp[LANES];
+    uint8_t pq[LANES], pa[LANES], pb[LANES], pc[LANES];
+    _Alignas(64) uint32_t d[LANES];
+    _Alignas(64) uint32_t dh[LANES];
+    _Alignas(64) uint8_t pu[LANES];
+    uint8_t pv[LANES];
+    _Alignas(64) uint32_t bcast[6][LANES];
     const char *fault; /* set by a semantic function to stop the warp */
     int fault_lane;
     char fault_buf[160];
@@ -222,7 +229,33 @@ void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask);
 void sim_write_ur(sim_exec *x, unsigned slot, uint32_t value);
 void sim_write_upred(sim_exec *x, unsigned slot, int value);
 uint32_t sim_pack_pred(const uint8_t *lanes);
-void sim_unpack_pred(uint32_t m, uint8_t *lanes);
+
+/* Lane l of m as byte l (0 or 1) of lanes[32]. Inline, and 16 bytes a
+ * store: the semantic functions read the lanes back at once with 16-byte
+ * vector loads, and a load that spans two smaller stores still in flight
+ * cannot take their data (it waits for them to reach the cache). */
+static inline uint64_t sim_spread8(uint32_t b)
+{
+    uint64_t v = b & 0xff;
+    v = (v | v << 28) & UINT64_C(0x0000000F0000000F);
+    v = (v | v << 14) & UINT64_C(0x0003000300030003);
+    return (v | v << 7) & UINT64_C(0x0101010101010101);
+}
+static inline void sim_unpack_pred(uint32_t m, uint8_t *lanes)
+{
+#if defined(__GNUC__)
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    for (int i = 0; i < 2; i++) {
+        u64x2 v = {sim_spread8(m >> 16 * i), sim_spread8(m >> (16 * i + 8))};
+        memcpy(lanes + 16 * i, &v, 16);
+    }
+#else
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = sim_spread8(m >> 8 * i);
+        memcpy(lanes + 8 * i, &v, 8);
+    }
+#endif
+}
 
 /* Small helpers the semantic functions share. */
 static inline uint64_t sim_lane64(const uint32_t *lo, const uint32_t *hi, int l)
