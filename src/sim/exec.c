@@ -100,6 +100,17 @@ static inline void write_row(sim_exec *x, unsigned row, const uint32_t *v, uint3
             dst[l] = v[l];
 }
 
+static inline void write_preds(sim_exec *x, const sim_hot *h)
+{
+    for (unsigned i = 0; i < h->nouts; i++) {
+        const uint8_t *lanes = x->pu + LANES * h->out[i].lanes;
+        if (!h->out[i].uniform)
+            sim_write_pred(x, h->out[i].slot, sim_pack_pred(lanes), x->mask);
+        else
+            sim_write_upred(x, h->out[i].slot, lanes[__builtin_ctz(x->mask)]);
+    }
+}
+
 /* D, then pu, then pv: the order of the commit record's effects */
 static inline void write_back(sim_exec *x, const sim_hot *h)
 {
@@ -108,13 +119,7 @@ static inline void write_back(sim_exec *x, const sim_hot *h)
         if (h->flags & SIM_HOT_D_PAIR)
             write_row(x, h->d[1], x->dh, x->mask);
     }
-    for (unsigned i = 0; i < h->nouts; i++) {
-        const uint8_t *lanes = x->pu + LANES * h->out[i].lanes;
-        if (!h->out[i].uniform)
-            sim_write_pred(x, h->out[i].slot, sim_pack_pred(lanes), x->mask);
-        else
-            sim_write_upred(x, h->out[i].slot, lanes[__builtin_ctz(x->mask)]);
-    }
+    write_preds(x, h);
 }
 
 static void commit_begin(gisa_sim_commit *c, const gisa_sim *s, const sim_warp *w, size_t pc)
@@ -151,6 +156,9 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
         return NULL;
     fetch(x, h);
     const sim_opdef *def = in->def; /* read here: the differential check may rebind it after pre-decoding */
+    const int direct = (h->flags & SIM_HOT_DIRECT) && x->mask == UINT32_MAX && !x->commit && !def->custom_write;
+    x->d = direct ? w->r + (size_t)h->d[0] * LANES : x->d_buf;
+    x->dh = direct && (h->flags & SIM_HOT_D_PAIR) ? w->r + (size_t)h->d[1] * LANES : x->dh_buf;
     def->fn(x);
     if (__builtin_expect(x->fault != NULL, 0)) {
         const char *why = x->fault;
@@ -160,8 +168,14 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
             x->commit->neffects = 0; /* a faulting instruction writes nothing */
         return why;
     }
-    if (!def->custom_write)
+    if (direct) {
+        unsigned top = (h->flags & SIM_HOT_D_PAIR) && h->d[1] > h->d[0] ? h->d[1] : h->d[0];
+        if (top >= w->rows_used) /* as sim_write_gpr */
+            w->rows_used = top + 1;
+        write_preds(x, h);
+    } else if (!def->custom_write) {
         write_back(x, h);
+    }
     return NULL;
 }
 

@@ -78,18 +78,24 @@ static inline uint32_t lut3(const uint32_t *m, uint32_t a, uint32_t b, uint32_t 
 SIM_VALUES(EXBOOL, EXBOOL_VALUES);
 #define LOP3_MODS(M, P) M(P, EXBOOL, "exbool", EXBOOL)
 SIM_MODS(LOP3, LOP3_MODS);
+/* (restrict: x->d may be a register row, see sim_exec.d; without it, a
+ * byte store to pu might change it, and the loop did not vectorise) */
+SIM_INLINE void lop3_lanes(sim_exec *x, uint32_t *restrict out, uint8_t *restrict pu, const uint32_t *m, int pand)
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t d = lut3(m, x->a[l], x->b[l], x->c[l]);
+        out[l] = d;
+        pu[l] = (uint8_t)(pand ? (d != 0) & x->pp[l] : (d != 0) | x->pp[l]);
+    }
+}
+
 SIM_OP void op_lop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
-    const int pand = x->in->m[LOP3_EXBOOL] == EXBOOL_PAND;
     uint32_t m[8];
     for (int k = 0; k < 8; k++)
         m[k] = 0u - (lut >> k & 1);
-    for (int l = 0; l < LANES; l++) {
-        uint32_t d = lut3(m, x->a[l], x->b[l], x->c[l]);
-        x->d[l] = d;
-        x->pu[l] = (uint8_t)(pand ? (d != 0) & x->pp[l] : (d != 0) | x->pp[l]);
-    }
+    lop3_lanes(x, x->d, x->pu, m, x->in->m[LOP3_EXBOOL] == EXBOOL_PAND);
 }
 
 /* PLOP3: pu = lut[(pa << 2) | (pb << 1) | pc] */

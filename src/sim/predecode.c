@@ -198,6 +198,15 @@ static void make_hot(const gisa_sim *s, const sim_insn *in, sim_hot *h)
         h->flags |= SIM_HOT_D | (d->pair ? SIM_HOT_D_PAIR : 0);
         h->d[0] = d->wr_lo;
         h->d[1] = d->wr_hi;
+        /* the native function may write the rows themselves when it reads
+         * none of them (the doc engine reads the old Rd, an indexed
+         * operand any row) */
+        int direct = in->engine && in->engine->id == GISA_ENGINE_NATIVE && in->op[RO_IDX].kind == SK_NONE &&
+                     (!d->pair || d->wr_lo != d->wr_hi);
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 2; k++)
+                direct &= !(h->flags & (SIM_HOT_SLOW_A << i)) ? h->src[i][k] != h->d[0] && h->src[i][k] != h->d[1] : 1;
+        h->flags |= direct ? SIM_HOT_DIRECT : 0;
     }
     static const sim_role preds[5] = {RO_PP, RO_PQ, RO_PA, RO_PB, RO_PC};
     for (int i = 0; i < 5; i++) {

@@ -116,6 +116,7 @@ enum {
     SIM_HOT_SLOW_C = 8,
     SIM_HOT_D = 16,          /* writes register rows d[0] (and d[1] when SIM_HOT_D_PAIR) */
     SIM_HOT_D_PAIR = 32,
+    SIM_HOT_DIRECT = 64,     /* a native word whose result rows no source reads: see sim_exec.d */
 };
 #define SIM_HOT_SLOW (SIM_HOT_SLOW_A | SIM_HOT_SLOW_B | SIM_HOT_SLOW_C)
 enum { SIM_HOT_FILE_P, SIM_HOT_FILE_UP, SIM_HOT_FILE_ZERO }; /* where a predicate source reads */
@@ -158,8 +159,14 @@ typedef struct sim_exec {
      * those loads could not take the stored data and waited */
     _Alignas(64) uint8_t pp[LANES];
     uint8_t pq[LANES], pa[LANES], pb[LANES], pc[LANES];
-    _Alignas(64) uint32_t d[LANES];
-    _Alignas(64) uint32_t dh[LANES];
+    /* Where the function writes the lanes of Rd: d_buf and dh_buf, which
+     * the loop then writes back through the mask, or, when every lane
+     * executes, nobody listens and no source row is a row of Rd, those
+     * rows themselves (SIM_HOT_DIRECT: a copy per instruction saved). So a
+     * native function that can fault does so before it writes d. */
+    uint32_t *d, *dh;
+    _Alignas(64) uint32_t d_buf[LANES];
+    _Alignas(64) uint32_t dh_buf[LANES];
     _Alignas(64) uint8_t pu[LANES];
     uint8_t pv[LANES];
     _Alignas(64) uint32_t bcast[6][LANES];
