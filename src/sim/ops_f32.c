@@ -121,17 +121,25 @@ SIM_OP void op_ffma(sim_exec *x)
  * two NaNs (or .NAN with any) 0x7FFFFFFF. */
 #define FMNMX_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, NAN, "nan", NANMODE)
 SIM_MODS(FMNMX, FMNMX_MODS);
-SIM_OP void op_fmnmx(sim_exec *x)
+/* f32_inputs's steps for two sources, inside a loop; `plain` (a constant
+ * where inlined): neither is decorated nor flushed, the loop skips them */
+typedef struct f32_pair_in {
+    uint32_t keep_a, flip_a, keep_b, flip_b, zap;
+    int plain;
+} f32_pair_in;
+static inline f32_pair_in f32_pair(const sim_opnd *A, const sim_opnd *B, int ftz)
 {
-    const sim_insn *in = x->in;
-    const sim_opnd *A = &in->op[RO_A], *B = &in->op[RO_B];
-    const int nan_mode = in->m[FMNMX_NAN] == NANMODE_NAN;
-    /* f32_inputs's steps in the one loop */
-    const uint32_t keep_a = A->abs ? 0x7fffffffu : 0xffffffffu, flip_a = A->neg ? 0x80000000u : 0;
-    const uint32_t keep_b = B->abs ? 0x7fffffffu : 0xffffffffu, flip_b = B->neg ? 0x80000000u : 0;
-    const uint32_t zap = in->m[FMNMX_FTZ] == FTZ_FTZ ? 0x80000000u : 0xffffffffu;
+    f32_pair_in p = {A->abs ? 0x7fffffffu : 0xffffffffu, A->neg ? 0x80000000u : 0,
+                     B->abs ? 0x7fffffffu : 0xffffffffu, B->neg ? 0x80000000u : 0,
+                     ftz ? 0x80000000u : 0xffffffffu,    !A->abs && !A->neg && !B->abs && !B->neg && !ftz};
+    return p;
+}
+
+SIM_INLINE void fmnmx_lanes(sim_exec *x, const f32_pair_in *p, int plain, int nan_mode)
+{
     for (int l = 0; l < LANES; l++) {
-        uint32_t va = f32_input(x->a[l], keep_a, flip_a, zap), vb = f32_input(x->b[l], keep_b, flip_b, zap);
+        uint32_t va = plain ? x->a[l] : f32_input(x->a[l], p->keep_a, p->flip_a, p->zap);
+        uint32_t vb = plain ? x->b[l] : f32_input(x->b[l], p->keep_b, p->flip_b, p->zap);
         int na = (va & 0x7fffffffu) > 0x7f800000u, nb = (vb & 0x7fffffffu) > 0x7f800000u;
         int a_less = f32_order_key(va) < f32_order_key(vb);
         uint32_t pick = a_less == (x->pp[l] != 0) ? va : vb;
@@ -140,13 +148,39 @@ SIM_OP void op_fmnmx(sim_exec *x)
     }
 }
 
+SIM_OP void op_fmnmx(sim_exec *x)
+{
+    const sim_insn *in = x->in;
+    const f32_pair_in p = f32_pair(&in->op[RO_A], &in->op[RO_B], in->m[FMNMX_FTZ] == FTZ_FTZ);
+    const int nan_mode = in->m[FMNMX_NAN] == NANMODE_NAN;
+    if (p.plain)
+        fmnmx_lanes(x, &p, 1, nan_mode);
+    else
+        fmnmx_lanes(x, &p, 0, nan_mode);
+}
+
 /* FSETP.ftz.cmp.lop pu, pv, Ra, SrcB, pp: pu = t lop pp; pv = !t lop pp */
 #define FSETP_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, CMP, "cmp", CMP) M(P, LOP, "lop", BOOL)
 SIM_MODS(FSETP, FSETP_MODS);
+SIM_INLINE void fsetp_lanes(sim_exec *x, const f32_pair_in *p, int plain, uint32_t tab_u, uint32_t tab_v)
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t a = plain ? x->a[l] : f32_input(x->a[l], p->keep_a, p->flip_a, p->zap);
+        uint32_t b = plain ? x->b[l] : f32_input(x->b[l], p->keep_b, p->flip_b, p->zap);
+        int32_t ma = (int32_t)(a & 0x7fffffffu), mb = (int32_t)(b & 0x7fffffffu);
+        int32_t sa = -(int32_t)(a >> 31), sb = -(int32_t)(b >> 31);
+        int32_t ka = (ma ^ sa) - sa, kb = (mb ^ sb) - sb; /* -0 and +0 both 0 */
+        uint32_t unord = (uint32_t)(ma > 0x7f800000) | (uint32_t)(mb > 0x7f800000);
+        uint32_t rel = unord ? 3u : (uint32_t)(ka > kb) + (uint32_t)(ka >= kb);
+        uint32_t at = 2 * rel + x->pp[l];
+        x->pu[l] = (uint8_t)(tab_u >> at & 1);
+        x->pv[l] = (uint8_t)(tab_v >> at & 1);
+    }
+}
+
 SIM_OP void op_fsetp(sim_exec *x)
 {
     const sim_insn *in = x->in;
-    const sim_opnd *A = &in->op[RO_A], *B = &in->op[RO_B];
     const uint32_t cmp = in->m[FSETP_CMP], lop = in->m[FSETP_LOP];
     /* pu and pv of every relation r (LT 0, EQ 1, GT 2, unordered 3: the
      * FCMPOp mask's bits) and pp, as bit 2r + pp of two words: a lane is
@@ -158,20 +192,11 @@ SIM_OP void op_fsetp(sim_exec *x)
             tab_u |= (uint32_t)bool_lop(t, p, lop) << (2 * r + (unsigned)p);
             tab_v |= (uint32_t)bool_lop(!t, p, lop) << (2 * r + (unsigned)p);
         }
-    const uint32_t keep_a = A->abs ? 0x7fffffffu : 0xffffffffu, flip_a = A->neg ? 0x80000000u : 0;
-    const uint32_t keep_b = B->abs ? 0x7fffffffu : 0xffffffffu, flip_b = B->neg ? 0x80000000u : 0;
-    const uint32_t zap = in->m[FSETP_FTZ] == FTZ_FTZ ? 0x80000000u : 0xffffffffu;
-    for (int l = 0; l < LANES; l++) {
-        uint32_t a = f32_input(x->a[l], keep_a, flip_a, zap), b = f32_input(x->b[l], keep_b, flip_b, zap);
-        int32_t ma = (int32_t)(a & 0x7fffffffu), mb = (int32_t)(b & 0x7fffffffu);
-        int32_t sa = -(int32_t)(a >> 31), sb = -(int32_t)(b >> 31);
-        int32_t ka = (ma ^ sa) - sa, kb = (mb ^ sb) - sb; /* -0 and +0 both 0 */
-        uint32_t unord = (uint32_t)(ma > 0x7f800000) | (uint32_t)(mb > 0x7f800000);
-        uint32_t rel = unord ? 3u : (uint32_t)(ka > kb) + (uint32_t)(ka >= kb);
-        uint32_t at = 2 * rel + x->pp[l];
-        x->pu[l] = (uint8_t)(tab_u >> at & 1);
-        x->pv[l] = (uint8_t)(tab_v >> at & 1);
-    }
+    const f32_pair_in p = f32_pair(&in->op[RO_A], &in->op[RO_B], in->m[FSETP_FTZ] == FTZ_FTZ);
+    if (p.plain)
+        fsetp_lanes(x, &p, 1, tab_u, tab_v);
+    else
+        fsetp_lanes(x, &p, 0, tab_u, tab_v);
 }
 
 /* FSET.ftz.cmp.lop.bval Rd, Ra, SrcB, pp: (t lop pp) ? (.BM ? ~0 : 1.0f) : 0 */

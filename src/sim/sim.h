@@ -243,10 +243,10 @@ uint32_t sim_pack_pred(const uint8_t *lanes);
  * cannot take their data (it waits for them to reach the cache). */
 static inline uint64_t sim_spread8(uint32_t b)
 {
-    uint64_t v = b & 0xff;
-    v = (v | v << 28) & UINT64_C(0x0000000F0000000F);
-    v = (v | v << 14) & UINT64_C(0x0003000300030003);
-    return (v | v << 7) & UINT64_C(0x0101010101010101);
+    /* b in every byte, byte k keeping bit k; adding 0x7f carries a kept bit
+     * into bit 7 of its byte, and no further */
+    uint64_t v = ((b & 0xff) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    return ((v + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & UINT64_C(0x0101010101010101);
 }
 static inline void sim_unpack_pred(uint32_t m, uint8_t *lanes)
 {
