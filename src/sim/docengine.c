@@ -105,8 +105,8 @@ static void op_doc(sim_exec *x)
     }
     /* results the program leaves alone keep their values */
     if (d->kind == SK_GPR && !(p->outs & 1u << RO_D)) {
-        memcpy(x->d, x->w->r + (size_t)d->rd_lo * LANES, sizeof x->d);
-        memcpy(x->dh, x->w->r + (size_t)d->rd_hi * LANES, sizeof x->dh);
+        memcpy(x->d, x->w->r + (size_t)d->rd_lo * LANES, LANES * sizeof *x->d);
+        memcpy(x->dh, x->w->r + (size_t)d->rd_hi * LANES, LANES * sizeof *x->dh);
     }
     if (!(p->pred_outs & 1u << RO_PU) && in->op[RO_PU].kind == SK_PRED)
         sim_unpack_pred(x->w->p[in->op[RO_PU].rd_lo], x->pu);

@@ -45,47 +45,81 @@ static const uint32_t *source(sim_exec *x, const sim_opnd *o, uint32_t (*space)[
     }
 }
 
-static void pred_source(const sim_exec *x, const sim_opnd *o, uint8_t *lanes)
-{
-    uint32_t v = o->kind == SK_PRED ? x->w->p[o->rd_lo] : o->kind == SK_UPRED ? x->w->up[o->rd_lo] : 0;
-    sim_unpack_pred(o->pnot ? ~v : v, lanes);
-}
-
-static void fetch(sim_exec *x)
+/* The broadcast sources (UR, constants) of a word whose hot line says so */
+static void slow_sources(sim_exec *x, const sim_hot *h)
 {
     const sim_insn *in = x->in;
-    x->a = source(x, &in->op[RO_A], &x->bcast[0], &x->ah);
-    x->b = source(x, &in->op[RO_B], &x->bcast[2], &x->bh);
-    x->c = source(x, &in->op[RO_C], &x->bcast[4], &x->ch);
-    static const struct {
-        sim_role r;
-        size_t off;
-    } preds[] = {{RO_PP, offsetof(sim_exec, pp)}, {RO_PQ, offsetof(sim_exec, pq)}, {RO_PA, offsetof(sim_exec, pa)},
-                 {RO_PB, offsetof(sim_exec, pb)}, {RO_PC, offsetof(sim_exec, pc)}};
-    for (size_t i = 0; i < sizeof preds / sizeof preds[0]; i++)
-        if (in->op[preds[i].r].kind != SK_NONE)
-            pred_source(x, &in->op[preds[i].r], (uint8_t *)x + preds[i].off);
+    if (h->flags & SIM_HOT_SLOW_A)
+        x->a = source(x, &in->op[RO_A], &x->bcast[0], &x->ah);
+    if (h->flags & SIM_HOT_SLOW_B)
+        x->b = source(x, &in->op[RO_B], &x->bcast[2], &x->bh);
+    if (h->flags & SIM_HOT_SLOW_C)
+        x->c = source(x, &in->op[RO_C], &x->bcast[4], &x->ch);
 }
 
-static void write_pred_result(sim_exec *x, const sim_opnd *o, const uint8_t *lanes)
-{
-    if (o->kind == SK_PRED)
-        sim_write_pred(x, o->wr_lo, sim_pack_pred(lanes), x->mask);
-    else if (o->kind == SK_UPRED)
-        sim_write_upred(x, o->wr_lo, lanes[__builtin_ctz(x->mask)]);
-}
+_Static_assert(offsetof(sim_exec, pq) == offsetof(sim_exec, pp) + LANES &&
+                   offsetof(sim_exec, pc) == offsetof(sim_exec, pp) + 4 * LANES &&
+                   offsetof(sim_exec, pv) == offsetof(sim_exec, pu) + LANES,
+               "the hot line numbers the predicate lane arrays from pp and pu");
 
-static void write_back(sim_exec *x)
+static inline void fetch(sim_exec *x, const sim_hot *h)
 {
-    const sim_insn *in = x->in;
-    const sim_opnd *d = &in->op[RO_D];
-    if (d->kind == SK_GPR) {
-        sim_write_gpr(x, d->wr_lo, x->d, x->mask);
-        if (d->pair)
-            sim_write_gpr(x, d->wr_hi, x->dh, x->mask);
+    const uint32_t *r = x->w->r;
+    x->a = r + (size_t)h->src[0][0] * LANES;
+    x->ah = r + (size_t)h->src[0][1] * LANES;
+    x->b = r + (size_t)h->src[1][0] * LANES;
+    x->bh = r + (size_t)h->src[1][1] * LANES;
+    x->c = r + (size_t)h->src[2][0] * LANES;
+    x->ch = r + (size_t)h->src[2][1] * LANES;
+    if (__builtin_expect(h->flags & SIM_HOT_SLOW, 0))
+        slow_sources(x, h);
+    for (unsigned i = 0; i < h->npreds; i++) {
+        const unsigned f = h->pred[i].file, slot = h->pred[i].slot;
+        uint32_t v = f == SIM_HOT_FILE_P ? x->w->p[slot] : f == SIM_HOT_FILE_UP ? x->w->up[slot] : 0;
+        sim_unpack_pred(v ^ (0u - h->pred[i].invert), x->pp + LANES * h->pred[i].lanes);
     }
-    write_pred_result(x, &in->op[RO_PU], x->pu);
-    write_pred_result(x, &in->op[RO_PV], x->pv);
+}
+
+/* sim_write_gpr without a listener, inlined: the loop's usual write */
+static inline void write_row(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask)
+{
+    if (x->commit) {
+        sim_write_gpr(x, row, v, mask);
+        return;
+    }
+    sim_warp *w = x->w;
+    uint32_t *dst = w->r + (size_t)row * LANES;
+    if (row >= w->rows_used) /* as sim_write_gpr: the state writer reads rows below it only */
+        w->rows_used = row + 1;
+    if (mask == UINT32_MAX) {
+        memcpy(dst, v, LANES * sizeof *v);
+        return;
+    }
+    for (int l = 0; l < LANES; l++)
+        if (mask >> l & 1)
+            dst[l] = v[l];
+}
+
+static inline void write_preds(sim_exec *x, const sim_hot *h)
+{
+    for (unsigned i = 0; i < h->nouts; i++) {
+        const uint8_t *lanes = x->pu + LANES * h->out[i].lanes;
+        if (!h->out[i].uniform)
+            sim_write_pred(x, h->out[i].slot, sim_pack_pred(lanes), x->mask);
+        else
+            sim_write_upred(x, h->out[i].slot, lanes[__builtin_ctz(x->mask)]);
+    }
+}
+
+/* D, then pu, then pv: the order of the commit record's effects */
+static inline void write_back(sim_exec *x, const sim_hot *h)
+{
+    if (h->flags & SIM_HOT_D) {
+        write_row(x, h->d[0], x->d, x->mask);
+        if (h->flags & SIM_HOT_D_PAIR)
+            write_row(x, h->d[1], x->dh, x->mask);
+    }
+    write_preds(x, h);
 }
 
 static void commit_begin(gisa_sim_commit *c, const gisa_sim *s, const sim_warp *w, size_t pc)
@@ -105,23 +139,28 @@ static void commit_begin(gisa_sim_commit *c, const gisa_sim *s, const sim_warp *
  * when it faults, NULL otherwise. x->commit, when set, receives the record. */
 static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t pc, int *lane)
 {
+    const sim_hot *h = &s->hot[pc];
     const sim_insn *in = &s->prog[pc];
     x->w = w;
     x->in = in;
     if (x->commit)
         commit_begin(x->commit, s, w, pc);
-    if (in->fault) {
+    if (__builtin_expect(h->flags & SIM_HOT_FAULT, 0)) {
         *lane = -1;
         return in->fault;
     }
-    x->mask = w->active & (in->guard_not ? ~w->p[in->guard] : w->p[in->guard]);
+    x->mask = w->active & (w->p[h->guard] ^ (0u - h->guard_not));
     if (x->commit)
         x->commit->exec = x->mask;
     if (!x->mask)
         return NULL;
-    fetch(x);
-    in->def->fn(x);
-    if (x->fault) {
+    fetch(x, h);
+    const sim_opdef *def = in->def; /* read here: the differential check may rebind it after pre-decoding */
+    const int direct = (h->flags & SIM_HOT_DIRECT) && x->mask == UINT32_MAX && !x->commit && !def->custom_write;
+    x->d = direct ? w->r + (size_t)h->d[0] * LANES : x->d_buf;
+    x->dh = direct && (h->flags & SIM_HOT_D_PAIR) ? w->r + (size_t)h->d[1] * LANES : x->dh_buf;
+    def->fn(x);
+    if (__builtin_expect(x->fault != NULL, 0)) {
         const char *why = x->fault;
         *lane = x->fault_lane;
         x->fault = NULL;
@@ -129,8 +168,14 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
             x->commit->neffects = 0; /* a faulting instruction writes nothing */
         return why;
     }
-    if (!in->def->custom_write)
-        write_back(x);
+    if (direct) {
+        unsigned top = (h->flags & SIM_HOT_D_PAIR) && h->d[1] > h->d[0] ? h->d[1] : h->d[0];
+        if (top >= w->rows_used) /* as sim_write_gpr */
+            w->rows_used = top + 1;
+        write_preds(x, h);
+    } else if (!def->custom_write) {
+        write_back(x, h);
+    }
     return NULL;
 }
 
@@ -275,9 +320,10 @@ static gisa_status sim_step_unguarded(gisa_sim *s, unsigned warp, gisa_sim_commi
     if (st != GISA_OK)
         return st;
     if (!s->step_x) {
-        s->step_x = calloc(1, sizeof *s->step_x);
+        s->step_x = aligned_alloc(_Alignof(sim_exec), sizeof *s->step_x); /* its lane arrays are on cache lines */
         if (!s->step_x)
             return GISA_ERR_NOMEM;
+        memset(s->step_x, 0, sizeof *s->step_x);
     }
     sim_exec *x = s->step_x;
     x->regs = s->regs;

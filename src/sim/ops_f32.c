@@ -21,6 +21,23 @@ static void f32_inputs(uint32_t *restrict out, const uint32_t *restrict v, const
     }
 }
 
+/* The lanes the lane kernel reads: the source's own when neither a
+ * decoration nor FTZ changes them (a copy pass saved), else f32_inputs's */
+static const uint32_t *f32_operand(uint32_t *restrict space, const uint32_t *v, const sim_opnd *o, int ftz)
+{
+    if (!o->abs && !o->neg && !ftz)
+        return v;
+    f32_inputs(space, v, o, ftz);
+    return space;
+}
+
+/* One lane of f32_inputs, for loops that use the value at once */
+SIM_INLINE uint32_t f32_input(uint32_t v, uint32_t keep, uint32_t flip, uint32_t zap)
+{
+    uint32_t t = (v & keep) ^ flip;
+    return (t & 0x7f800000u) ? t : t & zap;
+}
+
 /* NaN -> +0 (.SAT) or 0x7FFFFFFF; .SAT clamps to [+0, 1]; FTZ a subnormal result */
 static void f32_results(uint32_t *restrict d, const uint32_t *restrict r, int sat, int ftz)
 {
@@ -64,9 +81,8 @@ SIM_OP void op_fadd(sim_exec *x)
     const sim_insn *in = x->in;
     const int ftz = in->m[FADD_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], r[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], ftz);
-    f32_inputs(b, x->b, &in->op[RO_B], ftz);
-    f32_add_lanes(r, a, b, (fp_rnd)in->m[FADD_RND]);
+    f32_add_lanes(r, f32_operand(a, x->a, &in->op[RO_A], ftz), f32_operand(b, x->b, &in->op[RO_B], ftz),
+                  (fp_rnd)in->m[FADD_RND]);
     f32_results(x->d, r, in->m[FADD_SAT] == SAT_SAT, ftz);
 }
 
@@ -83,9 +99,8 @@ SIM_OP void op_fmul(sim_exec *x)
     const sim_insn *in = x->in;
     const int ftz = in->m[FMUL_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], r[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], ftz);
-    f32_inputs(b, x->b, &in->op[RO_B], ftz);
-    f32_mul_lanes(r, a, b, fmul_scale[in->m[FMUL_SCL]], (fp_rnd)in->m[FMUL_RND]);
+    f32_mul_lanes(r, f32_operand(a, x->a, &in->op[RO_A], ftz), f32_operand(b, x->b, &in->op[RO_B], ftz),
+                  fmul_scale[in->m[FMUL_SCL]], (fp_rnd)in->m[FMUL_RND]);
     f32_results(x->d, r, in->m[FMUL_SAT] == SAT_SAT, ftz);
 }
 
@@ -96,10 +111,8 @@ SIM_OP void op_ffma(sim_exec *x)
     const sim_insn *in = x->in;
     const int ftz = in->m[FFMA_FTZ] == FTZ_FTZ;
     uint32_t a[LANES], b[LANES], c[LANES], r[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], ftz);
-    f32_inputs(b, x->b, &in->op[RO_B], ftz);
-    f32_inputs(c, x->c, &in->op[RO_C], ftz);
-    f32_fma_lanes(r, a, b, c, (fp_rnd)in->m[FFMA_RND]);
+    f32_fma_lanes(r, f32_operand(a, x->a, &in->op[RO_A], ftz), f32_operand(b, x->b, &in->op[RO_B], ftz),
+                  f32_operand(c, x->c, &in->op[RO_C], ftz), (fp_rnd)in->m[FFMA_RND]);
     f32_results(x->d, r, in->m[FFMA_SAT] == SAT_SAT, ftz);
 }
 
@@ -108,15 +121,25 @@ SIM_OP void op_ffma(sim_exec *x)
  * two NaNs (or .NAN with any) 0x7FFFFFFF. */
 #define FMNMX_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, NAN, "nan", NANMODE)
 SIM_MODS(FMNMX, FMNMX_MODS);
-SIM_OP void op_fmnmx(sim_exec *x)
+/* f32_inputs's steps for two sources, inside a loop; `plain` (a constant
+ * where inlined): neither is decorated nor flushed, the loop skips them */
+typedef struct f32_pair_in {
+    uint32_t keep_a, flip_a, keep_b, flip_b, zap;
+    int plain;
+} f32_pair_in;
+static inline f32_pair_in f32_pair(const sim_opnd *A, const sim_opnd *B, int ftz)
 {
-    const sim_insn *in = x->in;
-    const int nan_mode = in->m[FMNMX_NAN] == NANMODE_NAN;
-    uint32_t a[LANES], b[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], in->m[FMNMX_FTZ] == FTZ_FTZ);
-    f32_inputs(b, x->b, &in->op[RO_B], in->m[FMNMX_FTZ] == FTZ_FTZ);
+    f32_pair_in p = {A->abs ? 0x7fffffffu : 0xffffffffu, A->neg ? 0x80000000u : 0,
+                     B->abs ? 0x7fffffffu : 0xffffffffu, B->neg ? 0x80000000u : 0,
+                     ftz ? 0x80000000u : 0xffffffffu,    !A->abs && !A->neg && !B->abs && !B->neg && !ftz};
+    return p;
+}
+
+SIM_INLINE void fmnmx_lanes(sim_exec *x, const f32_pair_in *p, int plain, int nan_mode)
+{
     for (int l = 0; l < LANES; l++) {
-        uint32_t va = a[l], vb = b[l];
+        uint32_t va = plain ? x->a[l] : f32_input(x->a[l], p->keep_a, p->flip_a, p->zap);
+        uint32_t vb = plain ? x->b[l] : f32_input(x->b[l], p->keep_b, p->flip_b, p->zap);
         int na = (va & 0x7fffffffu) > 0x7f800000u, nb = (vb & 0x7fffffffu) > 0x7f800000u;
         int a_less = f32_order_key(va) < f32_order_key(vb);
         uint32_t pick = a_less == (x->pp[l] != 0) ? va : vb;
@@ -125,21 +148,55 @@ SIM_OP void op_fmnmx(sim_exec *x)
     }
 }
 
+SIM_OP void op_fmnmx(sim_exec *x)
+{
+    const sim_insn *in = x->in;
+    const f32_pair_in p = f32_pair(&in->op[RO_A], &in->op[RO_B], in->m[FMNMX_FTZ] == FTZ_FTZ);
+    const int nan_mode = in->m[FMNMX_NAN] == NANMODE_NAN;
+    if (p.plain)
+        fmnmx_lanes(x, &p, 1, nan_mode);
+    else
+        fmnmx_lanes(x, &p, 0, nan_mode);
+}
+
 /* FSETP.ftz.cmp.lop pu, pv, Ra, SrcB, pp: pu = t lop pp; pv = !t lop pp */
 #define FSETP_MODS(M, P) M(P, FTZ, "ftz", FTZ) M(P, CMP, "cmp", CMP) M(P, LOP, "lop", BOOL)
 SIM_MODS(FSETP, FSETP_MODS);
+SIM_INLINE void fsetp_lanes(sim_exec *x, const f32_pair_in *p, int plain, uint32_t tab_u, uint32_t tab_v)
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t a = plain ? x->a[l] : f32_input(x->a[l], p->keep_a, p->flip_a, p->zap);
+        uint32_t b = plain ? x->b[l] : f32_input(x->b[l], p->keep_b, p->flip_b, p->zap);
+        int32_t ma = (int32_t)(a & 0x7fffffffu), mb = (int32_t)(b & 0x7fffffffu);
+        int32_t sa = -(int32_t)(a >> 31), sb = -(int32_t)(b >> 31);
+        int32_t ka = (ma ^ sa) - sa, kb = (mb ^ sb) - sb; /* -0 and +0 both 0 */
+        uint32_t unord = (uint32_t)(ma > 0x7f800000) | (uint32_t)(mb > 0x7f800000);
+        uint32_t rel = unord ? 3u : (uint32_t)(ka > kb) + (uint32_t)(ka >= kb);
+        uint32_t at = 2 * rel + x->pp[l];
+        x->pu[l] = (uint8_t)(tab_u >> at & 1);
+        x->pv[l] = (uint8_t)(tab_v >> at & 1);
+    }
+}
+
 SIM_OP void op_fsetp(sim_exec *x)
 {
     const sim_insn *in = x->in;
     const uint32_t cmp = in->m[FSETP_CMP], lop = in->m[FSETP_LOP];
-    uint32_t a[LANES], b[LANES];
-    f32_inputs(a, x->a, &in->op[RO_A], in->m[FSETP_FTZ] == FTZ_FTZ);
-    f32_inputs(b, x->b, &in->op[RO_B], in->m[FSETP_FTZ] == FTZ_FTZ);
-    for (int l = 0; l < LANES; l++) {
-        int t = f32_compare(a[l], b[l], cmp);
-        x->pu[l] = (uint8_t)bool_lop(t, x->pp[l], lop);
-        x->pv[l] = (uint8_t)bool_lop(!t, x->pp[l], lop);
-    }
+    /* pu and pv of every relation r (LT 0, EQ 1, GT 2, unordered 3: the
+     * FCMPOp mask's bits) and pp, as bit 2r + pp of two words: a lane is
+     * then a relation and two shifts */
+    uint32_t tab_u = 0, tab_v = 0;
+    for (unsigned r = 0; r < 4; r++)
+        for (int p = 0; p < 2; p++) {
+            int t = cmp >> r & 1;
+            tab_u |= (uint32_t)bool_lop(t, p, lop) << (2 * r + (unsigned)p);
+            tab_v |= (uint32_t)bool_lop(!t, p, lop) << (2 * r + (unsigned)p);
+        }
+    const f32_pair_in p = f32_pair(&in->op[RO_A], &in->op[RO_B], in->m[FSETP_FTZ] == FTZ_FTZ);
+    if (p.plain)
+        fsetp_lanes(x, &p, 1, tab_u, tab_v);
+    else
+        fsetp_lanes(x, &p, 0, tab_u, tab_v);
 }
 
 /* FSET.ftz.cmp.lop.bval Rd, Ra, SrcB, pp: (t lop pp) ? (.BM ? ~0 : 1.0f) : 0 */

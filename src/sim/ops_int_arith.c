@@ -7,7 +7,10 @@
 /* IADD Rd{, pu}, {-}Ra, {-}SrcB / IADD.X Rd{, pu}, {~}Ra, {~}SrcB{, pp} */
 #define IADD_MODS(M, P) M(P, EXT, "ext", EXT)
 SIM_MODS(IADD, IADD_MODS);
-SIM_OP void op_iadd(sim_exec *x)
+/* The lane loops of the functions that write d and pu take them as restrict
+ * parameters: x->d may be a register row (sim_exec.d), and a byte store to
+ * pu could otherwise change it: the loops did not vectorise. */
+SIM_INLINE void iadd_lanes(const sim_exec *x, uint32_t *restrict d, uint8_t *restrict pu)
 {
     const sim_opnd *A = &x->in->op[RO_A], *B = &x->in->op[RO_B];
     const uint32_t fa = addend_flip(A), fb = addend_flip(B);
@@ -15,10 +18,11 @@ SIM_OP void op_iadd(sim_exec *x)
     const uint8_t cin = x->in->m[IADD_EXT] == EXT_X ? 1 : 0;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = (uint64_t)(x->a[l] ^ fa) + (x->b[l] ^ fb) + ones + (x->pp[l] & cin);
-        x->d[l] = (uint32_t)t;
-        x->pu[l] = t >> 32 != 0;
+        d[l] = (uint32_t)t;
+        pu[l] = t >> 32 != 0;
     }
 }
+SIM_OP void op_iadd(sim_exec *x) { iadd_lanes(x, x->d, x->pu); }
 
 static inline uint64_t product(uint32_t a, uint32_t b, int is_signed)
 {
@@ -28,7 +32,7 @@ static inline uint64_t product(uint32_t a, uint32_t b, int is_signed)
 /* IMAD.LO: Rd = t[31:0] + SrcC, pu = carry. IMAD.HI.X: Rd = t[63:32] + SrcC + pp. */
 #define IMAD_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, EXT, "ext", EXT) M(P, ITYPE, "itype", ITYPE)
 SIM_MODS(IMAD, IMAD_MODS);
-SIM_OP void op_imad(sim_exec *x)
+SIM_INLINE void imad_lanes(const sim_exec *x, uint32_t *restrict d, uint8_t *restrict pu)
 {
     const sim_opnd *C = &x->in->op[RO_C];
     const int hi = x->in->m[IMAD_LOHI] == LOHI_HI, is_signed = x->in->m[IMAD_ITYPE] == ITYPE_S32;
@@ -39,26 +43,28 @@ SIM_OP void op_imad(sim_exec *x)
     for (int l = 0; l < LANES; l++) {
         uint64_t t = product(x->a[l], x->b[l], is_signed);
         uint64_t sum = (uint64_t)(uint32_t)(t >> sh) + (x->c[l] ^ fc) + one + (x->pp[l] & cin);
-        x->d[l] = (uint32_t)sum;
-        x->pu[l] = sum >> 32 != 0;
+        d[l] = (uint32_t)sum;
+        pu[l] = sum >> 32 != 0;
     }
 }
+SIM_OP void op_imad(sim_exec *x) { imad_lanes(x, x->d, x->pu); }
 
 /* IMAD.WIDE{.X}: Rd(64) = t + SrcC(64) {+ pp}, pu = carry out of 64 bits. */
 #define WIDE_MODS(M, P) M(P, EXT, "ext", EXT) M(P, ITYPE, "itype", ITYPE)
 SIM_MODS(WIDE, WIDE_MODS);
-SIM_OP void op_imad_wide(sim_exec *x)
+SIM_INLINE void imad_wide_lanes(const sim_exec *x, uint32_t *restrict d, uint32_t *restrict dh, uint8_t *restrict pu)
 {
     const sim_opnd *C = &x->in->op[RO_C];
     const int ext = x->in->m[WIDE_EXT] == EXT_X, is_signed = x->in->m[WIDE_ITYPE] == ITYPE_S32;
     for (int l = 0; l < LANES; l++) {
         uint64_t t = product(x->a[l], x->b[l], is_signed);
         unsigned __int128 sum = (unsigned __int128)t + addend64(sim_lane64(x->c, x->ch, l), C) + (ext ? x->pp[l] : 0);
-        x->d[l] = (uint32_t)sum;
-        x->dh[l] = (uint32_t)(sum >> 32);
-        x->pu[l] = (sum >> 64) != 0;
+        d[l] = (uint32_t)sum;
+        dh[l] = (uint32_t)(sum >> 32);
+        pu[l] = (sum >> 64) != 0;
     }
 }
+SIM_OP void op_imad_wide(sim_exec *x) { imad_wide_lanes(x, x->d, x->dh, x->pu); }
 
 static inline int32_t ext8(uint32_t v, int k, int is_signed)
 {
@@ -73,10 +79,10 @@ static inline int32_t ext16(uint32_t v, int k, int is_signed)
 }
 
 /* d = SrcC (unsigned) + pp + sum of products, exact; Rd = d mod 2^32, pu = d >= 2^32 */
-static inline void dot_result(sim_exec *x, int l, int64_t d)
+static inline void dot_result(uint32_t *restrict out, uint8_t *restrict pu, int l, int64_t d)
 {
-    x->d[l] = (uint32_t)d;
-    x->pu[l] = d >= (INT64_C(1) << 32);
+    out[l] = (uint32_t)d;
+    pu[l] = d >= (INT64_C(1) << 32);
 }
 
 #define I16_VALUES(V, P) V(P, S16) V(P, U16)
@@ -87,7 +93,7 @@ SIM_VALUES(I8, I8_VALUES);
 /* IDP.2A.lohi.afmt.bfmt Rd, pu, Ra, SrcB, SrcC, pp: .HI takes SrcB's bytes 2, 3 */
 #define IDP2_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, AFMT, "afmt", I16) M(P, BFMT, "bfmt", I8)
 SIM_MODS(IDP2, IDP2_MODS);
-SIM_OP void op_idp2a(sim_exec *x)
+SIM_INLINE void idp2a_lanes(const sim_exec *x, uint32_t *restrict out, uint8_t *restrict pu)
 {
     const int sel = x->in->m[IDP2_LOHI] == LOHI_HI ? 2 : 0;
     const int as = x->in->m[IDP2_AFMT] == I16_S16, bs = x->in->m[IDP2_BFMT] == I8_S8;
@@ -95,22 +101,24 @@ SIM_OP void op_idp2a(sim_exec *x)
         int64_t d = (int64_t)x->c[l] + x->pp[l];
         for (int i = 0; i < 2; i++)
             d += (int64_t)ext16(x->a[l], i, as) * ext8(x->b[l], sel + i, bs);
-        dot_result(x, l, d);
+        dot_result(out, pu, l, d);
     }
 }
+SIM_OP void op_idp2a(sim_exec *x) { idp2a_lanes(x, x->d, x->pu); }
 
 #define IDP4_MODS(M, P) M(P, AFMT, "afmt", I8) M(P, BFMT, "bfmt", I8)
 SIM_MODS(IDP4, IDP4_MODS);
-SIM_OP void op_idp4a(sim_exec *x)
+SIM_INLINE void idp4a_lanes(const sim_exec *x, uint32_t *restrict out, uint8_t *restrict pu)
 {
     const int as = x->in->m[IDP4_AFMT] == I8_S8, bs = x->in->m[IDP4_BFMT] == I8_S8;
     for (int l = 0; l < LANES; l++) {
         int64_t d = (int64_t)x->c[l] + x->pp[l];
         for (int i = 0; i < 4; i++)
             d += (int64_t)ext8(x->a[l], i, as) * ext8(x->b[l], i, bs);
-        dot_result(x, l, d);
+        dot_result(out, pu, l, d);
     }
 }
+SIM_OP void op_idp4a(sim_exec *x) { idp4a_lanes(x, x->d, x->pu); }
 
 /* IMUL.lohi.itype Rd, Ra, {-}SrcB: -SrcB is the 32-bit two's complement. */
 #define IMUL_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, ITYPE, "itype", ITYPE)
@@ -132,7 +140,7 @@ SIM_OP void op_imul(sim_exec *x)
 SIM_VALUES(SX32, SX32_VALUES);
 #define LEA_MODS(M, P) M(P, LOHI, "lohi", LOHI) M(P, SX32, "sx32", SX32)
 SIM_MODS(LEA, LEA_MODS);
-SIM_OP void op_lea(sim_exec *x)
+SIM_INLINE void lea_lanes(const sim_exec *x, uint32_t *restrict d, uint8_t *restrict pu)
 {
     const sim_opnd *A = &x->in->op[RO_A];
     const unsigned s = (unsigned)x->in->op[RO_IMM].imm & 31;
@@ -148,10 +156,11 @@ SIM_OP void op_lea(sim_exec *x)
             part = (uint32_t)(sx32 ? (uint64_t)((int64_t)t >> (32 - s)) : t >> (32 - s));
         }
         uint64_t sum = part + x->b[l] + (hi ? x->pp[l] : 0);
-        x->d[l] = (uint32_t)sum;
-        x->pu[l] = sum >> 32 != 0;
+        d[l] = (uint32_t)sum;
+        pu[l] = sum >> 32 != 0;
     }
 }
+SIM_OP void op_lea(sim_exec *x) { lea_lanes(x, x->d, x->pu); }
 
 /* IABS Rd, {-}SrcB: |0x80000000| stays 0x80000000. */
 SIM_OP void op_iabs(sim_exec *x)

@@ -78,18 +78,24 @@ static inline uint32_t lut3(const uint32_t *m, uint32_t a, uint32_t b, uint32_t 
 SIM_VALUES(EXBOOL, EXBOOL_VALUES);
 #define LOP3_MODS(M, P) M(P, EXBOOL, "exbool", EXBOOL)
 SIM_MODS(LOP3, LOP3_MODS);
+/* (restrict: x->d may be a register row, see sim_exec.d; without it, a
+ * byte store to pu might change it, and the loop did not vectorise) */
+SIM_INLINE void lop3_lanes(sim_exec *x, uint32_t *restrict out, uint8_t *restrict pu, const uint32_t *m, int pand)
+{
+    for (int l = 0; l < LANES; l++) {
+        uint32_t d = lut3(m, x->a[l], x->b[l], x->c[l]);
+        out[l] = d;
+        pu[l] = (uint8_t)(pand ? (d != 0) & x->pp[l] : (d != 0) | x->pp[l]);
+    }
+}
+
 SIM_OP void op_lop3(sim_exec *x)
 {
     const uint32_t lut = (uint32_t)x->in->op[RO_IMM].imm & 0xff;
-    const int pand = x->in->m[LOP3_EXBOOL] == EXBOOL_PAND;
     uint32_t m[8];
     for (int k = 0; k < 8; k++)
         m[k] = 0u - (lut >> k & 1);
-    for (int l = 0; l < LANES; l++) {
-        uint32_t d = lut3(m, x->a[l], x->b[l], x->c[l]);
-        x->d[l] = d;
-        x->pu[l] = (uint8_t)(pand ? (d != 0) & x->pp[l] : (d != 0) | x->pp[l]);
-    }
+    lop3_lanes(x, x->d, x->pu, m, x->in->m[LOP3_EXBOOL] == EXBOOL_PAND);
 }
 
 /* PLOP3: pu = lut[(pa << 2) | (pb << 1) | pc] */
@@ -110,23 +116,37 @@ SIM_VALUES(SHFT, SHFT_VALUES);
 #define SHF_MODS(M, P)                                                                                         \
     M(P, DIR, "direction", SHFDIR) M(P, LOHI, "lohi", LOHI) M(P, CW, "cwmod", CW) M(P, TYPE, "itype", SHFT)
 SIM_MODS(SHF, SHF_MODS);
+/* The count is the same rule for every lane (wrap: mod n_ub, a power of two, as
+ * a mask: a division per lane was a fifth of the int kernel), and each
+ * direction has its own loop, so that all of them vectorise. */
 SIM_OP void op_shf(sim_exec *x)
 {
     const uint32_t *m = x->in->m;
-    const unsigned n_ub = m[SHF_TYPE] == SHFT_S64 || m[SHF_TYPE] == SHFT_U64 ? 64 : 32;
-    const int right = m[SHF_DIR] == SHFDIR_R, hi = m[SHF_LOHI] == LOHI_HI, wrap = m[SHF_CW] == CW_W;
+    const uint32_t n_ub = m[SHF_TYPE] == SHFT_S64 || m[SHF_TYPE] == SHFT_U64 ? 64 : 32;
+    const int right = m[SHF_DIR] == SHFDIR_R, wrap = m[SHF_CW] == CW_W;
     const int arith = m[SHF_TYPE] == SHFT_S64 || m[SHF_TYPE] == SHFT_S32;
-    for (int l = 0; l < LANES; l++) {
-        uint64_t t = sim_lane64(x->a, x->c, l);
-        uint32_t b = x->b[l];
-        unsigned n = wrap ? b % n_ub : (b < n_ub ? b : n_ub);
-        if (!right)
-            t = n >= 64 ? 0 : t << n;
-        else if (arith)
-            t = (uint64_t)((int64_t)t >> (n >= 64 ? 63 : n));
-        else
-            t = n >= 64 ? 0 : t >> n;
-        x->d[l] = (uint32_t)(hi ? t >> 32 : t);
+    const unsigned half = m[SHF_LOHI] == LOHI_HI ? 32 : 0;
+    const uint32_t wrap_mask = wrap ? n_ub - 1 : UINT32_MAX, clamp = wrap ? UINT32_MAX : n_ub;
+    const uint32_t *a = x->a, *b = x->b, *c = x->c;
+    uint32_t *d = x->d;
+    if (!right) {
+        for (int l = 0; l < LANES; l++) {
+            uint32_t bn = b[l] & wrap_mask, n = bn < clamp ? bn : clamp;
+            uint64_t t = sim_lane64(a, c, l);
+            d[l] = (uint32_t)((n >= 64 ? 0 : t << n) >> half);
+        }
+    } else if (arith) {
+        for (int l = 0; l < LANES; l++) {
+            uint32_t bn = b[l] & wrap_mask, n = bn < clamp ? bn : clamp;
+            int64_t t = (int64_t)sim_lane64(a, c, l);
+            d[l] = (uint32_t)((uint64_t)(t >> (n >= 64 ? 63 : n)) >> half);
+        }
+    } else {
+        for (int l = 0; l < LANES; l++) {
+            uint32_t bn = b[l] & wrap_mask, n = bn < clamp ? bn : clamp;
+            uint64_t t = sim_lane64(a, c, l);
+            d[l] = (uint32_t)((n >= 64 ? 0 : t >> n) >> half);
+        }
     }
 }
 
@@ -158,6 +178,32 @@ static inline uint32_t prmt_bytes(uint64_t t, uint32_t ctl)
     return d;
 }
 
+/* One control word for all lanes: byte k of Rd comes from one word (Ra or
+ * SrcB) at one shift for every lane, so each byte is a shift and a mask of
+ * a whole vector, without the 64-bit lanes of the general rule. */
+SIM_INLINE void prmt_uniform(sim_exec *x, uint32_t ctl)
+{
+    const uint32_t *src[4];
+    unsigned sh[4], up[4];
+    uint32_t sign[4];
+    for (int k = 0; k < 4; k++) {
+        uint32_t nib = ctl >> (4 * k) & 0xf;
+        src[k] = nib & 4 ? x->b : x->a;
+        sh[k] = 8 * (nib & 3);
+        up[k] = 24 - sh[k]; /* the selected byte's sign to bit 31 */
+        sign[k] = nib & 8 ? UINT32_MAX : 0;
+    }
+    for (int l = 0; l < LANES; l++) {
+        uint32_t d = 0;
+        for (int k = 0; k < 4; k++) {
+            uint32_t v = src[k][l];
+            uint32_t byte = (v >> sh[k]) & ~sign[k], rep = (uint32_t)((int32_t)(v << up[k]) >> 31) & sign[k];
+            d |= ((byte | rep) & 0xff) << (8 * k);
+        }
+        x->d[l] = d;
+    }
+}
+
 #define PRMT_MODS(M, P) M(P, MODE, "mode", PRMT)
 SIM_MODS(PRMT, PRMT_MODS);
 SIM_OP void op_prmt(sim_exec *x)
@@ -168,10 +214,8 @@ SIM_OP void op_prmt(sim_exec *x)
         const uint8_t *row = prmt_table[mode][s];
         ctl[s] = (uint32_t)row[0] | (uint32_t)row[1] << 4 | (uint32_t)row[2] << 8 | (uint32_t)row[3] << 12;
     }
-    if (x->in->op[RO_C].kind != SK_GPR) { /* one control word for all lanes: shifts are uniform */
-        const uint32_t c = mode == PRMT_IDX ? x->c[0] : ctl[x->c[0] & 3];
-        for (int l = 0; l < LANES; l++)
-            x->d[l] = prmt_bytes(sim_lane64(x->a, x->b, l), c);
+    if (x->in->op[RO_C].kind != SK_GPR) {
+        prmt_uniform(x, mode == PRMT_IDX ? x->c[0] : ctl[x->c[0] & 3]);
         return;
     }
     for (int l = 0; l < LANES; l++)

@@ -170,6 +170,68 @@ static void decode_one(gisa_sim *s, size_t pc, sim_insn *in, gisa_inst *kept, ch
     in->fault = e->prepare(s, op, F, &inst, roles, def, in, why, TEXT_CAP);
 }
 
+/* The run loop's line of a pre-decoded word (sim.h): the same facts its
+ * sim_insn holds, in the form the loop reads them */
+static void make_hot(const gisa_sim *s, const sim_insn *in, sim_hot *h)
+{
+    memset(h, 0, sizeof *h);
+    h->guard = in->guard;
+    h->guard_not = in->guard_not;
+    if (in->fault) {
+        h->flags = SIM_HOT_FAULT;
+        return;
+    }
+    static const sim_role sources[3] = {RO_A, RO_B, RO_C};
+    for (int i = 0; i < 3; i++) {
+        const sim_opnd *o = &in->op[sources[i]];
+        if (o->kind == SK_GPR) {
+            h->src[i][0] = o->rd_lo;
+            h->src[i][1] = o->rd_hi;
+        } else if (o->kind == SK_UR || o->kind == SK_CONST || o->kind == SK_CMEM) {
+            h->flags |= (uint8_t)(SIM_HOT_SLOW_A << i);
+        } else {
+            h->src[i][0] = h->src[i][1] = (uint16_t)s->regs;
+        }
+    }
+    const sim_opnd *d = &in->op[RO_D];
+    if (d->kind == SK_GPR) {
+        h->flags |= SIM_HOT_D | (d->pair ? SIM_HOT_D_PAIR : 0);
+        h->d[0] = d->wr_lo;
+        h->d[1] = d->wr_hi;
+        /* the native function may write the rows themselves when it reads
+         * none of them (the doc engine reads the old Rd, an indexed
+         * operand any row) */
+        int direct = in->engine && in->engine->id == GISA_ENGINE_NATIVE && in->op[RO_IDX].kind == SK_NONE &&
+                     (!d->pair || d->wr_lo != d->wr_hi);
+        for (int i = 0; i < 3; i++)
+            for (int k = 0; k < 2; k++)
+                direct &= !(h->flags & (SIM_HOT_SLOW_A << i)) ? h->src[i][k] != h->d[0] && h->src[i][k] != h->d[1] : 1;
+        h->flags |= direct ? SIM_HOT_DIRECT : 0;
+    }
+    static const sim_role preds[5] = {RO_PP, RO_PQ, RO_PA, RO_PB, RO_PC};
+    for (int i = 0; i < 5; i++) {
+        const sim_opnd *o = &in->op[preds[i]];
+        if (o->kind == SK_NONE)
+            continue;
+        h->pred[h->npreds].file = o->kind == SK_PRED    ? SIM_HOT_FILE_P
+                                  : o->kind == SK_UPRED ? SIM_HOT_FILE_UP
+                                                        : SIM_HOT_FILE_ZERO;
+        h->pred[h->npreds].slot = (uint8_t)o->rd_lo;
+        h->pred[h->npreds].invert = o->pnot;
+        h->pred[h->npreds++].lanes = (uint8_t)i;
+    }
+    static const sim_role outs[2] = {RO_PU, RO_PV};
+    for (int i = 0; i < 2; i++) {
+        const sim_opnd *o = &in->op[outs[i]];
+        /* a write to PT or UPT changes nothing and is not recorded */
+        if ((o->kind != SK_PRED && o->kind != SK_UPRED) || o->wr_lo >= SIM_PT)
+            continue;
+        h->out[h->nouts].uniform = o->kind == SK_UPRED;
+        h->out[h->nouts].slot = (uint8_t)o->wr_lo;
+        h->out[h->nouts++].lanes = (uint8_t)i;
+    }
+}
+
 /* The pre-decoded program only: the decoded words and their texts, which
  * commit records point at, depend on the words alone and stay (at the
  * same addresses) until the program changes (sim_program_free). */
@@ -180,7 +242,9 @@ static void prog_free(gisa_sim *s)
             s->prog[pc].engine->release(&s->prog[pc]);
     s->nprog = 0;
     free(s->prog);
+    free(s->hot);
     s->prog = NULL;
+    s->hot = NULL;
     s->prog_valid = 0;
 }
 
@@ -205,12 +269,13 @@ gisa_status sim_predecode(gisa_sim *s, int keep_insts)
     prog_free(s);
     size_t n = s->nwords ? s->nwords : 1;
     s->prog = calloc(n, sizeof *s->prog);
+    s->hot = aligned_alloc(64, n * sizeof *s->hot);
     if (!s->strings)
         s->strings = malloc(n * 2 * TEXT_CAP);
     /* a decoded word is ~800 bytes: kept only for commit records */
     if (keep_insts && !s->insts)
         s->insts = calloc(n, sizeof *s->insts);
-    if (!s->prog || !s->strings || (keep_insts && !s->insts)) {
+    if (!s->prog || !s->hot || !s->strings || (keep_insts && !s->insts)) {
         sim_program_free(s);
         return GISA_ERR_NOMEM;
     }
@@ -219,6 +284,7 @@ gisa_status sim_predecode(gisa_sim *s, int keep_insts)
         sim_insn *in = &s->prog[pc];
         char *text = s->strings + pc * 2 * TEXT_CAP;
         decode_one(s, pc, in, s->insts ? &s->insts[pc] : NULL, text, text + TEXT_CAP);
+        make_hot(s, in, &s->hot[pc]);
     }
     s->prog_valid = 1;
     return GISA_OK;

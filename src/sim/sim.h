@@ -14,6 +14,7 @@
 #ifndef GISA_SIM_H
 #define GISA_SIM_H
 #include <stdint.h>
+#include <string.h>
 
 #include "gisa.h"
 #include "spec/model.h"
@@ -100,6 +101,39 @@ typedef struct sim_insn {
     const char *text;   /* disassembly (trace and fault messages) */
 } sim_insn;
 
+/* The run loop's own view of one instruction (exec.c), made from its
+ * sim_insn by sim_predecode: the rows of the register sources and of the
+ * register result, the guard, the predicate sources and results that
+ * exist, in one cache line. A sim_insn is ~700 bytes, 13 operand roles of
+ * 48; the loop read up to twelve of its lines per warp-instruction, and a
+ * 1,024-word kernel's records did not fit the L2. Now the loop reads this
+ * line, and the semantic function the lines of the sim_insn it uses (def,
+ * m[], the decorations of its sources). */
+enum {
+    SIM_HOT_FAULT = 1,       /* in->fault: executing it faults */
+    SIM_HOT_SLOW_A = 2,      /* a source broadcast from a scalar (UR, constant): source() */
+    SIM_HOT_SLOW_B = 4,
+    SIM_HOT_SLOW_C = 8,
+    SIM_HOT_D = 16,          /* writes register rows d[0] (and d[1] when SIM_HOT_D_PAIR) */
+    SIM_HOT_D_PAIR = 32,
+    SIM_HOT_DIRECT = 64,     /* a native word whose result rows no source reads: see sim_exec.d */
+};
+#define SIM_HOT_SLOW (SIM_HOT_SLOW_A | SIM_HOT_SLOW_B | SIM_HOT_SLOW_C)
+enum { SIM_HOT_FILE_P, SIM_HOT_FILE_UP, SIM_HOT_FILE_ZERO }; /* where a predicate source reads */
+typedef struct sim_hot {
+    _Alignas(64) uint16_t src[3][2]; /* rows of A, B, C (low, high word); RZ and absent ones: the zero row */
+    uint16_t d[2];           /* rows of D */
+    uint8_t guard, guard_not;
+    uint8_t flags;           /* SIM_HOT_* */
+    uint8_t npreds, nouts;
+    struct {
+        uint8_t file, slot, invert, lanes; /* lanes: 0..4 for pp, pq, pa, pb, pc */
+    } pred[5];
+    struct {
+        uint8_t uniform, slot, lanes; /* lanes: 0 for pu, 1 for pv; writes to PT are left out */
+    } out[2];
+} sim_hot;
+
 typedef struct sim_warp {
     uint32_t *r;            /* (regs + 2) rows of 32 lanes */
     uint32_t ur[SIM_NUR + 2]; /* + URZ (0) + sink */
@@ -120,10 +154,22 @@ typedef struct sim_exec {
     uint32_t mask;   /* lanes that execute: active & guard */
     unsigned regs;   /* real rows */
     const uint32_t *a, *b, *c, *ah, *bh, *ch; /* source lanes (high words of 64-bit ones) */
-    uint8_t pp[LANES], pq[LANES], pa[LANES], pb[LANES], pc[LANES];
-    uint32_t d[LANES], dh[LANES];
-    uint8_t pu[LANES], pv[LANES];
-    uint32_t bcast[6][LANES];
+    /* on cache lines: the run loop copies d and dh to the register rows
+     * right after the semantic function's vector stores; split across lines,
+     * those loads could not take the stored data and waited */
+    _Alignas(64) uint8_t pp[LANES];
+    uint8_t pq[LANES], pa[LANES], pb[LANES], pc[LANES];
+    /* Where the function writes the lanes of Rd: d_buf and dh_buf, which
+     * the loop then writes back through the mask, or, when every lane
+     * executes, nobody listens and no source row is a row of Rd, those
+     * rows themselves (SIM_HOT_DIRECT: a copy per instruction saved). So a
+     * native function that can fault does so before it writes d. */
+    uint32_t *d, *dh;
+    _Alignas(64) uint32_t d_buf[LANES];
+    _Alignas(64) uint32_t dh_buf[LANES];
+    _Alignas(64) uint8_t pu[LANES];
+    uint8_t pv[LANES];
+    _Alignas(64) uint32_t bcast[6][LANES];
     const char *fault; /* set by a semantic function to stop the warp */
     int fault_lane;
     char fault_buf[160];
@@ -139,6 +185,7 @@ struct gisa_sim {
     gisa_word *words;
     size_t nwords;
     sim_insn *prog;      /* pre-decoded when the run starts */
+    sim_hot *hot;        /* [nprog], 64-byte aligned: the run loop's part of prog */
     size_t nprog;
     char *strings;       /* texts of prog */
     gisa_inst *insts;    /* decoded words, kept only when commits are produced */
@@ -189,7 +236,33 @@ void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask);
 void sim_write_ur(sim_exec *x, unsigned slot, uint32_t value);
 void sim_write_upred(sim_exec *x, unsigned slot, int value);
 uint32_t sim_pack_pred(const uint8_t *lanes);
-void sim_unpack_pred(uint32_t m, uint8_t *lanes);
+
+/* Lane l of m as byte l (0 or 1) of lanes[32]. Inline, and 16 bytes a
+ * store: the semantic functions read the lanes back at once with 16-byte
+ * vector loads, and a load that spans two smaller stores still in flight
+ * cannot take their data (it waits for them to reach the cache). */
+static inline uint64_t sim_spread8(uint32_t b)
+{
+    /* b in every byte, byte k keeping bit k; adding 0x7f carries a kept bit
+     * into bit 7 of its byte, and no further */
+    uint64_t v = ((b & 0xff) * UINT64_C(0x0101010101010101)) & UINT64_C(0x8040201008040201);
+    return ((v + UINT64_C(0x7f7f7f7f7f7f7f7f)) >> 7) & UINT64_C(0x0101010101010101);
+}
+static inline void sim_unpack_pred(uint32_t m, uint8_t *lanes)
+{
+#if defined(__GNUC__)
+    typedef uint64_t u64x2 __attribute__((vector_size(16)));
+    for (int i = 0; i < 2; i++) {
+        u64x2 v = {sim_spread8(m >> 16 * i), sim_spread8(m >> (16 * i + 8))};
+        memcpy(lanes + 16 * i, &v, 16);
+    }
+#else
+    for (int i = 0; i < 4; i++) {
+        uint64_t v = sim_spread8(m >> 8 * i);
+        memcpy(lanes + 8 * i, &v, 8);
+    }
+#endif
+}
 
 /* Small helpers the semantic functions share. */
 static inline uint64_t sim_lane64(const uint32_t *lo, const uint32_t *hi, int l)

@@ -20,17 +20,6 @@ uint32_t sim_pack_pred(const uint8_t *lanes)
     return m;
 }
 
-void sim_unpack_pred(uint32_t m, uint8_t *lanes)
-{
-    for (int i = 0; i < 4; i++) {
-        uint64_t v = (m >> (8 * i)) & 0xff;
-        v = (v | v << 28) & UINT64_C(0x0000000F0000000F);
-        v = (v | v << 14) & UINT64_C(0x0003000300030003);
-        v = (v | v << 7) & UINT64_C(0x0101010101010101);
-        memcpy(lanes + 8 * i, &v, 8);
-    }
-}
-
 /* Commit records: every write of an executed instruction, changed or not.
  * Only filled when someone listens (step, trace, commit hook). */
 static gisa_sim_effect *effect(sim_exec *x, gisa_regfile rf, unsigned index, uint32_t mask)
