@@ -86,6 +86,10 @@ typedef struct ds_prog {
     uint8_t pfile_in, pfile_out; /* reads / writes the predicate file (DO_INPFILE, DO_OUTPFILE) */
     uint8_t rset;                /* writes a general register by index (DO_RSET) */
     uint8_t lane_bits;           /* runs on lanes of 32, 64 or 128 bits (narrow.c: ds_lane_bits) */
+    /* the executor's: its output port 0 may be the result's register rows
+     * themselves (it reads no old value of port 0 and cannot fault after
+     * its first output: src/sim/doclower.c) */
+    uint8_t run_direct;
     const char **strings; /* fault messages */
     int nstrings;
     const char *fault;        /* set: the instruction cannot run; the reason */

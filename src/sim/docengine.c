@@ -103,8 +103,9 @@ static void op_doc(sim_exec *x)
         sim_unpack_pred(x->w->p[in->op[RO_PV].rd_lo], old_pv);
         io.old_pred[RO_PV] = old_pv;
     }
-    /* results the program leaves alone keep their values */
-    if (d->kind == SK_GPR && !(p->outs & 1u << RO_D)) {
+    /* results the program leaves alone keep their values (which they have
+     * where the program writes the rows themselves: SIM_HOT_DIRECT) */
+    if (d->kind == SK_GPR && !(p->outs & 1u << RO_D) && x->d == x->d_buf) {
         memcpy(x->d, x->w->r + (size_t)d->rd_lo * LANES, LANES * sizeof *x->d);
         memcpy(x->dh, x->w->r + (size_t)d->rd_hi * LANES, LANES * sizeof *x->dh);
     }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sim/doclower.h"
+#include "sim/sim.h"
 
 typedef struct ops {
     ds_op *x;
@@ -483,6 +484,21 @@ static int add_chains(const ops *t, int *order, ds_op *extra)
     return ok ? m : -1;
 }
 
+/* Whether the result's rows can be port 0 itself (ds_prog.run_direct): no
+ * operation reads its old value, and none that can fault comes after an
+ * output (a faulting word writes nothing). */
+static int direct_ok(const ops *t)
+{
+    int out = 0;
+    for (int i = 0; i < t->n; i++) {
+        const int code = t->x[i].code;
+        if ((code == DO_OLD && t->x[i].k == RO_D) || (out && (code == DO_FAULT || code == DO_RGET || code == DO_RSET)))
+            return 0;
+        out |= code == DO_OUT || code == DO_OUTPRED || code == DO_OUTPFILE;
+    }
+    return 1;
+}
+
 void sim_doc_lower(ds_prog *p)
 {
     ops t = {malloc(sizeof(ds_op) * (size_t)(p->nops + 1)), p->nops, p->nslots};
@@ -504,6 +520,7 @@ void sim_doc_lower(ds_prog *p)
     free(p->run_ops);
     p->run_ops = t.x;
     p->run_nops = t.n;
+    p->run_direct = direct_ok(&t);
     return;
 fail:
     free(t.x); /* p->ops run as they are */

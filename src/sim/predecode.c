@@ -199,10 +199,12 @@ static void make_hot(const gisa_sim *s, const sim_insn *in, sim_hot *h)
         h->d[0] = d->wr_lo;
         h->d[1] = d->wr_hi;
         /* the native function may write the rows themselves when it reads
-         * none of them (the doc engine reads the old Rd, an indexed
-         * operand any row) */
-        int direct = in->engine && in->engine->id == GISA_ENGINE_NATIVE && in->op[RO_IDX].kind == SK_NONE &&
-                     (!d->pair || d->wr_lo != d->wr_hi);
+         * none of them (an indexed operand may read any row), and so may a
+         * doc program that reads no old Rd and cannot fault after writing
+         * (ds_prog.run_direct) */
+        const int engine_ok = in->engine && (in->engine->id == GISA_ENGINE_NATIVE ||
+                                             (in->engine->id == GISA_ENGINE_DOC && in->doc && in->doc->run_direct));
+        int direct = engine_ok && in->op[RO_IDX].kind == SK_NONE && (!d->pair || d->wr_lo != d->wr_hi);
         for (int i = 0; i < 3; i++)
             for (int k = 0; k < 2; k++)
                 direct &= !(h->flags & (SIM_HOT_SLOW_A << i)) ? h->src[i][k] != h->d[0] && h->src[i][k] != h->d[1] : 1;

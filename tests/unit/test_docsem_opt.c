@@ -100,6 +100,15 @@ static int count_run_code(const gisa_isa *isa, const char *src, int code)
     return n;
 }
 
+/* whether src's one program may write the result's rows itself */
+static int direct(const gisa_isa *isa, const char *src)
+{
+    gisa_sim *sim = run_doc(isa, src);
+    const int d = sim->nprog == 1 && sim->prog[0].doc && sim->prog[0].doc->run_direct;
+    gisa_sim_free(sim);
+    return d;
+}
+
 /* words that compile to the same program share it; others do not */
 static void shared_programs(const gisa_isa *isa)
 {
@@ -200,6 +209,11 @@ int main(void)
     CHECKF(count_run_code(isa, "HFMA2.SAT R2, -R4.H1_H1, 0.4348, 0.203, |R28.H1_H1| ;\n", DO_FISNAN) == 0,
            "HFMA2.SAT keeps a NaN test apart from its branch");
     shared_programs(isa);
+    /* a program writes the result's rows itself unless it reads the old
+     * result or may fault after writing */
+    CHECKF(direct(isa, "FFMA R1, R2, R3, R4 ;\n") && direct(isa, "IADD R1, R2, R3 ;\n"),
+           "FFMA and IADD write through a copy");
+    CHECKF(!direct(isa, "FMNMX R1, R2, R3, P2 ;\n"), "FMNMX reads the old Rd, yet writes its rows directly");
     consts_in_branch(isa, "FFMA R1, R2, R3, R4 ;\n");
     consts_in_branch(isa, "FADD R1, R2, R3 ;\n");
     consts_in_branch(isa, "DFMA R2, R4, R6, R8 ;\n");
