@@ -62,6 +62,14 @@ _Static_assert(offsetof(sim_exec, pq) == offsetof(sim_exec, pp) + LANES &&
                    offsetof(sim_exec, pv) == offsetof(sim_exec, pu) + LANES,
                "the hot line numbers the predicate lane arrays from pp and pu");
 
+/* predicate lane array k after pp (pu): from the structure's base, since
+ * the arrays are separate members (an index past pp's own 32 bytes is out
+ * of its bounds, though the _Static_assert above places them in a row) */
+static inline uint8_t *pred_lanes(sim_exec *x, size_t first, unsigned k)
+{
+    return (uint8_t *)x + first + (size_t)LANES * k;
+}
+
 static inline void fetch(sim_exec *x, const sim_hot *h)
 {
     const uint32_t *r = x->w->r;
@@ -76,7 +84,7 @@ static inline void fetch(sim_exec *x, const sim_hot *h)
     for (unsigned i = 0; i < h->npreds; i++) {
         const unsigned f = h->pred[i].file, slot = h->pred[i].slot;
         uint32_t v = f == SIM_HOT_FILE_P ? x->w->p[slot] : f == SIM_HOT_FILE_UP ? x->w->up[slot] : 0;
-        sim_unpack_pred(v ^ (0u - h->pred[i].invert), x->pp + LANES * h->pred[i].lanes);
+        sim_unpack_pred(v ^ (0u - h->pred[i].invert), pred_lanes(x, offsetof(sim_exec, pp), h->pred[i].lanes));
     }
 }
 
@@ -103,7 +111,7 @@ static inline void write_row(sim_exec *x, unsigned row, const uint32_t *v, uint3
 static inline void write_preds(sim_exec *x, const sim_hot *h)
 {
     for (unsigned i = 0; i < h->nouts; i++) {
-        const uint8_t *lanes = x->pu + LANES * h->out[i].lanes;
+        const uint8_t *lanes = pred_lanes(x, offsetof(sim_exec, pu), h->out[i].lanes);
         if (!h->out[i].uniform)
             sim_write_pred(x, h->out[i].slot, sim_pack_pred(lanes), x->mask);
         else
