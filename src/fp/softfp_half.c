@@ -55,6 +55,23 @@
     default: CALL(FP_RZ); break;                                                                                       \
     }
 
+/* A function of its own per operation and mode over fn(d, a, b, c, op,
+ * mode), so that op and the mode are constants in each loop: no branches
+ * in them (the hardware kernels' dispatch) */
+#define PER_OP_AND_MODE(name, fn)                                                                                      \
+    F16C_FN static void name(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,         \
+                             fp_rnd r)                                                                                 \
+    {                                                                                                                  \
+        switch (op) {                                                                                                  \
+        case H_ADD: WITH_MODE(r, PER_OP_ADD_(fn)) break;                                                               \
+        case H_MUL: WITH_MODE(r, PER_OP_MUL_(fn)) break;                                                               \
+        default: WITH_MODE(r, PER_OP_FMA_(fn)) break;                                                                  \
+        }                                                                                                              \
+    }
+#define PER_OP_ADD_(fn) fn##_ADD_
+#define PER_OP_MUL_(fn) fn##_MUL_
+#define PER_OP_FMA_(fn) fn##_FMA_
+
 /* IEEE's sign of an exact zero sum x + y in mode r */
 FP_INLINE uint32_t zero_sum_sign(uint32_t sx, uint32_t sy, fp_rnd r) { return r == FP_RM ? sx | sy : sx & sy; }
 
@@ -183,21 +200,10 @@ F16C_FN FP_INLINE void f16_hardware_op(uint16_t *d, const uint16_t *a, const uin
     }
 }
 
-F16C_FN static void f16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                                 fp_rnd r)
-{
-#define HW_ADD(mode) f16_hardware_op(d, a, b, c, H_ADD, mode)
-#define HW_MUL(mode) f16_hardware_op(d, a, b, c, H_MUL, mode)
-#define HW_FMA(mode) f16_hardware_op(d, a, b, c, H_FMA, mode)
-    switch (op) { /* op and r constants in each loop: no branches in them */
-    case H_ADD: WITH_MODE(r, HW_ADD) break;
-    case H_MUL: WITH_MODE(r, HW_MUL) break;
-    default: WITH_MODE(r, HW_FMA) break;
-    }
-#undef HW_ADD
-#undef HW_MUL
-#undef HW_FMA
-}
+#define f16_hardware_op_ADD_(mode) f16_hardware_op(d, a, b, c, H_ADD, mode)
+#define f16_hardware_op_MUL_(mode) f16_hardware_op(d, a, b, c, H_MUL, mode)
+#define f16_hardware_op_FMA_(mode) f16_hardware_op(d, a, b, c, H_FMA, mode)
+PER_OP_AND_MODE(f16_hardware, f16_hardware_op)
 #endif
 
 /* r a constant in each case (op is one in each caller) */
@@ -248,21 +254,10 @@ F16C_FN FP_INLINE void bf16_hardware_op(uint16_t *d, const uint16_t *a, const ui
     }
 }
 
-F16C_FN static void bf16_hardware(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                                  fp_rnd r)
-{
-#define HW_ADD(mode) bf16_hardware_op(d, a, b, c, H_ADD, mode)
-#define HW_MUL(mode) bf16_hardware_op(d, a, b, c, H_MUL, mode)
-#define HW_FMA(mode) bf16_hardware_op(d, a, b, c, H_FMA, mode)
-    switch (op) {
-    case H_ADD: WITH_MODE(r, HW_ADD) break;
-    case H_MUL: WITH_MODE(r, HW_MUL) break;
-    default: WITH_MODE(r, HW_FMA) break;
-    }
-#undef HW_ADD
-#undef HW_MUL
-#undef HW_FMA
-}
+#define bf16_hardware_op_ADD_(mode) bf16_hardware_op(d, a, b, c, H_ADD, mode)
+#define bf16_hardware_op_MUL_(mode) bf16_hardware_op(d, a, b, c, H_MUL, mode)
+#define bf16_hardware_op_FMA_(mode) bf16_hardware_op(d, a, b, c, H_FMA, mode)
+PER_OP_AND_MODE(bf16_hardware, bf16_hardware_op)
 #endif
 
 FP_INLINE void bf16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,

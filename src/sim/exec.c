@@ -99,13 +99,7 @@ static inline void write_row(sim_exec *x, unsigned row, const uint32_t *v, uint3
     uint32_t *dst = w->r + (size_t)row * LANES;
     if (row >= w->rows_used) /* as sim_write_gpr: the state writer reads rows below it only */
         w->rows_used = row + 1;
-    if (mask == UINT32_MAX) {
-        memcpy(dst, v, LANES * sizeof *v);
-        return;
-    }
-    for (int l = 0; l < LANES; l++)
-        if (mask >> l & 1)
-            dst[l] = v[l];
+    sim_store_row(dst, v, mask);
 }
 
 static inline void write_preds(sim_exec *x, const sim_hot *h)

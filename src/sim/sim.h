@@ -229,6 +229,19 @@ static inline uint32_t sim_const_read(const gisa_sim *s, unsigned bank, unsigned
     return s->cbank[bank][offset / 4];
 }
 
+/* the lanes of mask of row dst = v */
+static inline void sim_store_row(uint32_t *dst, const uint32_t *v, uint32_t mask)
+{
+    if (mask == UINT32_MAX) {
+        for (int l = 0; l < LANES; l++)
+            dst[l] = v[l];
+        return;
+    }
+    for (int l = 0; l < LANES; l++)
+        if (mask >> l & 1)
+            dst[l] = v[l];
+}
+
 /* Writes of results (writes.c); they feed the commit record when someone
  * listens. */
 void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask);

@@ -70,13 +70,7 @@ void sim_write_gpr(sim_exec *x, unsigned row, const uint32_t *v, uint32_t mask)
             for (int l = 0; l < LANES; l++)
                 e->value[l] = mask >> l & 1 ? v[l] : dst[l];
     }
-    if (mask == UINT32_MAX) {
-        memcpy(dst, v, LANES * sizeof *v);
-        return;
-    }
-    for (int l = 0; l < LANES; l++)
-        if (mask >> l & 1)
-            dst[l] = v[l];
+    sim_store_row(dst, v, mask);
 }
 
 void sim_write_pred(sim_exec *x, unsigned slot, uint32_t value, uint32_t mask)
