@@ -1,14 +1,18 @@
-/* The executor's form of a compiled program (doclower.h), in three passes
- * over a copy of its operations:
- *  1. two half-precision operations of the same kind (an F16x2 word's two
+/* The executor's form of a compiled program (doclower.h): passes over a
+ * copy of its operations, in this order:
+ *  1. NaN and subnormal tests that only open a branch become part of the
+ *     branch (every FP result's rounding in the documents ends in one);
+ *  2. such a branch outside others whose body is one store (a canonical
+ *     NaN, an FTZ flush) becomes one conditional store;
+ *  3. two half-precision operations of the same kind (an F16x2 word's two
  *     lanes) become one pair, which the executor runs as one call of the
  *     64-half lane kernel: the second one, and what computes its operands,
  *     move up to the first where nothing between depends on them;
- *  2. NaN tests that only open a branch become part of the branch (every
- *     FP result's rounding in the documents ends in such a test);
- *  3. a chain of NaN branches gets one test in front that skips it.
- * Branches also learn whether their target is their ENDIF. Nothing here
- * knows an instruction: only the shapes of sequences. */
+ *  4. F32 operations read their 32-bit sources from the input ports;
+ *  5. a chain of NaN branches gets one test in front that skips it.
+ * Branches also learn whether their target is their ENDIF, and the program
+ * whether it may write the result's rows itself. Nothing here knows an
+ * instruction: only the shapes of sequences. */
 #include <stdlib.h>
 #include <string.h>
 
