@@ -402,12 +402,26 @@ static void apply_one(gisa_sim *s, const staged *a, const uint64_t *pool, unsign
         uint32_t *lo = wp->r + (size_t)a->index * LANES, *hi = lo + LANES;
         if (a->index + a->pair + 1u > wp->rows_used)
             wp->rows_used = a->index + a->pair + 1u;
-        for (int l = 0; l < LANES; l++) {
-            uint64_t v = a->sp == SP_LANEID ? (uint64_t)l : a->sp == SP_WARPID ? w : a->per_lane ? pool[a->value + (unsigned)l] : a->value;
-            lo[l] = (uint32_t)v;
-            if (a->pair)
-                hi[l] = (uint32_t)(v >> 32);
-        }
+        /* the choice made once, then loops over the lanes (4,096 warps x
+         * every register a state names: the run's largest fixed cost) */
+        uint64_t v[LANES];
+        if (a->sp == SP_LANEID)
+            for (int l = 0; l < LANES; l++)
+                v[l] = (uint64_t)l;
+        else if (a->sp == SP_WARPID)
+            for (int l = 0; l < LANES; l++)
+                v[l] = w;
+        else if (a->per_lane)
+            for (int l = 0; l < LANES; l++)
+                v[l] = pool[a->value + (unsigned)l];
+        else
+            for (int l = 0; l < LANES; l++)
+                v[l] = a->value;
+        for (int l = 0; l < LANES; l++)
+            lo[l] = (uint32_t)v[l];
+        if (a->pair)
+            for (int l = 0; l < LANES; l++)
+                hi[l] = (uint32_t)(v[l] >> 32);
         break;
     }
     case GISA_RF_UR: {
