@@ -12,15 +12,32 @@
 
 #define BIN(expr)                                                                                              \
     do {                                                                                                       \
-        LANE_T *restrict D = s[o->d];                                                                          \
-        const LANE_T *restrict A = s[o->a];                                                                    \
         if (o->bk) {                                                                                           \
+            LANE_T *restrict D = s[o->d];                                                                      \
+            const LANE_T *restrict A = s[o->a];                                                                \
             const LANE_T B_ = (LANE_T)o->imm;                                                                  \
             EACH { LANE_T x = A[l], y = B_; D[l] = (expr); }                                                   \
         } else {                                                                                               \
-            const LANE_T *restrict B = s[o->b];                                                                \
-            EACH { LANE_T x = A[l], y = B[l]; D[l] = (expr); }                                                 \
+            BIN_SLOTS(expr);                                                                                   \
         }                                                                                                      \
+    } while (0)
+/* d = expr of x and y, each lane's a and b (operations whose b is always
+ * a slot) */
+#define BIN_SLOTS(expr)                                                                                        \
+    do {                                                                                                       \
+        LANE_T *restrict D = s[o->d];                                                                          \
+        const LANE_T *restrict A = s[o->a], *restrict B = s[o->b];                                             \
+        EACH { LANE_T x = A[l], y = B[l]; D[l] = (expr); }                                                     \
+    } while (0)
+
+/* d = expr of x, each lane's a: both arrays restrict, so that the loop is
+ * vectorised (an operation may read the slot it writes: lane by lane,
+ * which no vector loop breaks) */
+#define UN(expr)                                                                                               \
+    do {                                                                                                       \
+        LANE_T *restrict D = s[o->d];                                                                          \
+        const LANE_T *restrict A = s[o->a];                                                                    \
+        EACH { LANE_T x = A[l]; D[l] = (expr); }                                                               \
     } while (0)
 
 /* The rare operations, out of the loop's way (kept out of line, so that
@@ -341,7 +358,12 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         o = &ops[pc];
         switch ((int)o->code) {
 #endif
-        OP(DO_CONST) EACH s[o->d][l] = (LANE_T)o->imm; NEXT;
+        OP(DO_CONST) {
+            LANE_T *restrict D = s[o->d];
+            const LANE_T v = (LANE_T)o->imm;
+            EACH D[l] = v;
+            NEXT;
+        }
         OP(DO_MOV) memcpy(s[o->d], s[o->a], sizeof s[0]); NEXT;
         OP(DO_STORE) {
             LANE_T *D = s[o->d];
@@ -368,9 +390,9 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             if (o->bk && o->imm >= 0 && o->imm <= 127) { /* the usual constant shift: no range test per lane */
                 const int k = (int)o->imm;
                 if (k >= LANE_BITS)
-                    EACH s[o->d][l] = 0;
+                    UN(x & 0);
                 else
-                    EACH s[o->d][l] = (LANE_T)((ULANE_T)s[o->a][l] << k);
+                    UN((LANE_T)((ULANE_T)x << k));
             } else {
                 BIN(y < 0 || y >= LANE_BITS ? 0 : (LANE_T)((ULANE_T)x << y));
             }
@@ -378,7 +400,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         OP(DO_SHR)
             if (o->bk && o->imm >= 0 && o->imm <= 127) {
                 const int k = (int)(o->imm < LANE_BITS ? o->imm : LANE_BITS - 1);
-                EACH s[o->d][l] = s[o->a][l] >> k;
+                UN(x >> k);
             } else {
                 BIN(y < 0 || y >= LANE_BITS ? (x < 0 ? -1 : 0) : x >> y);
             }
@@ -393,17 +415,17 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         OP(DO_MAX) BIN(x > y ? x : y); NEXT;
         OP(DO_LAND) BIN(x && y); NEXT;
         OP(DO_LOR) BIN(x || y); NEXT;
-        OP(DO_NOT) EACH s[o->d][l] = ~s[o->a][l]; NEXT;
-        OP(DO_NEG) EACH s[o->d][l] = (LANE_T)(0 - (ULANE_T)s[o->a][l]); NEXT;
-        OP(DO_LNOT) EACH s[o->d][l] = !s[o->a][l]; NEXT;
-        OP(DO_ABS) EACH s[o->d][l] = s[o->a][l] < 0 ? (LANE_T)(0 - (ULANE_T)s[o->a][l]) : s[o->a][l]; NEXT;
+        OP(DO_NOT) UN(~x); NEXT;
+        OP(DO_NEG) UN((LANE_T)(0 - (ULANE_T)x)); NEXT;
+        OP(DO_LNOT) UN(!x); NEXT;
+        OP(DO_ABS) UN(x < 0 ? (LANE_T)(0 - (ULANE_T)x) : x); NEXT;
         /* bit fields within FIELD_BITS (the lane, at most 64: the usual
          * case) take FIELD_T arithmetic, others 128-bit */
         OP(DO_BITS) {
             if (o->width > 0 && o->k + o->width <= FIELD_BITS) {
                 const FIELD_T m = o->width >= FIELD_BITS ? (FIELD_T)~(FIELD_T)0 : ((FIELD_T)1 << o->width) - 1;
                 const int k = o->k;
-                EACH s[o->d][l] = (LANE_T)(((FIELD_T)s[o->a][l] >> k) & m);
+                UN((LANE_T)(((FIELD_T)x >> k) & m));
                 NEXT;
             }
             const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
@@ -413,7 +435,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         OP(DO_SEXT) {
             if (o->width <= FIELD_BITS && o->width > 0) {
                 const int sh = FIELD_BITS - o->width;
-                EACH s[o->d][l] = (LANE_T)((FIELD_S)((FIELD_T)s[o->a][l] << sh) >> sh);
+                UN((LANE_T)((FIELD_S)((FIELD_T)x << sh) >> sh));
                 NEXT;
             }
             const int sh = 128 - o->width;
@@ -426,10 +448,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 const FIELD_T m =
                     (FIELD_T)((o->width >= FIELD_BITS ? (FIELD_T)~(FIELD_T)0 : ((FIELD_T)1 << o->width) - 1) << k);
                 const ULANE_T high = (ULANE_T) ~(ULANE_T)(FIELD_T)~(FIELD_T)0; /* lane bits above the field type */
-                EACH {
-                    const FIELD_T lo = ((FIELD_T)s[o->a][l] & ~m) | (((FIELD_T)s[o->b][l] << k) & m);
-                    s[o->d][l] = (LANE_T)(((ULANE_T)s[o->a][l] & high) | lo);
-                }
+                BIN_SLOTS((LANE_T)(((ULANE_T)x & high) | (((FIELD_T)x & ~m) | (((FIELD_T)y << k) & m))));
                 NEXT;
             }
             const u128 m = (o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1)) << o->k;
@@ -437,18 +456,28 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 (LANE_T)(((u128)(ds_int)s[o->a][l] & ~m) | (((u128)(ds_int)s[o->b][l] << o->k) & m));
             NEXT;
         }
-        OP(DO_SEL) EACH s[o->d][l] = s[o->a][l] ? s[o->b][l] : s[o->c][l]; NEXT;
+        OP(DO_SEL) { /* both arms read, one kept by a mask: a vector blend */
+            LANE_T *restrict D = s[o->d];
+            const LANE_T *restrict A = s[o->a], *restrict B = s[o->b], *restrict C = s[o->c];
+            EACH {
+                const LANE_T m = (LANE_T)0 - (LANE_T)(A[l] != 0);
+                D[l] = (B[l] & m) | (C[l] & ~m);
+            }
+            NEXT;
+        }
         OP(DO_LUT3) {
             const ULANE_T m = o->width >= LANE_BITS ? (ULANE_T)~(ULANE_T)0 : (((ULANE_T)1 << o->width) - 1);
             ULANE_T t[8]; /* each minterm of the table: all ones where it is in */
             for (int k = 0; k < 8; k++)
                 t[k] = (ULANE_T)0 - (ULANE_T)((o->imm >> k) & 1);
+            LANE_T *restrict D = s[o->d];
+            const LANE_T *restrict A = s[o->a], *restrict B = s[o->b], *restrict C = s[o->c];
             EACH {
-                const ULANE_T a = (ULANE_T)s[o->a][l], b = (ULANE_T)s[o->b][l], c = (ULANE_T)s[o->c][l];
+                const ULANE_T a = (ULANE_T)A[l], b = (ULANE_T)B[l], c = (ULANE_T)C[l];
                 ULANE_T r = 0;
                 for (int k = 0; k < 8; k++)
                     r |= t[k] & (k & 4 ? a : ~a) & (k & 2 ? b : ~b) & (k & 1 ? c : ~c);
-                s[o->d][l] = (LANE_T)(r & m);
+                D[l] = (LANE_T)(r & m);
             }
             NEXT;
         }
@@ -466,23 +495,19 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #define FKEY(v) (((v) & sign) ? -((v) & mag) : ((v) & mag))
         OP(DO_FISNAN) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
-            EACH s[o->d][l] = (s[o->a][l] & mag) > e ? 1 : 0;
+            UN((x & mag) > e ? 1 : 0);
             NEXT;
         }
         OP(DO_FISSUB) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), f = (LANE_T)fmts[o->fmt]->frac;
-            EACH s[o->d][l] = (s[o->a][l] & mag) > 0 && (s[o->a][l] & mag) <= f ? 1 : 0;
+            UN((x & mag) > 0 && (x & mag) <= f ? 1 : 0);
             NEXT;
         }
         OP(DO_FCMP) { /* the mask's bit of the relation: 1 less, 2 equal, 4 greater, 8 unordered */
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
             const LANE_T lt = o->imm & 1, eq = o->imm >> 1 & 1, gt = o->imm >> 2 & 1, un = o->imm >> 3 & 1;
-            EACH {
-                const LANE_T a = s[o->a][l], b = s[o->b][l], ka = FKEY(a), kb = FKEY(b);
-                const LANE_T ordered = ka < kb ? lt : ka == kb ? eq : gt;
-                s[o->d][l] = (a & mag) > e || (b & mag) > e ? un : ordered;
-            }
+            BIN_SLOTS(((x & mag) > e || (y & mag) > e) ? un : FKEY(x) < FKEY(y) ? lt : FKEY(x) == FKEY(y) ? eq : gt);
             NEXT;
         }
         OP(DO_FMIN)
@@ -490,13 +515,9 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
             const int max = o->code == DO_FMAX;
-            EACH {
-                const LANE_T a = s[o->a][l], b = s[o->b][l], ka = FKEY(a), kb = FKEY(b);
-                const int a_neg = (a & sign) != 0;
-                const int a_wins = ka == kb ? a_neg != max : max ? ka > kb : ka < kb;
-                const int pick_a = (a & mag) <= e && ((b & mag) > e || a_wins);
-                s[o->d][l] = pick_a ? a : b;
-            }
+            BIN_SLOTS(((x & mag) <= e && ((y & mag) > e || (FKEY(x) == FKEY(y) ? ((x & sign) != 0) != max
+                                                           : max ? FKEY(x) > FKEY(y) : FKEY(x) < FKEY(y))))
+                    ? x : y);
             NEXT;
         }
 #undef FKEY
@@ -572,16 +593,27 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 EACH D[l] = (LANE_T)lo[l];
             NEXT;
         }
-        OP(DO_INPRED) EACH s[o->d][l] = io->pred[o->k][l]; NEXT;
-        OP(DO_OLDPRED) EACH s[o->d][l] = io->old_pred[o->k][l]; NEXT;
-        OP(DO_OUT) {
-            uint32_t *restrict lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
-            EACH lo[l] = (uint32_t)s[o->a][l];
-            if (o->width == 64)
-                EACH hi[l] = (uint32_t)((uint64_t)s[o->a][l] >> 32);
+        OP(DO_INPRED)
+        OP(DO_OLDPRED) {
+            const uint8_t *restrict P = o->code == DO_INPRED ? io->pred[o->k] : io->old_pred[o->k];
+            LANE_T *restrict D = s[o->d];
+            EACH D[l] = P[l];
             NEXT;
         }
-        OP(DO_OUTPRED) EACH io->out_pred[o->k][l] = s[o->a][l] != 0; NEXT;
+        OP(DO_OUT) {
+            uint32_t *restrict lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
+            const LANE_T *restrict A = s[o->a];
+            EACH lo[l] = (uint32_t)A[l];
+            if (o->width == 64)
+                EACH hi[l] = (uint32_t)((uint64_t)A[l] >> 32);
+            NEXT;
+        }
+        OP(DO_OUTPRED) {
+            uint8_t *restrict P = io->out_pred[o->k];
+            const LANE_T *restrict A = s[o->a];
+            EACH P[l] = A[l] != 0;
+            NEXT;
+        }
         OP(DO_LANEMASK) {
             const LANE_T m = o->k ? io->guard : io->active;
             EACH s[o->d][l] = m;
@@ -603,3 +635,5 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
 #undef NEXT
 }
 #undef BIN
+#undef BIN_SLOTS
+#undef UN
