@@ -90,6 +90,7 @@ typedef struct ds_prog {
      * themselves (it reads no old value of port 0 and cannot fault after
      * its first output: src/sim/doclower.c) */
     uint8_t run_direct;
+    uint16_t run_in_place; /* output ports computed in place (doclower.h, XS_OUT_SLOT) */
     const char **strings; /* fault messages */
     int nstrings;
     const char *fault;        /* set: the instruction cannot run; the reason */

@@ -177,12 +177,13 @@ static int rebind(gisa_sim *sim, const sim_opdef *mine)
     if (sim_prepare(sim, 0) != GISA_OK)
         return 0;
     sim_insn *in = &sim->prog[0];
-    if (!in->def || in->def == mine || in->def == &sim_doc_opdef)
+    if (!in->def || in->def == mine || in->doc)
         return 1;
     if (mine->mods != in->def->mods || mine->nmods != in->def->nmods || mine->sels != in->def->sels ||
         mine->nsels != in->def->nsels)
         return 0;
     in->def = mine;
+    sim_hot_refresh(sim, 0);
     return 1;
 }
 

@@ -64,6 +64,53 @@ static void write_extra(sim_exec *x, const ds_prog *p, const ds_io *io)
     }
 }
 
+/* What every program reads: the ports, the mask, the warp */
+static void bind_io(sim_exec *x, const sim_hot *h, ds_io *io)
+{
+    io->mask = x->mask;
+    io->fault = NULL;
+    const uint32_t *a = x->a, *b = x->b, *c = x->c, *ah = x->ah, *bh = x->bh, *ch = x->ch;
+#if defined(__GNUC__)
+    /* one load each: fetch() has just stored them one by one, and a load
+     * of two at once (which the compiler would make) cannot take them from
+     * the store buffer and waits until they reach the cache */
+    __asm__("" : "+r"(a), "+r"(b), "+r"(c), "+r"(ah), "+r"(bh), "+r"(ch));
+#endif
+    io->lo[RO_A] = a;
+    io->hi[RO_A] = ah;
+    io->lo[RO_B] = b;
+    io->hi[RO_B] = bh;
+    io->lo[RO_C] = c;
+    io->hi[RO_C] = ch;
+    io->pred[RO_PP] = x->pp;
+    io->pred[RO_PQ] = x->pq;
+    io->pred[RO_PA] = x->pa;
+    io->pred[RO_PB] = x->pb;
+    io->pred[RO_PC] = x->pc;
+    io->out_lo[RO_D] = x->d;
+    io->out_hi[RO_D] = x->dh;
+    io->out_pred[RO_PU] = x->pu;
+    io->out_pred[RO_PV] = x->pv;
+    io->active = x->w->active;
+    io->guard = h->guard_not ? ~x->w->p[h->guard] : x->w->p[h->guard];
+    io->regs = x->w->r;
+    io->nregs = x->regs;
+}
+
+/* A word whose program needs nothing beyond bind_io (doc_is_plain): the
+ * usual case, which reads no line of its sim_insn */
+static void op_doc_plain(sim_exec *x)
+{
+    ds_io io;
+    bind_io(x, x->hot, &io);
+    sim_doc_run(x->hot->doc, &io);
+    if (io.fault) {
+        snprintf(x->fault_buf, sizeof x->fault_buf, "%s", io.fault);
+        x->fault = io.fault == io.fault_buf ? x->fault_buf : io.fault;
+        x->fault_lane = io.fault_lane;
+    }
+}
+
 static void op_doc(sim_exec *x)
 {
     const sim_insn *in = x->in;
@@ -73,22 +120,7 @@ static void op_doc(sim_exec *x)
      * no others; the lane arrays after rset_row are written before they are
      * read: only the fields between are cleared */
     memset(&io.mask, 0, offsetof(ds_io, rset_row) - offsetof(ds_io, mask));
-    io.mask = x->mask;
-    io.lo[RO_A] = x->a;
-    io.hi[RO_A] = x->ah;
-    io.lo[RO_B] = x->b;
-    io.hi[RO_B] = x->bh;
-    io.lo[RO_C] = x->c;
-    io.hi[RO_C] = x->ch;
-    io.pred[RO_PP] = x->pp;
-    io.pred[RO_PQ] = x->pq;
-    io.pred[RO_PA] = x->pa;
-    io.pred[RO_PB] = x->pb;
-    io.pred[RO_PC] = x->pc;
-    io.out_lo[RO_D] = x->d;
-    io.out_hi[RO_D] = x->dh;
-    io.out_pred[RO_PU] = x->pu;
-    io.out_pred[RO_PV] = x->pv;
+    bind_io(x, x->hot, &io);
     const sim_opnd *d = &in->op[RO_D];
     if (p->olds & 1u << RO_D) {
         io.old_lo[RO_D] = x->w->r + (size_t)d->rd_lo * LANES;
@@ -115,10 +147,6 @@ static void op_doc(sim_exec *x)
         sim_unpack_pred(x->w->p[in->op[RO_PV].rd_lo], x->pv);
     uint8_t pfile[LANES], out_pfile[LANES], out_pfile_we[LANES];
     uint32_t idx[LANES];
-    io.active = x->w->active;
-    io.guard = in->guard_not ? ~x->w->p[in->guard] : x->w->p[in->guard];
-    io.regs = x->w->r;
-    io.nregs = x->regs;
     if (p->pfile_in) {
         pack_pfile(x->w, pfile);
         io.pfile = pfile;
@@ -150,7 +178,28 @@ static void op_doc(sim_exec *x)
     write_extra(x, p, &io);
 }
 
+/* Whether word in's program needs no more than op_doc_plain gives it: no
+ * old value of a result, no predicate file, no register by index, no
+ * uniform result, and every result it leaves alone one that write-back
+ * does not write (absent, or PT) */
+static int doc_is_plain(const sim_insn *in, const ds_prog *p)
+{
+    if (p->olds || p->pred_olds || p->pfile_in || p->pfile_out || p->rset || in->op[RO_IDX].kind != SK_NONE)
+        return 0;
+    const sim_opnd *d = &in->op[RO_D];
+    if (d->kind != SK_NONE && (d->kind != SK_GPR || !(p->outs & 1u << RO_D)))
+        return 0;
+    static const sim_role preds[2] = {RO_PU, RO_PV};
+    for (int i = 0; i < 2; i++) {
+        const sim_opnd *o = &in->op[preds[i]];
+        if ((o->kind == SK_PRED || o->kind == SK_UPRED) && o->wr_lo < SIM_PT && !(p->pred_outs & 1u << preds[i]))
+            return 0;
+    }
+    return 1;
+}
+
 const sim_opdef sim_doc_opdef = {"(doc)", op_doc, NULL, 0, NULL, 0, 0, NULL, NULL, NULL};
+static const sim_opdef doc_plain_opdef = {"(doc)", op_doc_plain, NULL, 0, NULL, 0, 0, NULL, NULL, NULL};
 
 /* Words that compile to the same program (the same form and modifiers,
  * other registers) share one: a warp then runs one copy of its operations,
@@ -283,6 +332,8 @@ static const char *doc_prepare(const gisa_sim *s, const isa_opcode *op, const sy
     in->doc = share(s, in, in->doc);
     if (!in->doc->run_ops)
         sim_doc_lower(in->doc);
+    if (doc_is_plain(in, in->doc))
+        in->def = &doc_plain_opdef;
     return NULL;
 }
 

@@ -105,6 +105,7 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define MASKED for (uint32_t m_ = cur; m_; m_ &= m_ - 1) for (int l = __builtin_ctz(m_), once_ = 1; once_; once_ = 0)
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
+#define SLOT_BYTES (sizeof(LANE_T) * DS_LANES)
 
 /* The loop of each width, and on x86-64 with GCC a second one compiled for
  * x86-64-v3 (AVX2), chosen at run time (the native lane loops' choice, made
@@ -140,30 +141,49 @@ static void fault_at(const ds_prog *p, const ds_op *o, ds_io *io, int lane)
 #define FIELD_BITS 32
 #include "sim/docexec_width.h"
 
-static _Thread_local ds_int frame_128[DS_MAX_SLOTS][DS_LANES];
-static _Thread_local int64_t frame_64[DS_MAX_SLOTS][DS_LANES];
-static _Thread_local int32_t frame_32[DS_MAX_SLOTS][DS_LANES];
+/* The slots of each width, and the table through which operations reach
+ * them: a slot's own lanes, except that on 32-bit lanes a port's slot
+ * (doclower.h) points to the port's lanes themselves. The table is set
+ * up on a thread's first run; after that only ports' slots change, and
+ * only operations on ports read them, each after binding its own. */
+static _Thread_local _Alignas(64) ds_int frame_128[XS_ALL_SLOTS][DS_LANES];
+static _Thread_local _Alignas(64) int64_t frame_64[XS_ALL_SLOTS][DS_LANES];
+static _Thread_local _Alignas(64) int32_t frame_32[XS_ALL_SLOTS][DS_LANES];
+static _Thread_local ds_int *slots_128[XS_ALL_SLOTS];
+static _Thread_local int64_t *slots_64[XS_ALL_SLOTS];
+static _Thread_local int32_t *slots_32[XS_ALL_SLOTS];
+
+static void bind_frames(void)
+{
+    for (int i = 0; i < XS_ALL_SLOTS; i++) {
+        slots_128[i] = frame_128[i];
+        slots_64[i] = frame_64[i];
+        slots_32[i] = frame_32[i];
+    }
+}
 
 int sim_doc_lane_bits_min;
 
 void sim_doc_run(const ds_prog *p, ds_io *io)
 {
     const int bits = p->lane_bits > sim_doc_lane_bits_min ? p->lane_bits : sim_doc_lane_bits_min;
+    if (__builtin_expect(!slots_32[0], 0))
+        bind_frames();
 #if DOC_V3
     if (__builtin_cpu_supports("x86-64-v3")) {
         if (bits <= 32)
-            run_32_v3(p, io, frame_32);
+            run_32_v3(p, io, slots_32);
         else if (bits <= 64)
-            run_64_v3(p, io, frame_64);
+            run_64_v3(p, io, slots_64);
         else
-            run_128_v3(p, io, frame_128);
+            run_128_v3(p, io, slots_128);
         return;
     }
 #endif
     if (bits <= 32)
-        run_32(p, io, frame_32);
+        run_32(p, io, slots_32);
     else if (bits <= 64)
-        run_64(p, io, frame_64);
+        run_64(p, io, slots_64);
     else
-        run_128(p, io, frame_128);
+        run_128(p, io, slots_128);
 }

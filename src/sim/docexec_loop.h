@@ -43,7 +43,7 @@
 /* The rare operations, out of the loop's way (kept out of line, so that
  * the hot cases keep their registers): the division family through the
  * 128-bit functions, the conversions a lane at a time. */
-COLD RUN_ATTR static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES])
+COLD RUN_ATTR static void CAT(divide_, RUN)(const ds_op *o, LANE_T *const *s)
 {
 #define BIN_WIDE(fn) BIN((LANE_T)fn((ds_int)x, (ds_int)y))
     switch (o->code) {
@@ -54,7 +54,7 @@ COLD RUN_ATTR static void CAT(divide_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES
 #undef BIN_WIDE
 }
 
-COLD RUN_ATTR static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], uint32_t cur)
+COLD RUN_ATTR static void CAT(convert_, RUN)(const ds_op *o, LANE_T *const *s, uint32_t cur)
 {
     MASKED s[o->d][l] = (LANE_T)fcvt((uint64_t)s[o->a][l], o->k, o->fmt, (fp_rnd)o->rnd);
 }
@@ -63,7 +63,7 @@ COLD RUN_ATTR static void CAT(convert_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANE
  * for the caller to write (DO_RSET). An index outside the file faults on the
  * first lane of cur that has one, as the native engine's SETGPR/GETGPR do;
  * returns 1 then. */
-OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io, uint32_t cur)
+OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T *const *s, ds_io *io, uint32_t cur)
 {
     const int write = o->code == DO_RSET;
     for (int l = 0; l < DS_LANES; l++) {
@@ -100,14 +100,16 @@ OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[D
         T a[n], b[n], c[n], d[n];                                                                              \
         for (int h = DS_LANES; h < n; h++) /* halves the kernel computes and nobody reads */                   \
             a[h] = b[h] = c[h] = 0;                                                                            \
-        EACH a[l] = (T)s[o->a][l];                                                                             \
-        EACH b[l] = (T)s[o->b][l];                                                                             \
+        const LANE_T *A = s[o->a], *B = s[o->b], *C = s[o->c];                                                 \
+        LANE_T *D = s[o->d];                                                                                   \
+        EACH a[l] = (T)A[l];                                                                                   \
+        EACH b[l] = (T)B[l];                                                                                   \
         if (o->code == DO_FFMA)                                                                                \
-            EACH c[l] = (T)s[o->c][l];                                                                         \
+            EACH c[l] = (T)C[l];                                                                               \
         else                                                                                                   \
             EACH c[l] = 0;                                                                                     \
         fn(o, d, a, b, c);                                                                                     \
-        EACH s[o->d][l] = (LANE_T)d[l];                                                                        \
+        EACH D[l] = (LANE_T)d[l];                                                                              \
     } while (0)
 /* where the lanes hold the format's bits as they are (F64 on 64-bit
  * lanes) the kernel reads and writes the slots themselves, unless the
@@ -121,7 +123,7 @@ OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T (*s)[D
 /* operand i (a, b, c) of an F32 operation: the input port itself where
  * doclower.c made it one (bk bit i), the slot where it holds the bits as
  * they are (32-bit lanes), else their copy in tmp */
-RUN_ATTR static inline const uint32_t *CAT(f32_operand_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io,
+RUN_ATTR static inline const uint32_t *CAT(f32_operand_, RUN)(const ds_op *o, LANE_T *const *s, const ds_io *io,
                                                                  int i, uint32_t *tmp)
 {
     const int slot = i == 0 ? o->a : i == 1 ? o->b : o->c;
@@ -129,11 +131,12 @@ RUN_ATTR static inline const uint32_t *CAT(f32_operand_, RUN)(const ds_op *o, LA
         return io->lo[slot];
     if (LANE_BITS == 32)
         return (const uint32_t *)s[slot];
-    EACH tmp[l] = (uint32_t)s[slot][l];
+    const LANE_T *v = s[slot];
+    EACH tmp[l] = (uint32_t)v[l];
     return tmp;
 }
 
-OUT_OF_LINE RUN_ATTR static void CAT(f32_op_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io)
+OUT_OF_LINE RUN_ATTR static void CAT(f32_op_, RUN)(const ds_op *o, LANE_T *const *s, const ds_io *io)
 {
     uint32_t ta[DS_LANES], tb[DS_LANES], tc[DS_LANES], td[DS_LANES];
     const int ffma = o->code == DO_FFMA;
@@ -143,11 +146,13 @@ OUT_OF_LINE RUN_ATTR static void CAT(f32_op_, RUN)(const ds_op *o, LANE_T (*s)[D
                         (ffma && !(o->bk & 4) && o->c == o->d);
     uint32_t *d = LANE_BITS == 32 && !overlap ? (uint32_t *)s[o->d] : td;
     f32_lanes(o, d, a, b, c);
-    if (d == td)
-        EACH s[o->d][l] = (LANE_T)td[l];
+    if (d == td) {
+        LANE_T *D = s[o->d];
+        EACH D[l] = (LANE_T)td[l];
+    }
 }
 
-OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], const ds_io *io)
+OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T *const *s, const ds_io *io)
 {
     const int apart = o->d != o->a && o->d != o->b && (o->code != DO_FFMA || o->d != o->c);
     if (o->fmt == DS_F64 && LANE_BITS == 64 && apart)
@@ -176,7 +181,7 @@ RUN_ATTR static inline void CAT(from_halves_, RUN)(LANE_T *restrict v, const uin
 
 /* two half-precision operations in one kernel call: o's lanes in halves
  * 0..31, o2's in 32..63 (doclower.h, XO_HPAIR) */
-OUT_OF_LINE RUN_ATTR static void CAT(half_pair_, RUN)(const ds_op *o, const ds_op *o2, LANE_T (*s)[DS_LANES])
+OUT_OF_LINE RUN_ATTR static void CAT(half_pair_, RUN)(const ds_op *o, const ds_op *o2, LANE_T *const *s)
 {
     uint16_t a[2 * DS_LANES], b[2 * DS_LANES], c[2 * DS_LANES], d[2 * DS_LANES];
     CAT(to_halves_, RUN)(a, s[o->a]);
@@ -210,7 +215,7 @@ RUN_ATTR static inline uint32_t CAT(nonzero_, RUN)(const LANE_T *v)
 }
 
 /* the operations on the warp's other lanes and its predicate file */
-COLD RUN_ATTR static void CAT(warp_, RUN)(const ds_op *o, LANE_T (*s)[DS_LANES], ds_io *io)
+COLD RUN_ATTR static void CAT(warp_, RUN)(const ds_op *o, LANE_T *const *s, ds_io *io)
 {
     switch (o->code) {
     case DO_CTZ: EACH s[o->d][l] = (LANE_T)lowest_bit((ds_int)s[o->a][l]); break;
@@ -259,8 +264,19 @@ RUN_ATTR static inline uint32_t CAT(sub_lanes_, RUN)(const LANE_T *v, int fmt)
     return sim_pack_pred(sub);
 }
 
-RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
+/* an output port's lanes: the low 32 bits of each lane's value */
+RUN_ATTR static inline void CAT(out_lanes_, RUN)(uint32_t *restrict lo, const LANE_T *restrict v)
 {
+    EACH lo[l] = (uint32_t)v[l];
+}
+
+RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
+{
+    /* on 32-bit lanes, the output ports whose value is computed in the
+     * port's own lanes (doclower.h, XS_OUT_SLOT) */
+    if (LANE_BITS == 32)
+        for (uint32_t m = p->run_in_place; m; m &= m - 1)
+            s[XS_OUT_SLOT(__builtin_ctz(m))] = (LANE_T *)io->out_lo[__builtin_ctz(m)];
     const ds_op *const ops = p->run_ops ? p->run_ops : p->ops;
     const int nops = p->run_ops ? p->run_nops : p->nops;
     const uint32_t entry = io->mask;
@@ -364,14 +380,14 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             EACH D[l] = v;
             NEXT;
         }
-        OP(DO_MOV) memcpy(s[o->d], s[o->a], sizeof s[0]); NEXT;
+        OP(DO_MOV) memcpy(s[o->d], s[o->a], SLOT_BYTES); NEXT;
         OP(DO_STORE) {
             LANE_T *D = s[o->d];
             if (cur == entry) {
                 if (o->bk)
                     EACH D[l] = (LANE_T)o->imm;
                 else
-                    memcpy(D, s[o->a], sizeof s[0]);
+                    memcpy(D, s[o->a], SLOT_BYTES);
             } else {
                 MASKED D[l] = o->bk ? (LANE_T)o->imm : s[o->a][l];
             }
@@ -429,7 +445,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 NEXT;
             }
             const u128 m = o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1);
-            EACH s[o->d][l] = (LANE_T)(((u128)(ds_int)s[o->a][l] >> o->k) & m);
+            UN((LANE_T)(((u128)(ds_int)x >> o->k) & m));
             NEXT;
         }
         OP(DO_SEXT) {
@@ -439,7 +455,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 NEXT;
             }
             const int sh = 128 - o->width;
-            EACH s[o->d][l] = (LANE_T)((ds_int)((u128)(ds_int)s[o->a][l] << sh) >> sh);
+            UN((LANE_T)((ds_int)((u128)(ds_int)x << sh) >> sh));
             NEXT;
         }
         OP(DO_INSERT) {
@@ -452,8 +468,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
                 NEXT;
             }
             const u128 m = (o->width >= 128 ? ~(u128)0 : (((u128)1 << o->width) - 1)) << o->k;
-            EACH s[o->d][l] =
-                (LANE_T)(((u128)(ds_int)s[o->a][l] & ~m) | (((u128)(ds_int)s[o->b][l] << o->k) & m));
+            BIN_SLOTS((LANE_T)(((u128)(ds_int)x & ~m) | (((u128)(ds_int)y << o->k) & m)));
             NEXT;
         }
         OP(DO_SEL) { /* both arms read, one kept by a mask: a vector blend */
@@ -586,6 +601,10 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         OP(DO_OLD) {
             const uint32_t *restrict lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
             const uint32_t *restrict hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
+            if (LANE_BITS == 32 && o->d >= DS_MAX_SLOTS) { /* a port's slot (doclower.h): the lanes themselves */
+                s[o->d] = (LANE_T *)lo;
+                NEXT;
+            }
             LANE_T *restrict D = s[o->d];
             if (o->width == 64)
                 EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
@@ -601,9 +620,10 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
             NEXT;
         }
         OP(DO_OUT) {
-            uint32_t *restrict lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
-            const LANE_T *restrict A = s[o->a];
-            EACH lo[l] = (uint32_t)A[l];
+            uint32_t *lo = io->out_lo[o->k], *restrict hi = io->out_hi[o->k];
+            const LANE_T *A = s[o->a];
+            if (LANE_BITS != 32 || (const void *)A != (const void *)lo) /* else computed in place */
+                CAT(out_lanes_, RUN)(lo, A);
             if (o->width == 64)
                 EACH hi[l] = (uint32_t)((uint64_t)A[l] >> 32);
             NEXT;
@@ -616,7 +636,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T (*s)[DS_LANES])
         }
         OP(DO_LANEMASK) {
             const LANE_T m = o->k ? io->guard : io->active;
-            EACH s[o->d][l] = m;
+            LANE_T *restrict D = s[o->d];
+            EACH D[l] = m;
             NEXT;
         }
         OP(DO_CTZ)

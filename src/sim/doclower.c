@@ -9,7 +9,9 @@
  *     64-half lane kernel: the second one, and what computes its operands,
  *     move up to the first where nothing between depends on them;
  *  4. F32 operations read their 32-bit sources from the input ports;
- *  5. a chain of NaN branches gets one test in front that skips it.
+ *  5. a chain of NaN branches gets one test in front that skips it;
+ *  6. the ports' values get slots of their own (doclower.h, XS_IN_SLOT,
+ *     XS_OUT_SLOT), which the executor reads and writes in place.
  * Branches also learn whether their target is their ENDIF, and the program
  * whether it may write the result's rows itself. Nothing here knows an
  * instruction: only the shapes of sequences. */
@@ -503,6 +505,89 @@ static int direct_ok(const ops *t)
     return 1;
 }
 
+/* ---------------------------------------------------------- ports' slots */
+
+static int can_fault(int code) { return code == DO_FAULT || code == DO_RGET || code == DO_RSET; }
+
+/* how many operations write slot s; *last: the last of them */
+static int writers(const ops *t, int s, int *last)
+{
+    int n = 0;
+    for (int i = 0; i < t->n; i++)
+        if (writes(&t->x[i], s)) {
+            n++;
+            *last = i;
+        }
+    return n;
+}
+
+static void rename_reads(ds_op *o, int from, int to)
+{
+    const unsigned sh = shape_of(o);
+    if (sh & DS_READS_A && o->a == from && !port_operand(o, 0))
+        o->a = (uint16_t)to;
+    if (sh & DS_READS_B && o->b == from && !port_operand(o, 1))
+        o->b = (uint16_t)to;
+    if (sh & DS_READS_C && o->c == from && !port_operand(o, 2))
+        o->c = (uint16_t)to;
+    if ((o->code == XO_NANCHAIN || o->code == XO_CSTORE) && o->d == from)
+        o->d = (uint16_t)to;
+}
+
+/* slot `from`, written only by op i, becomes `to` */
+static void rename_slot(ops *t, int i, int from, int to)
+{
+    t->x[i].d = (uint16_t)to;
+    for (int j = 0; j < t->n; j++)
+        rename_reads(&t->x[j], from, to);
+}
+
+/* 6. Input ports read where they are, results computed in the output
+ * port (doclower.h, XS_IN_SLOT and XS_OUT_SLOT): a value of a port that
+ * only its DO_IN or DO_OLD outside every branch writes; a DO_OUT's value
+ * that one operation outside every branch writes, after every operation
+ * that can fault or read registers by index, where that port has no other
+ * DO_OUT. Returns the ports computed in place. */
+static uint16_t bind_ports(ops *t)
+{
+    uint8_t *top = malloc((size_t)t->n + 1);
+    if (!top)
+        return 0;
+    int depth = 0, last_fault = -1, nouts[DS_NPORTS] = {0};
+    for (int i = 0; i < t->n; i++) {
+        const ds_op *o = &t->x[i];
+        depth -= o->code == DO_ENDIF;
+        top[i] = depth == 0 && o->code != DO_ELSE;
+        depth += opens(o->code);
+        if (can_fault(o->code))
+            last_fault = i;
+        if (o->code == DO_OUT && o->k >= 0 && o->k < DS_NPORTS)
+            nouts[o->k]++;
+    }
+    int w;
+    for (int i = 0; i < t->n; i++) {
+        const ds_op *o = &t->x[i];
+        if ((o->code == DO_IN || o->code == DO_OLD) && top[i] && o->d < DS_MAX_SLOTS && o->k >= 0 &&
+            o->k < DS_NPORTS && writers(t, o->d, &w) == 1)
+            rename_slot(t, i, o->d, XS_IN_SLOT(o->k, o->code == DO_OLD, o->width == 64));
+    }
+    uint16_t in_place = 0;
+    for (int j = 0; j < t->n; j++) {
+        const ds_op *o = &t->x[j];
+        if (o->code != DO_OUT || !top[j] || o->width != 32 || o->a >= DS_MAX_SLOTS || o->k < 0 ||
+            o->k >= DS_NPORTS || nouts[o->k] != 1 || writers(t, o->a, &w) != 1)
+            continue;
+        const int code = t->x[w].code;
+        if (w > j || !top[w] || w < last_fault || code == DO_STORE || code == XO_CSTORE || code == DO_IN ||
+            code == DO_OLD)
+            continue;
+        in_place |= (uint16_t)(1u << o->k);
+        rename_slot(t, w, o->a, XS_OUT_SLOT(o->k));
+    }
+    free(top);
+    return in_place;
+}
+
 void sim_doc_lower(ds_prog *p)
 {
     ops t = {malloc(sizeof(ds_op) * (size_t)(p->nops + 1)), p->nops, p->nslots};
@@ -525,6 +610,7 @@ void sim_doc_lower(ds_prog *p)
     p->run_ops = t.x;
     p->run_nops = t.n;
     p->run_direct = direct_ok(&t);
+    p->run_in_place = bind_ports(&t);
     return;
 fail:
     free(t.x); /* p->ops run as they are */

@@ -44,6 +44,20 @@ enum {
  * at once (an IF then pushes nothing). */
 #define XO_TO_ENDIF 1
 
+/* Ports' slots: slot numbers past a program's own (DS_MAX_SLOTS), which
+ * on 32-bit lanes name a port's lanes themselves instead of a copy.
+ * XS_IN_SLOT: the one value of an input port (DO_IN, or DO_OLD when old;
+ * wide: of width 64) that no other operation writes; the executor binds
+ * the slot to the port's lanes. XS_OUT_SLOT: the value of output port k,
+ * written by one operation outside every branch, after which nothing can
+ * fault (ds_prog.run_in_place has bit k); the executor binds the slot to
+ * the port's lanes before the program runs, so that the operation writes
+ * them and the DO_OUT copies nothing. On wider lanes they are ordinary
+ * slots (a copy, as before). */
+#define XS_IN_SLOT(k, old, wide) (DS_MAX_SLOTS + ((old) * 2 + (wide)) * DS_NPORTS + (k))
+#define XS_OUT_SLOT(k) (DS_MAX_SLOTS + 4 * DS_NPORTS + (k))
+#define XS_ALL_SLOTS (DS_MAX_SLOTS + 5 * DS_NPORTS)
+
 /* Sets p->run_ops; leaves it NULL (p->ops run) when memory is short. */
 void sim_doc_lower(ds_prog *p);
 #endif

@@ -145,6 +145,7 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
     const sim_insn *in = &s->prog[pc];
     x->w = w;
     x->in = in;
+    x->hot = h;
     if (x->commit)
         commit_begin(x->commit, s, w, pc);
     if (__builtin_expect(h->flags & SIM_HOT_FAULT, 0)) {
@@ -157,11 +158,11 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
     if (!x->mask)
         return NULL;
     fetch(x, h);
-    const sim_opdef *def = in->def; /* read here: the differential check may rebind it after pre-decoding */
-    const int direct = (h->flags & SIM_HOT_DIRECT) && x->mask == UINT32_MAX && !x->commit && !def->custom_write;
+    const int custom = h->flags & SIM_HOT_CUSTOM;
+    const int direct = (h->flags & SIM_HOT_DIRECT) && x->mask == UINT32_MAX && !x->commit && !custom;
     x->d = direct ? w->r + (size_t)h->d[0] * LANES : x->d_buf;
     x->dh = direct && (h->flags & SIM_HOT_D_PAIR) ? w->r + (size_t)h->d[1] * LANES : x->dh_buf;
-    def->fn(x);
+    h->fn(x);
     if (__builtin_expect(x->fault != NULL, 0)) {
         const char *why = x->fault;
         *lane = x->fault_lane;
@@ -175,7 +176,7 @@ static const char *exec_one(sim_exec *x, const gisa_sim *s, sim_warp *w, size_t 
         if (top >= w->rows_used) /* as sim_write_gpr */
             w->rows_used = top + 1;
         write_preds(x, h);
-    } else if (!def->custom_write) {
+    } else if (!custom) {
         write_back(x, h);
     }
     return NULL;

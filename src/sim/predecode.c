@@ -177,8 +177,12 @@ static void make_hot(const gisa_sim *s, const sim_insn *in, sim_hot *h)
     memset(h, 0, sizeof *h);
     h->guard = in->guard;
     h->guard_not = in->guard_not;
+    h->fn = in->def ? in->def->fn : NULL;
+    h->doc = in->doc;
+    if (in->def && in->def->custom_write)
+        h->flags |= SIM_HOT_CUSTOM;
     if (in->fault) {
-        h->flags = SIM_HOT_FAULT;
+        h->flags |= SIM_HOT_FAULT;
         return;
     }
     static const sim_role sources[3] = {RO_A, RO_B, RO_C};
@@ -233,6 +237,8 @@ static void make_hot(const gisa_sim *s, const sim_insn *in, sim_hot *h)
         h->out[h->nouts++].lanes = (uint8_t)i;
     }
 }
+
+void sim_hot_refresh(gisa_sim *s, size_t pc) { make_hot(s, &s->prog[pc], &s->hot[pc]); }
 
 /* The pre-decoded program only: the decoded words and their texts, which
  * commit records point at, depend on the words alone and stay (at the

@@ -107,8 +107,9 @@ typedef struct sim_insn {
  * exist, in one cache line. A sim_insn is ~700 bytes, 13 operand roles of
  * 48; the loop read up to twelve of its lines per warp-instruction, and a
  * 1,024-word kernel's records did not fit the L2. Now the loop reads this
- * line, and the semantic function the lines of the sim_insn it uses (def,
- * m[], the decorations of its sources). */
+ * line, and the semantic function the lines of the sim_insn it uses (
+ * m[], the decorations of its sources; a doc word's function, in most
+ * words, none). */
 enum {
     SIM_HOT_FAULT = 1,       /* in->fault: executing it faults */
     SIM_HOT_SLOW_A = 2,      /* a source broadcast from a scalar (UR, constant): source() */
@@ -117,6 +118,7 @@ enum {
     SIM_HOT_D = 16,          /* writes register rows d[0] (and d[1] when SIM_HOT_D_PAIR) */
     SIM_HOT_D_PAIR = 32,
     SIM_HOT_DIRECT = 64,     /* a native word whose result rows no source reads: see sim_exec.d */
+    SIM_HOT_CUSTOM = 128,    /* its function writes its own results (sim_opdef.custom_write) */
 };
 #define SIM_HOT_SLOW (SIM_HOT_SLOW_A | SIM_HOT_SLOW_B | SIM_HOT_SLOW_C)
 enum { SIM_HOT_FILE_P, SIM_HOT_FILE_UP, SIM_HOT_FILE_ZERO }; /* where a predicate source reads */
@@ -132,7 +134,12 @@ typedef struct sim_hot {
     struct {
         uint8_t uniform, slot, lanes; /* lanes: 0 for pu, 1 for pv; writes to PT are left out */
     } out[2];
+    /* the word's function and, for the doc engine, its program: the loop
+     * and a doc word's function read no other line of the word */
+    sim_fn fn;
+    const struct ds_prog *doc;
 } sim_hot;
+_Static_assert(sizeof(sim_hot) == 64, "a word's hot form is one cache line");
 
 typedef struct sim_warp {
     uint32_t *r;            /* (regs + 2) rows of 32 lanes */
@@ -151,6 +158,7 @@ typedef struct sim_warp {
 typedef struct sim_exec {
     sim_warp *w;
     const sim_insn *in;
+    const sim_hot *hot; /* in's line (predecode.c) */
     uint32_t mask;   /* lanes that execute: active & guard */
     unsigned regs;   /* real rows */
     const uint32_t *a, *b, *c, *ah, *bh, *ch; /* source lanes (high words of 64-bit ones) */
@@ -213,6 +221,8 @@ struct gisa_sim {
  * program, the constants or the need for commit records changed. */
 gisa_status sim_predecode(gisa_sim *s, int keep_insts);
 gisa_status sim_prepare(gisa_sim *s, int keep_insts);
+/* Makes word pc's sim_hot again, after its sim_insn changed. */
+void sim_hot_refresh(gisa_sim *s, size_t pc);
 static inline void sim_invalidate(gisa_sim *s) { s->prog_valid = 0; }
 /* Frees the pre-decoded program and the decoded words and texts (when the
  * words change). */
