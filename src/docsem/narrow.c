@@ -64,7 +64,8 @@ static int result_sbits(const ds_op *o, const widths *w)
     case DO_OR: case DO_XOR: case DO_MIN: case DO_MAX: case DO_FMIN: case DO_FMAX: return imax(a, b);
     case DO_NEG: case DO_ABS: return a + 1;
     case DO_SHL: return o->bk && o->imm >= 0 && o->imm < 128 ? a + (int)o->imm : 128;
-    case DO_SHR: return o->bk && o->imm >= 0 ? imax(a - (int)imin(127, (int)o->imm), 1) : a;
+    case DO_SHR: /* o->width: the value is in [0, 2^width) (opt.c), and so is the result */
+        return imin(o->bk && o->imm >= 0 ? imax(a - (int)imin(127, (int)o->imm), 1) : a, o->width ? o->width + 1 : 128);
     case DO_DIV: case DO_CDIV: return a + 1;
     case DO_MOD: return b;
     case DO_BITS: return o->width + 1;
@@ -107,8 +108,13 @@ static int needs(const ds_op *o, int need[3], int lane)
         return 1;
     case DO_SHL: need[1] = EXACT; return 1; /* the amount decides whether anything is left */
     case DO_SHR:
-        if (!(o->bk && o->imm >= 0 && o->imm <= 127))
-            need[0] = need[1] = EXACT;
+        if (!(o->bk && o->imm >= 0 && o->imm <= 127)) {
+            /* a value in [0, 2^width) whose lane bits are right is what a
+             * logical shift of the lane needs (the executor's, for such a
+             * shift) */
+            need[0] = o->width && o->width <= lane && lane <= 64 ? lane : EXACT;
+            need[1] = EXACT;
+        }
         return 1;
     case DO_BITS: case DO_INSERT: return o->k >= 0 && o->k + o->width <= lane;
     case DO_SEXT: return o->width > 0 && o->width <= lane;

@@ -794,6 +794,87 @@ static int sweep(ds_prog *p, const facts *f)
     return removed;
 }
 
+/* Whether the value op i (a DO_OLD or DO_OLDPRED outside every branch)
+ * puts in slot v can be read: whether some operation after it reads v on
+ * a path where v has not been written since. A branch's lanes take the
+ * path through it, the others the path around it; after ENDIF, v is
+ * written where both paths wrote it. */
+static int old_is_read(const ds_prog *p, int i, int v)
+{
+    uint8_t written[DS_MAX_DEPTH + 1], then_written[DS_MAX_DEPTH + 1], has_else[DS_MAX_DEPTH + 1];
+    int depth = 0;
+    written[0] = 0;
+    for (int j = i + 1; j < p->nops; j++) {
+        const ds_op *o = &p->ops[j];
+        if (reads_slot(o, v) && !written[depth])
+            return 1;
+        if (o->code == DO_IF) {
+            if (depth == DS_MAX_DEPTH)
+                return 1;
+            depth++;
+            written[depth] = written[depth - 1];
+            has_else[depth] = 0;
+        } else if (o->code == DO_ELSE && depth > 0) {
+            then_written[depth] = written[depth];
+            has_else[depth] = 1;
+            written[depth] = written[depth - 1];
+        } else if (o->code == DO_ENDIF && depth > 0) {
+            const int both = has_else[depth] ? then_written[depth] && written[depth] : written[depth - 1];
+            written[--depth] = (uint8_t)both;
+        } else if ((shape(o) & DEF) && o->d == v) {
+            written[depth] = 1;
+        } else if (!(shape(o) & KNOWN)) {
+            return 1; /* an operation that may read anything */
+        }
+    }
+    return 0;
+}
+
+/* The current value of a result that every path writes before reading it
+ * is never read, except on the lanes outside the mask, which nobody
+ * writes back: its DO_OLD (DO_OLDPRED) goes (its slot becomes a new one
+ * that nobody reads, which sweep removes). Returns how many went. */
+static int unread_olds(ds_prog *p, const facts *f)
+{
+    int n = 0, depth = 0;
+    for (int i = 0; i < p->nops && p->nslots < DS_MAX_SLOTS; i++) {
+        ds_op *o = &p->ops[i];
+        depth += (o->code == DO_IF) - (o->code == DO_ENDIF);
+        if ((o->code == DO_OLD || o->code == DO_OLDPRED) && depth == 0 && valid(f, o->d) &&
+            !old_is_read(p, i, o->d)) {
+            o->d = (uint16_t)p->nslots++;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* the ports whose old values the program reads */
+static void note_olds(ds_prog *p)
+{
+    p->olds = p->pred_olds = 0;
+    for (int i = 0; i < p->nops; i++) {
+        const ds_op *o = &p->ops[i];
+        if (o->code == DO_OLD && o->k >= 0 && o->k < 32)
+            p->olds |= 1u << o->k;
+        if (o->code == DO_OLDPRED && o->k >= 0 && o->k < 32)
+            p->pred_olds |= 1u << o->k;
+    }
+}
+
+/* A right shift of a value known to lie in [0, 2^n), n <= 64, notes n in
+ * its width (prog.h, DO_SHR): a logical shift of the value's low bits
+ * then gives it, on lanes of n bits or more (narrow.c, the executor). The
+ * shift's meaning is unchanged (the value is not negative). */
+static void note_unsigned_shifts(ds_prog *p, const facts *f)
+{
+    for (int i = 0; i < p->nops; i++) {
+        ds_op *o = &p->ops[i];
+        if (o->code == DO_SHR)
+            o->width = (uint8_t)(valid(f, o->a) && f->bits[o->a] <= 64 ? imax(f->bits[o->a], 1) : 0);
+    }
+}
+
 void ds_optimize(ds_prog *p)
 {
     facts *f = calloc(1, sizeof *f);
@@ -814,8 +895,13 @@ void ds_optimize(ds_prog *p)
         analyse(p, f);
         n += sink_const(p, f);
         n += if_convert(p);
+        analyse(p, f);
+        n += unread_olds(p, f);
         if (!n)
             break;
     }
+    analyse(p, f);
+    note_unsigned_shifts(p, f);
+    note_olds(p);
     free(f);
 }

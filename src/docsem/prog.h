@@ -24,6 +24,8 @@ typedef enum ds_opcode {
     DO_CONST, DO_MOV, DO_STORE, /* STORE: d = a on the lanes of the current mask */
     DO_ADD, DO_SUB, DO_MUL, DO_DIV, DO_CDIV, DO_MOD, DO_AND, DO_OR, DO_XOR, DO_SHL, DO_SHR,
     DO_LT, DO_LE, DO_GT, DO_GE, DO_EQ, DO_NE, DO_MIN, DO_MAX, DO_LAND, DO_LOR,
+    /* SHR is arithmetic; a width other than 0 on it is a fact the optimiser
+     * proved (opt.c), not part of its meaning: a lies in [0, 2^width) */
     DO_NOT, DO_NEG, DO_LNOT, DO_ABS,
     DO_BITS,   /* d = (a >> k) & (2^width - 1) */
     DO_SEXT,   /* d = a's low `width` bits, sign-extended */

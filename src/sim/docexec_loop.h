@@ -414,7 +414,17 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
             }
             NEXT;
         OP(DO_SHR)
-            if (o->bk && o->imm >= 0 && o->imm <= 127) {
+            if (o->width) { /* of a value in [0, 2^width): logical (prog.h) */
+                if (o->bk && o->imm >= 0 && o->imm <= 127) {
+                    const int k = (int)o->imm;
+                    if (k >= LANE_BITS)
+                        UN(x & 0);
+                    else
+                        UN((LANE_T)((ULANE_T)x >> k));
+                } else {
+                    BIN(y < 0 || y >= LANE_BITS ? 0 : (LANE_T)((ULANE_T)x >> y));
+                }
+            } else if (o->bk && o->imm >= 0 && o->imm <= 127) {
                 const int k = (int)(o->imm < LANE_BITS ? o->imm : LANE_BITS - 1);
                 UN(x >> k);
             } else {
@@ -507,7 +517,8 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
          * exponent's all ones, a subnormal in (0, frac's all ones]; the key
          * (the magnitude, negated for a negative sign) orders the values
          * that are not NaN, -0 and +0 equal. */
-#define FKEY(v) (((v) & sign) ? -((v) & mag) : ((v) & mag))
+#define SIGNS(v) ((LANE_T)0 - (LANE_T)(((v) & sign) != 0)) /* all ones where v is negative */
+#define FKEY(v) ((((v) & mag) ^ SIGNS(v)) - SIGNS(v))
         OP(DO_FISNAN) {
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             UN((x & mag) > e ? 1 : 0);
@@ -518,11 +529,18 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
             UN((x & mag) > 0 && (x & mag) <= f ? 1 : 0);
             NEXT;
         }
+        /* FCMP, FMIN and FMAX by masks (each comparison all ones or 0), so
+         * that the lanes are one vector loop without branches */
         OP(DO_FCMP) { /* the mask's bit of the relation: 1 less, 2 equal, 4 greater, 8 unordered */
             const LANE_T mag = (LANE_T)(fmts[o->fmt]->exp | fmts[o->fmt]->frac), e = (LANE_T)fmts[o->fmt]->exp;
             const LANE_T sign = (LANE_T)fmts[o->fmt]->sign;
             const LANE_T lt = o->imm & 1, eq = o->imm >> 1 & 1, gt = o->imm >> 2 & 1, un = o->imm >> 3 & 1;
-            BIN_SLOTS(((x & mag) > e || (y & mag) > e) ? un : FKEY(x) < FKEY(y) ? lt : FKEY(x) == FKEY(y) ? eq : gt);
+#define UNORDERED ((LANE_T)0 - (LANE_T)(((x & mag) > e) | ((y & mag) > e)))
+#define ORDERED                                                                                                \
+    (((LANE_T)(FKEY(x) < FKEY(y)) & lt) | ((LANE_T)(FKEY(x) == FKEY(y)) & eq) | ((LANE_T)(FKEY(x) > FKEY(y)) & gt))
+            BIN_SLOTS((UNORDERED & un) | (~UNORDERED & ORDERED));
+#undef ORDERED
+#undef UNORDERED
             NEXT;
         }
         OP(DO_FMIN)
@@ -536,6 +554,7 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
             NEXT;
         }
 #undef FKEY
+#undef SIGNS
         OP(DO_IF)
         OP(XO_IFNAN)
         OP(XO_IFNAN2)
