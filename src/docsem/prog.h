@@ -93,6 +93,7 @@ typedef struct ds_prog {
      * its first output: src/sim/doclower.c) */
     uint8_t run_direct;
     uint16_t run_in_place; /* output ports computed in place (doclower.h, XS_OUT_SLOT) */
+    uint16_t run_nlead;    /* run_ops' leading constants and port reads (doclower.c) */
     const char **strings; /* fault messages */
     int nstrings;
     const char *fault;        /* set: the instruction cannot run; the reason */

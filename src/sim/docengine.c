@@ -48,10 +48,10 @@ static void write_extra(sim_exec *x, const ds_prog *p, const ds_io *io)
             sim_write_pred(x, (unsigned)i, byte_bit(io->out_pfile, i), byte_bit(io->out_pfile_we, i) & x->mask);
     for (uint32_t left = io->rset_mask & x->mask; left;) {
         const uint32_t row = io->rset_row[__builtin_ctz(left)];
-        uint32_t same = 0;
-        for (uint32_t m = left; m; m &= m - 1)
-            if (io->rset_row[__builtin_ctz(m)] == row)
-                same |= 1u << __builtin_ctz(m);
+        uint8_t is_row[LANES];
+        for (int l = 0; l < LANES; l++)
+            is_row[l] = io->rset_row[l] == row;
+        const uint32_t same = sim_pack_pred(is_row) & left;
         sim_write_gpr(x, row, io->rset_val, same);
         left &= ~same;
     }

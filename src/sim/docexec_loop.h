@@ -66,28 +66,34 @@ COLD RUN_ATTR static void CAT(convert_, RUN)(const ds_op *o, LANE_T *const *s, u
 OUT_OF_LINE RUN_ATTR static int CAT(indexed_, RUN)(const ds_op *o, LANE_T *const *s, ds_io *io, uint32_t cur)
 {
     const int write = o->code == DO_RSET;
+    const LANE_T *restrict A = s[o->a];
+    int64_t idx[DS_LANES];
+    long row[DS_LANES];
+    uint32_t outside = 0; /* the lanes whose index is outside the file */
     for (int l = 0; l < DS_LANES; l++) {
-        const ds_int idx = (ds_int)s[o->a][l];
-        const int64_t i64 = idx < INT64_MIN ? INT64_MIN : idx > INT64_MAX ? INT64_MAX : (int64_t)idx;
-        const long row = sim_index_row(i64, io->nregs, write);
-        if (!(cur >> l & 1)) {
-            if (!write) /* a lane nobody reads: any value, no fault */
-                s[o->d][l] = row >= 0 ? io->regs[(size_t)row * DS_LANES + (size_t)l] : 0;
-            continue;
+        const ds_int v = (ds_int)A[l];
+        idx[l] = v < INT64_MIN ? INT64_MIN : v > INT64_MAX ? INT64_MAX : (int64_t)v;
+        row[l] = sim_index_row(idx[l], io->nregs, write);
+        outside |= (uint32_t)(row[l] < 0) << l;
+    }
+    if (outside & cur) { /* the first lane of the mask that has one faults */
+        const int l = __builtin_ctz(outside & cur);
+        sim_index_fault(io->fault_buf, sizeof io->fault_buf, idx[l], io->nregs, l);
+        io->fault = io->fault_buf;
+        io->fault_lane = l;
+        return 1;
+    }
+    if (write) { /* the lanes of the mask, which the caller writes */
+        const LANE_T *restrict B = s[o->b];
+        for (int l = 0; l < DS_LANES; l++) {
+            io->rset_row[l] = (uint32_t)row[l];
+            io->rset_val[l] = (uint32_t)B[l];
         }
-        if (row < 0) {
-            sim_index_fault(io->fault_buf, sizeof io->fault_buf, i64, io->nregs, l);
-            io->fault = io->fault_buf;
-            io->fault_lane = l;
-            return 1;
-        }
-        if (write) {
-            io->rset_row[l] = (uint32_t)row;
-            io->rset_val[l] = (uint32_t)s[o->b][l];
-            io->rset_mask |= 1u << l;
-        } else {
-            s[o->d][l] = io->regs[(size_t)row * DS_LANES + (size_t)l];
-        }
+        io->rset_mask |= cur;
+    } else { /* every lane (one outside the mask reads 0 for an index outside) */
+        LANE_T *restrict D = s[o->d];
+        for (int l = 0; l < DS_LANES; l++)
+            D[l] = row[l] >= 0 ? io->regs[(size_t)row[l] * DS_LANES + (size_t)l] : 0;
     }
     return 0;
 }
@@ -270,6 +276,33 @@ RUN_ATTR static inline void CAT(out_lanes_, RUN)(uint32_t *restrict lo, const LA
     EACH lo[l] = (uint32_t)v[l];
 }
 
+/* The operations that only read the ports or a constant (a program's
+ * leading ones: doclower.h, ds_prog.run_nlead) */
+RUN_ATTR static inline void CAT(lead_, RUN)(const ds_op *o, LANE_T **s, const ds_io *io)
+{
+    if (o->code == DO_CONST) {
+        LANE_T *restrict D = s[o->d];
+        const LANE_T v = (LANE_T)o->imm;
+        EACH D[l] = v;
+    } else if (o->code == DO_IN || o->code == DO_OLD) {
+        const uint32_t *restrict lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
+        const uint32_t *restrict hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
+        if (LANE_BITS == 32 && o->d >= DS_MAX_SLOTS) { /* a port's slot (doclower.h): the lanes themselves */
+            s[o->d] = (LANE_T *)lo;
+            return;
+        }
+        LANE_T *restrict D = s[o->d];
+        if (o->width == 64)
+            EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
+        else
+            EACH D[l] = (LANE_T)lo[l];
+    } else { /* DO_INPRED, DO_OLDPRED */
+        const uint8_t *restrict P = o->code == DO_INPRED ? io->pred[o->k] : io->old_pred[o->k];
+        LANE_T *restrict D = s[o->d];
+        EACH D[l] = P[l];
+    }
+}
+
 RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
 {
     /* on 32-bit lanes, the output ports whose value is computed in the
@@ -283,7 +316,11 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
     uint32_t cur = entry;
     uint32_t stack_cur[DS_MAX_DEPTH + 1], stack_else[DS_MAX_DEPTH + 1];
     int sp = 0;
-    int pc = -1;
+    /* the leading operations in a loop of their own: no jump each */
+    const int nlead = p->run_ops ? p->run_nlead : 0;
+    for (int i = 0; i < nlead; i++)
+        CAT(lead_, RUN)(&ops[i], s, io);
+    int pc = nlead - 1;
     const ds_op *restrict o = ops; /* nothing the loop stores can change an operation */
 #if DOC_THREADED
     /* each operation ends with its own jump to the next one's code (which
@@ -374,12 +411,11 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
         o = &ops[pc];
         switch ((int)o->code) {
 #endif
-        OP(DO_CONST) {
-            LANE_T *restrict D = s[o->d];
-            const LANE_T v = (LANE_T)o->imm;
-            EACH D[l] = v;
-            NEXT;
-        }
+        OP(DO_CONST)
+        OP(DO_IN)
+        OP(DO_OLD)
+        OP(DO_INPRED)
+        OP(DO_OLDPRED) CAT(lead_, RUN)(o, s, io); NEXT;
         OP(DO_MOV) memcpy(s[o->d], s[o->a], SLOT_BYTES); NEXT;
         OP(DO_STORE) {
             LANE_T *D = s[o->d];
@@ -614,28 +650,6 @@ RUN_ATTR static void RUN(const ds_prog *p, ds_io *io, LANE_T **s)
                 fault_at(p, o, io, __builtin_ctz(t));
                 return;
             }
-            NEXT;
-        }
-        OP(DO_IN)
-        OP(DO_OLD) {
-            const uint32_t *restrict lo = o->code == DO_IN ? io->lo[o->k] : io->old_lo[o->k];
-            const uint32_t *restrict hi = o->code == DO_IN ? io->hi[o->k] : io->old_hi[o->k];
-            if (LANE_BITS == 32 && o->d >= DS_MAX_SLOTS) { /* a port's slot (doclower.h): the lanes themselves */
-                s[o->d] = (LANE_T *)lo;
-                NEXT;
-            }
-            LANE_T *restrict D = s[o->d];
-            if (o->width == 64)
-                EACH D[l] = (LANE_T)((uint64_t)hi[l] << 32 | lo[l]);
-            else
-                EACH D[l] = (LANE_T)lo[l];
-            NEXT;
-        }
-        OP(DO_INPRED)
-        OP(DO_OLDPRED) {
-            const uint8_t *restrict P = o->code == DO_INPRED ? io->pred[o->k] : io->old_pred[o->k];
-            LANE_T *restrict D = s[o->d];
-            EACH D[l] = P[l];
             NEXT;
         }
         OP(DO_OUT) {

@@ -10,7 +10,9 @@
  *     move up to the first where nothing between depends on them;
  *  4. F32 operations read their 32-bit sources from the input ports;
  *  5. a chain of NaN branches gets one test in front that skips it;
- *  6. the ports' values get slots of their own (doclower.h, XS_IN_SLOT,
+ *  6. constants and port reads move to the front, which the executor
+ *     runs in a loop of their own;
+ *  7. the ports' values get slots of their own (doclower.h, XS_IN_SLOT,
  *     XS_OUT_SLOT), which the executor reads and writes in place.
  * Branches also learn whether their target is their ENDIF, and the program
  * whether it may write the result's rows itself. Nothing here knows an
@@ -505,6 +507,47 @@ static int direct_ok(const ops *t)
     return 1;
 }
 
+/* ---------------------------------------------------------- leading reads */
+
+/* The operations that read only a port or a constant, in the order they
+ * lead a program */
+static const uint8_t lead_codes[] = {DO_CONST, DO_IN, DO_OLD, DO_INPRED, DO_OLDPRED};
+
+static int writers(const ops *t, int s, int *last);
+
+/* 6. Constants and port reads whose slot nothing else writes move to the
+ * front, grouped by kind (ds_prog.run_nlead: the executor runs them in a
+ * loop of their own, without a jump each). A port holds its value for
+ * the whole program, and such a slot holds one value. */
+static int hoist_leads(const ops *t, int *order, ds_op *extra)
+{
+    (void)extra;
+    uint8_t *lead = calloc((size_t)t->n + 1, 1);
+    if (!lead)
+        return -1;
+    int m = 0, w;
+    for (size_t c = 0; c < sizeof lead_codes; c++)
+        for (int i = 0; i < t->n; i++)
+            if (t->x[i].code == lead_codes[c] && t->x[i].d < DS_MAX_SLOTS && writers(t, t->x[i].d, &w) == 1) {
+                lead[i] = 1;
+                order[m++] = i;
+            }
+    for (int i = 0; i < t->n; i++)
+        if (!lead[i])
+            order[m++] = i;
+    free(lead);
+    return m;
+}
+
+/* how many operations lead the program (hoist_leads) */
+static int count_leads(const ops *t)
+{
+    int n = 0;
+    while (n < t->n && memchr(lead_codes, t->x[n].code, sizeof lead_codes))
+        n++;
+    return n;
+}
+
 /* ---------------------------------------------------------- ports' slots */
 
 static int can_fault(int code) { return code == DO_FAULT || code == DO_RGET || code == DO_RSET; }
@@ -542,7 +585,7 @@ static void rename_slot(ops *t, int i, int from, int to)
         rename_reads(&t->x[j], from, to);
 }
 
-/* 6. Input ports read where they are, results computed in the output
+/* 7. Input ports read where they are, results computed in the output
  * port (doclower.h, XS_IN_SLOT and XS_OUT_SLOT): a value of a port that
  * only its DO_IN or DO_OLD outside every branch writes; a DO_OUT's value
  * that one operation outside every branch writes, after every operation
@@ -599,7 +642,7 @@ void sim_doc_lower(ds_prog *p)
         goto fail;
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
-    if (!apply(&t, port_operands) || !apply(&t, add_chains))
+    if (!apply(&t, port_operands) || !apply(&t, add_chains) || !apply(&t, hoist_leads))
         goto fail;
     for (int i = 0; i < t.n; i++) {
         ds_op *o = &t.x[i];
@@ -611,6 +654,7 @@ void sim_doc_lower(ds_prog *p)
     p->run_nops = t.n;
     p->run_direct = direct_ok(&t);
     p->run_in_place = bind_ports(&t);
+    p->run_nlead = (uint16_t)count_leads(&t);
     return;
 fail:
     free(t.x); /* p->ops run as they are */
