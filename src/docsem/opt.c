@@ -429,6 +429,15 @@ static int exact_rewrites(ds_prog *p, const facts *f)
             if (o->bk && o->imm == 1)
                 to_unary(o, DO_MOV, o->a), n++;
             break;
+        case DO_INSERT: {
+            /* a field over every bit of a that may be 1, of a value that
+             * fits it: that value (a NaN result's canonical bits) */
+            const u128 field = o->k >= 0 && o->k < 128 ? low_bits(o->width) << o->k : 0;
+            if (o->k == 0 && valid(f, o->a) && valid(f, o->b) && (f->ones[o->a] & ~field) == 0 &&
+                (f->ones[o->b] & ~field) == 0)
+                to_unary(o, DO_MOV, o->b), n++;
+            break;
+        }
         case DO_AND: {
             if (o->bk && covers(o->imm, a)) {
                 to_unary(o, DO_MOV, o->a), n++;

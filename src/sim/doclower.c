@@ -585,6 +585,30 @@ static void rename_slot(ops *t, int i, int from, int to)
         rename_reads(&t->x[j], from, to);
 }
 
+/* The operation that computes slot v for a DO_OUT at j in place: the
+ * first of v's writers, each outside every branch, after every operation
+ * that can fault, before j; the first one writes every lane (not a store,
+ * not a port's copy), the others are conditional stores (a NaN's
+ * canonical bits). -1 when there is none. */
+static int first_writer(const ops *t, int v, const uint8_t *top, int last_fault, int j)
+{
+    int first = -1;
+    for (int i = 0; i < t->n; i++) {
+        if (!writes(&t->x[i], v))
+            continue;
+        const int code = t->x[i].code;
+        if (i > j || !top[i] || i < last_fault)
+            return -1;
+        if (first < 0 && (code == DO_STORE || code == XO_CSTORE || code == DO_IN || code == DO_OLD))
+            return -1;
+        if (first >= 0 && code != XO_CSTORE)
+            return -1;
+        if (first < 0)
+            first = i;
+    }
+    return first;
+}
+
 /* 7. Input ports read where they are, results computed in the output
  * port (doclower.h, XS_IN_SLOT and XS_OUT_SLOT): a value of a port that
  * only its DO_IN or DO_OLD outside every branch writes; a DO_OUT's value
@@ -618,14 +642,13 @@ static uint16_t bind_ports(ops *t)
     for (int j = 0; j < t->n; j++) {
         const ds_op *o = &t->x[j];
         if (o->code != DO_OUT || !top[j] || o->width != 32 || o->a >= DS_MAX_SLOTS || o->k < 0 ||
-            o->k >= DS_NPORTS || nouts[o->k] != 1 || writers(t, o->a, &w) != 1)
+            o->k >= DS_NPORTS || nouts[o->k] != 1)
             continue;
-        const int code = t->x[w].code;
-        if (w > j || !top[w] || w < last_fault || code == DO_STORE || code == XO_CSTORE || code == DO_IN ||
-            code == DO_OLD)
+        const int first = first_writer(t, o->a, top, last_fault, j);
+        if (first < 0)
             continue;
         in_place |= (uint16_t)(1u << o->k);
-        rename_slot(t, w, o->a, XS_OUT_SLOT(o->k));
+        rename_slot(t, first, o->a, XS_OUT_SLOT(o->k));
     }
     free(top);
     return in_place;

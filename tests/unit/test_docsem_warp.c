@@ -6,10 +6,14 @@
  *   - the warp: activeMask, pgv, pickLane, thread(l).x;
  *   - R[i] with an index per lane: reads, writes grouped by row, RZ, and the
  *     fault on the lowest executing lane whose index is outside the file;
- *   - the compile errors: two R[i] writes, thread with two arguments. */
+ *   - the compile errors: two R[i] writes, thread with two arguments;
+ *   - a result written on some lanes only: the others keep their value, so
+ *     the program reads the old Rd and does not write its rows in place. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "docsem/prog.h"
+#include "sim/sim.h"
 #include "testlib.h"
 
 #define REGS 32
@@ -19,7 +23,7 @@ static const char TYPES[] =
     "__DefRegisterType Reg<8>\n    class = GPR;\n    prefix = R;\n    zero = RZ = 255;\n"
     "__DefRegisterType Pred<3>\n    class = PRED;\n    prefix = P;\n    zero = PT = 7;\n"
     "__DefBitFieldType PModi<1>\n    False = 0;\n    True;\n"
-    "__DefBitFieldType Optype<8>\n    OPA = 0x10;\n    OPB;\n    OPC;\n    OPD;\n    OPE;\n"
+    "__DefBitFieldType Optype<8>\n    OPA = 0x10;\n    OPB;\n    OPC;\n    OPD;\n    OPE;\n    OPF;\n"
     "__DefBitFieldType SType<4>\n    RR;\n"
     "__DefGroup G\n  __Encoding\n    field<12, 3> Pred pg = PT;\n    field<15, 1> PModi pg.not = False;\n"
     "    field<24, 8> Reg ra;\n";
@@ -41,7 +45,8 @@ static const char OPS[] =
     /* one predicate on the lanes whose bit 0 is set, and a byte of them back */
     OT("OPC", "Rd, PR, Ra", RD_FIELD, "", "    if (Ra[0:0]) P3 = Ra[1:1];\n    Rd = packPred2Byte(P0,P1,P2,P3,P4,P5,P6,P7);\n")
     OT("OPD", "Rd, Ra, SrcB", RD_FIELD, RB_FIELD, "    R[Ra] = 1;\n    R[SrcB] = 2;\n    Rd = 0;\n")
-    OT("OPE", "Rd, Ra, SrcB", RD_FIELD, RB_FIELD, "    Rd = thread(Ra, SrcB).Ra;\n");
+    OT("OPE", "Rd, Ra, SrcB", RD_FIELD, RB_FIELD, "    Rd = thread(Ra, SrcB).Ra;\n")
+    OT("OPF", "Rd, Ra", RD_FIELD, "", "    if (Ra[0:0]) Rd = Ra;\n");
 
 static gisa_isa *load(void)
 {
@@ -205,6 +210,39 @@ static void test_errors(const gisa_isa *isa)
            out.f.message);
 }
 
+/* OPF R1, R2 writes R1 where R2 is odd; the program reads the old R1 */
+static void test_partial_write(const gisa_isa *isa, tg_rng *g)
+{
+    for (int iter = 0; iter < 50; iter++) {
+        run in, out;
+        random_in(g, &in);
+        const uint32_t active = iter % 2 ? (uint32_t)tg_next(g) : 0xffffffffu; /* all: the rows may be written directly */
+        if (iter % 2 == 0)
+            in.p[0] = 0xffffffffu;
+        run_doc(isa, "@P0 OPF R1, R2", &in, active, &out);
+        CHECKF(out.st == GISA_OK, "OPF: status %d", out.st);
+        int bad = 0;
+        for (int r = 0; r < REGS; r++)
+            for (int l = 0; l < 32; l++) {
+                const int exec = (active & in.p[0]) >> l & 1;
+                const uint32_t want = r == 1 && exec && (in.r[2][l] & 1) ? in.r[2][l] : in.r[r][l];
+                bad += out.r[r][l] != want;
+            }
+        CHECKF(bad == 0, "OPF R1, R2 (iteration %d): %d register lanes differ from R1 = R2 where R2 is odd", iter, bad);
+    }
+    gisa_word w;
+    gisa_sim *sim = NULL;
+    CHECK(api_asm_one(isa, "OPF R1, R2", &w, NULL) == GISA_OK && gisa_sim_new(isa, REGS, 1, &sim) == GISA_OK);
+    if (!sim)
+        return;
+    gisa_sim_set_engine(sim, GISA_ENGINE_DOC);
+    gisa_sim_load(sim, &w, 1);
+    CHECK(gisa_sim_run(sim, NULL) == GISA_OK);
+    const ds_prog *p = sim->nprog == 1 ? sim->prog[0].doc : NULL;
+    CHECKF(p && (p->olds & 1u << RO_D) && !p->run_direct, "OPF's program does not read the old Rd, or writes its rows in place");
+    gisa_sim_free(sim);
+}
+
 int main(void)
 {
     gisa_isa *isa = load();
@@ -214,6 +252,7 @@ int main(void)
     test_lanes_and_indices(isa, &g);
     test_predicate_file(isa, &g);
     test_errors(isa);
+    test_partial_write(isa, &g);
     gisa_isa_free(isa);
     return test_summary();
 }
