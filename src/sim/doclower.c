@@ -2,17 +2,19 @@
  * copy of its operations, in this order:
  *  1. NaN and subnormal tests that only open a branch become part of the
  *     branch (every FP result's rounding in the documents ends in one);
- *  2. such a branch outside others whose body is one store (a canonical
+ *  2. such a branch with an ELSE that only computes runs the ELSE first,
+ *     on every lane, and the branch after it (the usual lanes jump past);
+ *  3. such a branch outside others whose body is one store (a canonical
  *     NaN, an FTZ flush) becomes one conditional store;
- *  3. two half-precision operations of the same kind (an F16x2 word's two
+ *  4. two half-precision operations of the same kind (an F16x2 word's two
  *     lanes) become one pair, which the executor runs as one call of the
  *     64-half lane kernel: the second one, and what computes its operands,
  *     move up to the first where nothing between depends on them;
- *  4. F32 operations read their 32-bit sources from the input ports;
- *  5. a chain of NaN branches gets one test in front that skips it;
- *  6. constants and port reads move to the front, which the executor
+ *  5. F32 operations read their 32-bit sources from the input ports;
+ *  6. a chain of NaN branches gets one test in front that skips it;
+ *  7. constants and port reads move to the front, which the executor
  *     runs in a loop of their own;
- *  7. the ports' values get slots of their own (doclower.h, XS_IN_SLOT,
+ *  8. the ports' values get slots of their own (doclower.h, XS_IN_SLOT,
  *     XS_OUT_SLOT), which the executor reads and writes in place.
  * Branches also learn whether their target is their ENDIF, and the program
  * whether it may write the result's rows itself. Nothing here knows an
@@ -242,6 +244,107 @@ static int pair_one(ops *t)
     free(order);
     free(extra);
     return done;
+}
+
+/* ---------------------------------------------------- speculated ELSE */
+
+static int full_write(const ds_op *o, int v) { return writes(o, v) && o->code != XO_CSTORE; }
+
+/* Whether every path through ops [from, to) writes slot v before anything
+ * there reads it (a branch's lanes take the path through it, the others
+ * the path around it) */
+static int written_first(const ops *t, int from, int to, int v)
+{
+    uint8_t w[DS_MAX_DEPTH + 2], then_w[DS_MAX_DEPTH + 2], has_else[DS_MAX_DEPTH + 2];
+    int depth = 0;
+    w[0] = 0;
+    for (int i = from; i < to; i++) {
+        const ds_op *o = &t->x[i];
+        if (reads(o, v) && !w[depth])
+            return 0;
+        if (opens(o->code)) {
+            if (depth > DS_MAX_DEPTH)
+                return 0;
+            depth++;
+            w[depth] = w[depth - 1];
+            has_else[depth] = 0;
+        } else if (o->code == DO_ELSE && depth > 0) {
+            then_w[depth] = w[depth];
+            has_else[depth] = 1;
+            w[depth] = w[depth - 1];
+        } else if (o->code == DO_ENDIF && depth > 0) {
+            const int both = has_else[depth] ? then_w[depth] && w[depth] : w[depth - 1];
+            w[--depth] = (uint8_t)both;
+        } else if (full_write(o, v)) {
+            w[depth] = 1;
+        } else if (!(shape_of(o) & DS_KNOWN)) {
+            return 0;
+        }
+    }
+    return w[0];
+}
+
+static int touches(const ops *t, int from, int to, int v)
+{
+    for (int i = from; i < to; i++)
+        if (reads(&t->x[i], v) || writes(&t->x[i], v))
+            return 1;
+    return 0;
+}
+
+/* Whether the ELSE branch (e, n) of the NaN test at i can run first, on
+ * every lane, before the test: it only computes (no branch, nothing that
+ * faults or has another effect), and what it writes the test does not
+ * read, and the THEN branch (i, e) either writes first on every path or
+ * leaves alone, in which case nothing outside the ELSE writes it */
+static int speculable(const ops *t, int i, int e, int n)
+{
+    for (int j = e + 1; j < n; j++) {
+        const ds_op *o = &t->x[j];
+        const unsigned sh = shape_of(o);
+        if (!(sh & DS_KNOWN) || !(sh & DS_WRITES_D) || (!(sh & DS_PURE) && o->code != DO_STORE))
+            return 0;
+        if (reads(&t->x[i], o->d))
+            return 0;
+        if (touches(t, i + 1, e, o->d)) {
+            if (!written_first(t, i + 1, e, o->d))
+                return 0;
+        } else if (touches(t, 0, e + 1, o->d) || touches(t, n, t->n, o->d)) {
+            for (int k = 0; k < t->n; k++)
+                if ((k <= e || k >= n) && writes(&t->x[k], o->d))
+                    return 0;
+        }
+    }
+    return 1;
+}
+
+/* IF isnan(..) {A} ELSE {B} ENDIF outside every branch, where B only
+ * computes: B first, on every lane, then IF isnan(..) {A} ENDIF, whose A
+ * writes over what B wrote on its lanes. The test is rarely true: the
+ * usual lanes then run B and jump past A, not IF, ELSE, B and ENDIF. */
+static int speculate_else(const ops *t, int *order, ds_op *extra)
+{
+    int m = 0, depth = 0;
+    for (int i = 0; i < t->n;) {
+        const ds_op *o = &t->x[i];
+        const int e = o->k, n = e > i && e < t->n && t->x[e].code == DO_ELSE ? t->x[e].k : -1;
+        if (depth == 0 && (is_nan_if(o->code) || o->code == XO_IFSUB) && n > e && n < t->n &&
+            t->x[n].code == DO_ENDIF && speculable(t, i, e, n)) {
+            for (int j = e + 1; j < n; j++)
+                order[m++] = j;
+            extra[m] = *o;
+            extra[m].k = n; /* its ENDIF now */
+            order[m++] = -1;
+            for (int j = i + 1; j < e; j++)
+                order[m++] = j;
+            order[m++] = n;
+            i = n + 1;
+            continue;
+        }
+        depth += opens(o->code) ? 1 : o->code == DO_ENDIF ? -1 : 0;
+        order[m++] = i++;
+    }
+    return m;
 }
 
 /* ---------------------------------------------------- conditional stores */
@@ -507,15 +610,65 @@ static int direct_ok(const ops *t)
     return 1;
 }
 
+/* ---------------------------------------------------------- stores */
+
+static int writers(const ops *t, int s, int *last);
+
+/* which operations are outside every branch (calloc'd; NULL when memory is short) */
+static uint8_t *top_level(const ops *t)
+{
+    uint8_t *top = calloc((size_t)t->n + 1, 1);
+    for (int i = 0, depth = 0; top && i < t->n; i++) {
+        const int code = t->x[i].code;
+        depth -= code == DO_ENDIF;
+        top[i] = depth == 0 && code != DO_ELSE;
+        depth += opens(code);
+    }
+    return top;
+}
+
+/* A store outside every branch copies every lane: where its value is a
+ * value only it reads, computed outside every branch with nothing between
+ * touching the variable, that operation writes the variable itself. */
+static int store_sources(const ops *t, int *order, ds_op *extra)
+{
+    int *nreads = read_counts(t), m = 0;
+    uint8_t *top = top_level(t);
+    int *at = malloc(sizeof *at * (size_t)(t->n + 1)); /* where each op went in order[] */
+    for (int i = 0; nreads && top && at && i < t->n; i++) {
+        const ds_op *o = &t->x[i];
+        int w = -1;
+        at[i] = m;
+        order[m++] = i;
+        if (top[i] && o->code == DO_STORE && !o->bk && o->a < t->nslots && nreads[o->a] == 1 &&
+            writers(t, o->a, &w) == 1 && w < i && top[w]) {
+            const ds_op *src = &t->x[w];
+            const unsigned sh = shape_of(src);
+            int quiet = (sh & DS_PURE) && (sh & DS_KNOWN) && src->code != DO_STORE && src->code != XO_CSTORE;
+            for (int k = w; quiet && k < i; k++)
+                quiet = k == w ? !reads(src, o->d) : !reads(&t->x[k], o->d) && !writes(&t->x[k], o->d);
+            if (quiet) {
+                extra[at[w]] = *src;
+                extra[at[w]].d = o->d;
+                order[at[w]] = -1;
+                m--; /* the store */
+            }
+        }
+    }
+    const int ok = nreads && top && at;
+    free(nreads);
+    free(top);
+    free(at);
+    return ok ? m : -1;
+}
+
 /* ---------------------------------------------------------- leading reads */
 
 /* The operations that read only a port or a constant, in the order they
  * lead a program */
 static const uint8_t lead_codes[] = {DO_CONST, DO_IN, DO_OLD, DO_INPRED, DO_OLDPRED};
 
-static int writers(const ops *t, int s, int *last);
-
-/* 6. Constants and port reads whose slot nothing else writes move to the
+/* Constants and port reads whose slot nothing else writes move to the
  * front, grouped by kind (ds_prog.run_nlead: the executor runs them in a
  * loop of their own, without a jump each). A port holds its value for
  * the whole program, and such a slot holds one value. */
@@ -577,18 +730,20 @@ static void rename_reads(ds_op *o, int from, int to)
         o->d = (uint16_t)to;
 }
 
-/* slot `from`, written only by op i, becomes `to` */
-static void rename_slot(ops *t, int i, int from, int to)
+/* slot `from` becomes `to`, in every operation that writes or reads it */
+static void rename_slot(ops *t, int from, int to)
 {
-    t->x[i].d = (uint16_t)to;
-    for (int j = 0; j < t->n; j++)
+    for (int j = 0; j < t->n; j++) {
+        if (writes(&t->x[j], from))
+            t->x[j].d = (uint16_t)to;
         rename_reads(&t->x[j], from, to);
+    }
 }
 
 /* The operation that computes slot v for a DO_OUT at j in place: the
- * first of v's writers, each outside every branch, after every operation
- * that can fault, before j; the first one writes every lane (not a store,
- * not a port's copy), the others are conditional stores (a NaN's
+ * first of v's writers, which writes every lane (not a store, not a
+ * port's copy) outside every branch; every writer after every operation
+ * that can fault, before j (the others: stores over some lanes, a NaN's
  * canonical bits). -1 when there is none. */
 static int first_writer(const ops *t, int v, const uint8_t *top, int last_fault, int j)
 {
@@ -597,11 +752,9 @@ static int first_writer(const ops *t, int v, const uint8_t *top, int last_fault,
         if (!writes(&t->x[i], v))
             continue;
         const int code = t->x[i].code;
-        if (i > j || !top[i] || i < last_fault)
+        if (i > j || i < last_fault)
             return -1;
-        if (first < 0 && (code == DO_STORE || code == XO_CSTORE || code == DO_IN || code == DO_OLD))
-            return -1;
-        if (first >= 0 && code != XO_CSTORE)
+        if (first < 0 && (!top[i] || code == DO_STORE || code == XO_CSTORE || code == DO_IN || code == DO_OLD))
             return -1;
         if (first < 0)
             first = i;
@@ -609,7 +762,7 @@ static int first_writer(const ops *t, int v, const uint8_t *top, int last_fault,
     return first;
 }
 
-/* 7. Input ports read where they are, results computed in the output
+/* Input ports read where they are, results computed in the output
  * port (doclower.h, XS_IN_SLOT and XS_OUT_SLOT): a value of a port that
  * only its DO_IN or DO_OLD outside every branch writes; a DO_OUT's value
  * that one operation outside every branch writes, after every operation
@@ -617,15 +770,12 @@ static int first_writer(const ops *t, int v, const uint8_t *top, int last_fault,
  * DO_OUT. Returns the ports computed in place. */
 static uint16_t bind_ports(ops *t)
 {
-    uint8_t *top = malloc((size_t)t->n + 1);
+    uint8_t *top = top_level(t);
     if (!top)
         return 0;
-    int depth = 0, last_fault = -1, nouts[DS_NPORTS] = {0};
+    int last_fault = -1, nouts[DS_NPORTS] = {0};
     for (int i = 0; i < t->n; i++) {
         const ds_op *o = &t->x[i];
-        depth -= o->code == DO_ENDIF;
-        top[i] = depth == 0 && o->code != DO_ELSE;
-        depth += opens(o->code);
         if (can_fault(o->code))
             last_fault = i;
         if (o->code == DO_OUT && o->k >= 0 && o->k < DS_NPORTS)
@@ -636,7 +786,7 @@ static uint16_t bind_ports(ops *t)
         const ds_op *o = &t->x[i];
         if ((o->code == DO_IN || o->code == DO_OLD) && top[i] && o->d < DS_MAX_SLOTS && o->k >= 0 &&
             o->k < DS_NPORTS && writers(t, o->d, &w) == 1)
-            rename_slot(t, i, o->d, XS_IN_SLOT(o->k, o->code == DO_OLD, o->width == 64));
+            rename_slot(t, o->d, XS_IN_SLOT(o->k, o->code == DO_OLD, o->width == 64));
     }
     uint16_t in_place = 0;
     for (int j = 0; j < t->n; j++) {
@@ -648,7 +798,7 @@ static uint16_t bind_ports(ops *t)
         if (first < 0)
             continue;
         in_place |= (uint16_t)(1u << o->k);
-        rename_slot(t, first, o->a, XS_OUT_SLOT(o->k));
+        rename_slot(t, o->a, XS_OUT_SLOT(o->k));
     }
     free(top);
     return in_place;
@@ -661,11 +811,12 @@ void sim_doc_lower(ds_prog *p)
         goto fail;
     if (p->nops) /* an empty program has no ops array */
         memcpy(t.x, p->ops, sizeof(ds_op) * (size_t)p->nops);
-    if (!apply(&t, fuse_nan_tests) || !apply(&t, conditional_stores))
+    if (!apply(&t, fuse_nan_tests) || !apply(&t, speculate_else) || !apply(&t, conditional_stores))
         goto fail;
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
-    if (!apply(&t, port_operands) || !apply(&t, add_chains) || !apply(&t, hoist_leads))
+    if (!apply(&t, port_operands) || !apply(&t, add_chains) || !apply(&t, store_sources) ||
+        !apply(&t, hoist_leads))
         goto fail;
     for (int i = 0; i < t.n; i++) {
         ds_op *o = &t.x[i];
