@@ -176,9 +176,12 @@ OUT_OF_LINE RUN_ATTR static void CAT(fp_, RUN)(const ds_op *o, LANE_T *const *s,
 /* the halves of 32 lanes into a kernel's array, and back: whole loops of
  * their own, so that they are vector loads and stores (a kernel that reads
  * halves stored one by one waits for each store) */
-RUN_ATTR static inline void CAT(to_halves_, RUN)(uint16_t *restrict h, const LANE_T *restrict v)
+RUN_ATTR static inline void CAT(to_halves_, RUN)(uint16_t *restrict h, const LANE_T *restrict v, int high)
 {
-    EACH h[l] = (uint16_t)v[l];
+    if (high) /* the high half of a word (doclower.h, XO_HPAIR) */
+        EACH h[l] = (uint16_t)((ULANE_T)v[l] >> 16);
+    else
+        EACH h[l] = (uint16_t)v[l];
 }
 RUN_ATTR static inline void CAT(from_halves_, RUN)(LANE_T *restrict v, const uint16_t *restrict h)
 {
@@ -190,13 +193,13 @@ RUN_ATTR static inline void CAT(from_halves_, RUN)(LANE_T *restrict v, const uin
 OUT_OF_LINE RUN_ATTR static void CAT(half_pair_, RUN)(const ds_op *o, const ds_op *o2, LANE_T *const *s)
 {
     uint16_t a[2 * DS_LANES], b[2 * DS_LANES], c[2 * DS_LANES], d[2 * DS_LANES];
-    CAT(to_halves_, RUN)(a, s[o->a]);
-    CAT(to_halves_, RUN)(a + DS_LANES, s[o2->a]);
-    CAT(to_halves_, RUN)(b, s[o->b]);
-    CAT(to_halves_, RUN)(b + DS_LANES, s[o2->b]);
+    CAT(to_halves_, RUN)(a, s[o->a], o->bk & 1);
+    CAT(to_halves_, RUN)(a + DS_LANES, s[o2->a], o2->bk & 1);
+    CAT(to_halves_, RUN)(b, s[o->b], o->bk & 2);
+    CAT(to_halves_, RUN)(b + DS_LANES, s[o2->b], o2->bk & 2);
     if (o->width == DO_FFMA) {
-        CAT(to_halves_, RUN)(c, s[o->c]);
-        CAT(to_halves_, RUN)(c + DS_LANES, s[o2->c]);
+        CAT(to_halves_, RUN)(c, s[o->c], o->bk & 4);
+        CAT(to_halves_, RUN)(c + DS_LANES, s[o2->c], o2->bk & 4);
     } else {
         memset(c, 0, sizeof c);
     }

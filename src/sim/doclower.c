@@ -74,6 +74,18 @@ static int reads(const ds_op *o, int s)
 
 static int writes(const ds_op *o, int s) { return (shape_of(o) & DS_WRITES_D) && o->d == s; }
 
+/* how many operations write slot s; *last: the last of them */
+static int writers(const ops *t, int s, int *last)
+{
+    int n = 0;
+    for (int i = 0; i < t->n; i++)
+        if (writes(&t->x[i], s)) {
+            n++;
+            *last = i;
+        }
+    return n;
+}
+
 /* Rebuilds t->x from order[0..m) (old indices; -1: `extra[k]` instead)
  * and remaps branch targets. map_old[i] is where old op i went. */
 static int rebuild(ops *t, const int *order, const ds_op *extra, int m)
@@ -347,6 +359,53 @@ static int speculate_else(const ops *t, int *order, ds_op *extra)
     return m;
 }
 
+/* Half operands read from their words: an operand of a pair (XO_HPAIR,
+ * XO_PAIRED) that is the low or high half of a word (BITS of width 16 at
+ * bit 0 or 16) reads the word, the half chosen by its bk bit; the BITS
+ * nobody reads any more go. */
+static int pair_sources(const ops *t, int *order, ds_op *extra)
+{
+    int *nreads = read_counts(t), m = 0, w = -1;
+    for (int i = 0; nreads && i < t->n; i++) {
+        const ds_op *o = &t->x[i];
+        if (o->code != XO_HPAIR && o->code != XO_PAIRED)
+            continue;
+        ds_op *y = &extra[i]; /* the pair's new form, at i's place below */
+        *y = *o;
+        y->bk = 0;
+        uint16_t *opnd[3] = {&y->a, &y->b, &y->c};
+        for (int r = 0; r < 3; r++) {
+            const int v = *opnd[r];
+            if (v >= t->nslots || writers(t, v, &w) != 1 || w > i)
+                continue;
+            const ds_op *f = &t->x[w];
+            if (f->code != DO_BITS || f->width != 16 || (f->k != 0 && f->k != 16) || f->a >= t->nslots)
+                continue;
+            int quiet = 1; /* the word keeps its value from the BITS to the pair */
+            for (int k = w + 1; k < i && quiet; k++)
+                quiet = !writes(&t->x[k], f->a);
+            if (!quiet)
+                continue;
+            *opnd[r] = f->a;
+            y->bk |= (uint8_t)((f->k == 16) << r);
+            nreads[v]--;
+            nreads[f->a]++;
+        }
+    }
+    for (int i = 0; nreads && i < t->n; i++) {
+        const ds_op *o = &t->x[i];
+        if (o->code == DO_BITS && o->d < t->nslots && nreads[o->d] == 0)
+            continue; /* read by nobody now */
+        order[m] = o->code == XO_HPAIR || o->code == XO_PAIRED ? -1 : i;
+        if (order[m] < 0)
+            extra[m] = extra[i];
+        m++;
+    }
+    const int ok = nreads != NULL;
+    free(nreads);
+    return ok ? m : -1;
+}
+
 /* ---------------------------------------------------- conditional stores */
 
 /* XO_IFNAN/XO_IFSUB at i, outside every branch, whose branch (no ELSE) is
@@ -612,8 +671,6 @@ static int direct_ok(const ops *t)
 
 /* ---------------------------------------------------------- stores */
 
-static int writers(const ops *t, int s, int *last);
-
 /* which operations are outside every branch (calloc'd; NULL when memory is short) */
 static uint8_t *top_level(const ops *t)
 {
@@ -705,17 +762,6 @@ static int count_leads(const ops *t)
 
 static int can_fault(int code) { return code == DO_FAULT || code == DO_RGET || code == DO_RSET; }
 
-/* how many operations write slot s; *last: the last of them */
-static int writers(const ops *t, int s, int *last)
-{
-    int n = 0;
-    for (int i = 0; i < t->n; i++)
-        if (writes(&t->x[i], s)) {
-            n++;
-            *last = i;
-        }
-    return n;
-}
 
 static void rename_reads(ds_op *o, int from, int to)
 {
@@ -815,6 +861,8 @@ void sim_doc_lower(ds_prog *p)
         goto fail;
     for (int guard = 0; guard < p->nops && pair_one(&t); guard++)
         ;
+    if (!apply(&t, pair_sources))
+        goto fail;
     if (!apply(&t, port_operands) || !apply(&t, add_chains) || !apply(&t, store_sources) ||
         !apply(&t, hoist_leads))
         goto fail;

@@ -27,6 +27,8 @@ enum {
      * the second's */
     XO_HPAIR,
     XO_PAIRED,
+    /* (on both: bk bit i says that operand i (a, b, c) is the high half,
+     * bits 16..31, of the slot, which is otherwise the value's low bits) */
     /* IF class(a) { STORE d = value } ENDIF outside every branch, as one
      * operation: on the lanes of the mask where a is a NaN (rnd 0) or a
      * subnormal (rnd 1) of format fmt, d = b (bk 0), imm (bk 1) or b & imm
