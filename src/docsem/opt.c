@@ -805,36 +805,20 @@ static int sweep(ds_prog *p, const facts *f)
 
 /* Whether the value op i (a DO_OLD or DO_OLDPRED outside every branch)
  * puts in slot v can be read: whether some operation after it reads v on
- * a path where v has not been written since. A branch's lanes take the
- * path through it, the others the path around it; after ENDIF, v is
- * written where both paths wrote it. */
+ * a path where v has not been written since (prog.h, ds_paths). */
 static int old_is_read(const ds_prog *p, int i, int v)
 {
-    uint8_t written[DS_MAX_DEPTH + 1], then_written[DS_MAX_DEPTH + 1], has_else[DS_MAX_DEPTH + 1];
-    int depth = 0;
-    written[0] = 0;
+    ds_paths paths = {0};
     for (int j = i + 1; j < p->nops; j++) {
         const ds_op *o = &p->ops[j];
-        if (reads_slot(o, v) && !written[depth])
+        if (reads_slot(o, v) && !ds_paths_written(&paths))
             return 1;
-        if (o->code == DO_IF) {
-            if (depth == DS_MAX_DEPTH)
-                return 1;
-            depth++;
-            written[depth] = written[depth - 1];
-            has_else[depth] = 0;
-        } else if (o->code == DO_ELSE && depth > 0) {
-            then_written[depth] = written[depth];
-            has_else[depth] = 1;
-            written[depth] = written[depth - 1];
-        } else if (o->code == DO_ENDIF && depth > 0) {
-            const int both = has_else[depth] ? then_written[depth] && written[depth] : written[depth - 1];
-            written[--depth] = (uint8_t)both;
-        } else if ((shape(o) & DEF) && o->d == v) {
-            written[depth] = 1;
-        } else if (!(shape(o) & KNOWN)) {
+        const int what = o->code == DO_IF ? DS_PATH_OPEN : o->code == DO_ELSE ? DS_PATH_ELSE
+                         : o->code == DO_ENDIF ? DS_PATH_ENDIF : (shape(o) & DEF) && o->d == v ? DS_PATH_WRITE : -1;
+        if (what < 0 && !(shape(o) & KNOWN))
             return 1; /* an operation that may read anything */
-        }
+        if (what >= 0 && !ds_paths_step(&paths, what))
+            return 1;
     }
     return 0;
 }

@@ -140,6 +140,41 @@ static inline ds_int ds_mod(ds_int x, ds_int y)
     return r >= 0 ? r : y < 0 ? r - y : r + y;
 }
 
+/* Whether a slot has been written on every path to a point of a program
+ * (opt.c, src/sim/doclower.c): fed each IF (or other opening of a
+ * branch), ELSE, ENDIF and write of the slot in order. A branch's lanes
+ * take the path through it, the others the path around it; after ENDIF
+ * the slot is written where both paths wrote it. */
+typedef struct ds_paths {
+    uint8_t written[DS_MAX_DEPTH + 2], then_written[DS_MAX_DEPTH + 2], has_else[DS_MAX_DEPTH + 2];
+    int depth;
+} ds_paths;
+enum { DS_PATH_OPEN, DS_PATH_ELSE, DS_PATH_ENDIF, DS_PATH_WRITE };
+
+/* returns 0 where branches nest deeper than a program may */
+static inline int ds_paths_step(ds_paths *p, int what)
+{
+    const int d = p->depth;
+    if (what == DS_PATH_OPEN) {
+        if (d > DS_MAX_DEPTH)
+            return 0;
+        p->depth = d + 1;
+        p->written[d + 1] = p->written[d];
+        p->has_else[d + 1] = 0;
+    } else if (what == DS_PATH_ELSE && d > 0) {
+        p->then_written[d] = p->written[d];
+        p->has_else[d] = 1;
+        p->written[d] = p->written[d - 1];
+    } else if (what == DS_PATH_ENDIF && d > 0) {
+        p->written[d - 1] = (uint8_t)(p->has_else[d] ? p->then_written[d] && p->written[d] : p->written[d - 1]);
+        p->depth = d - 1;
+    } else if (what == DS_PATH_WRITE) {
+        p->written[d] = 1;
+    }
+    return 1;
+}
+static inline int ds_paths_written(const ds_paths *p) { return p->written[p->depth]; }
+
 /* The runtime side of the ports: lane arrays the caller fills. */
 typedef struct ds_io {
     const uint32_t *lo[DS_NPORTS], *hi[DS_NPORTS];

@@ -263,37 +263,22 @@ static int pair_one(ops *t)
 static int full_write(const ds_op *o, int v) { return writes(o, v) && o->code != XO_CSTORE; }
 
 /* Whether every path through ops [from, to) writes slot v before anything
- * there reads it (a branch's lanes take the path through it, the others
- * the path around it) */
+ * there reads it (prog.h, ds_paths) */
 static int written_first(const ops *t, int from, int to, int v)
 {
-    uint8_t w[DS_MAX_DEPTH + 2], then_w[DS_MAX_DEPTH + 2], has_else[DS_MAX_DEPTH + 2];
-    int depth = 0;
-    w[0] = 0;
+    ds_paths paths = {0};
     for (int i = from; i < to; i++) {
         const ds_op *o = &t->x[i];
-        if (reads(o, v) && !w[depth])
+        if (reads(o, v) && !ds_paths_written(&paths))
             return 0;
-        if (opens(o->code)) {
-            if (depth > DS_MAX_DEPTH)
-                return 0;
-            depth++;
-            w[depth] = w[depth - 1];
-            has_else[depth] = 0;
-        } else if (o->code == DO_ELSE && depth > 0) {
-            then_w[depth] = w[depth];
-            has_else[depth] = 1;
-            w[depth] = w[depth - 1];
-        } else if (o->code == DO_ENDIF && depth > 0) {
-            const int both = has_else[depth] ? then_w[depth] && w[depth] : w[depth - 1];
-            w[--depth] = (uint8_t)both;
-        } else if (full_write(o, v)) {
-            w[depth] = 1;
-        } else if (!(shape_of(o) & DS_KNOWN)) {
+        const int what = opens(o->code) ? DS_PATH_OPEN : o->code == DO_ELSE ? DS_PATH_ELSE
+                         : o->code == DO_ENDIF ? DS_PATH_ENDIF : full_write(o, v) ? DS_PATH_WRITE : -1;
+        if (what < 0 && !(shape_of(o) & DS_KNOWN))
             return 0;
-        }
+        if (what >= 0 && !ds_paths_step(&paths, what))
+            return 0;
     }
-    return w[0];
+    return ds_paths_written(&paths);
 }
 
 static int touches(const ops *t, int from, int to, int v)
