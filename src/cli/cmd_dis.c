@@ -29,19 +29,24 @@ static char *put_hex(char *p, uint64_t v, int digits)
 /* The listing, one line per word, formatted into a buffer that is written
  * out whenever it holds a chunk: the text of a large image is never all in
  * memory, and the output is written while the next words are printed. */
-static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, size_t n, FILE *out, size_t *invalid)
+typedef struct lister {
+    const gisa_isa *isa;
+    FILE *out;
+    char *buf, *p;  /* the chunk, and where its next line goes */
+    unsigned bits;  /* of a word */
+    size_t next;    /* the index of the next word listed */
+    size_t invalid; /* words that are no valid instruction */
+    int offsets, raw;
+    int failed; /* a write failed: nothing more is listed (cli_outset_commit reports it) */
+} lister;
+
+/* The lines of the next n words. */
+static void list_words(lister *l, const gisa_word *w, size_t n)
 {
-    unsigned bits = gisa_isa_word_bits(isa);
-    size_t wbytes = bits / 8;
-    int offsets = a->val[O_OFFSETS] != NULL, raw = a->val[O_RAW] != NULL;
-    char *buf = malloc(CHUNK + LINE_MAX_TEXT);
-    if (!buf)
-        return -1;
-    char *p = buf;
-    *invalid = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (offsets) { /* the byte offset, at least 4 digits, in a comment */
-            size_t off = i * wbytes;
+    char *p = l->p;
+    for (size_t i = 0; i < n && !l->failed; i++) {
+        if (l->offsets) { /* the byte offset, at least 4 digits, in a comment */
+            size_t off = (l->next + i) * (l->bits / 8);
             int digits = 4;
             while (digits < 16 && off >> (4 * digits))
                 digits++;
@@ -52,35 +57,74 @@ static int listing(const gisa_isa *isa, const cli_args *a, const gisa_word *w, s
             p += 3;
         }
         size_t len;
-        if (gisa_disassemble(isa, w[i], p, 512, &len) != GISA_OK)
-            ++*invalid; /* the text is then the library's `.invalid 0x... // why` */
+        if (gisa_disassemble(l->isa, w[i], p, 512, &len) != GISA_OK)
+            l->invalid++; /* the text is then the library's `.invalid 0x... // why` */
         p += len;
-        if (raw) {
+        if (l->raw) {
             memcpy(p, "  // 0x", 7);
             p += 7;
-            if (bits == 128)
+            if (l->bits == 128)
                 p = put_hex(p, w[i].w[1], 16);
             p = put_hex(p, w[i].w[0], 16);
         }
         *p++ = '\n';
-        if ((size_t)(p - buf) >= CHUNK) {
-            if (fwrite(buf, 1, (size_t)(p - buf), out) != (size_t)(p - buf))
-                break; /* the error is cli_outset_commit's to report */
-            p = buf;
+        if ((size_t)(p - l->buf) >= CHUNK) {
+            l->failed = fwrite(l->buf, 1, (size_t)(p - l->buf), l->out) != (size_t)(p - l->buf);
+            p = l->buf;
         }
     }
-    fwrite(buf, 1, (size_t)(p - buf), out);
-    free(buf);
+    l->p = p;
+    l->next += n;
+}
+
+#define SLICE 4096 /* words of a binary image converted at a time */
+
+/* The lines of a binary image of whole words, converted a slice at a time
+ * (its words are never all in memory beside its bytes); -1 when out of
+ * memory. */
+static int list_image(lister *l, const cli_image *img)
+{
+    size_t wbytes = l->bits / 8, n = img->len / wbytes;
+    for (size_t i = 0; i < n && !l->failed; i += SLICE) {
+        size_t k = n - i < SLICE ? n - i : SLICE, got;
+        gisa_word *w;
+        if (gisa_words_parse(l->isa, img->data + i * wbytes, k * wbytes, false, &w, &got, NULL) != GISA_OK)
+            return -1; /* whole words convert: only memory runs out */
+        list_words(l, w, got);
+        free(w);
+    }
     return 0;
+}
+
+/* The listing of the words, or of the image when it has data; -1 when out
+ * of memory. */
+static int listing(const gisa_isa *isa, const cli_args *a, const cli_image *img, const gisa_word *w, size_t n,
+                   FILE *out, size_t *invalid)
+{
+    lister l = {isa, out, malloc(CHUNK + LINE_MAX_TEXT), NULL, gisa_isa_word_bits(isa), 0, 0,
+                a->val[O_OFFSETS] != NULL, a->val[O_RAW] != NULL, 0};
+    if (!l.buf)
+        return -1;
+    l.p = l.buf;
+    int r = 0;
+    if (img->data)
+        r = list_image(&l, img);
+    else
+        list_words(&l, w, n);
+    fwrite(l.buf, 1, (size_t)(l.p - l.buf), out);
+    free(l.buf);
+    *invalid = l.invalid;
+    return r;
 }
 
 static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, int hex)
 {
     gisa_word *words;
     size_t n;
+    cli_image img;
     /* the listing is written in pieces: no output held per word */
     const cli_budget budget = {a->val[O_MAXMEM], 0, CHUNK + LINE_MAX_TEXT};
-    int r = cli_read_words_within(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &budget, &words, &n);
+    int r = cli_read_image_within(cmd, isa, a, hex ? CLI_WORDS_HEX : CLI_WORDS_BIN, 100, &budget, &img, &words, &n);
     if (r != CLI_CONTINUE)
         return r;
     /* the text is written as it is made: a chunk's worth of memory, not the whole listing's */
@@ -91,7 +135,7 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
     FILE *out = NULL;
     if ((r = cli_check_outputs(cmd, a, &path, 1, NULL)) == CLI_CONTINUE && !(out = cli_outset_open(&set, path)))
         r = EXIT_USAGE;
-    if (out && listing(isa, a, words, n, out, &invalid)) {
+    if (out && listing(isa, a, &img, words, n, out, &invalid)) {
         cli_error(cmd, "out of memory");
         r = EXIT_INPUT;
     } else if (out)
@@ -99,6 +143,7 @@ static int disassemble(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
     if (r != EXIT_OK)
         cli_outset_abort(&set);
     free(words);
+    free(img.data);
     if (r == EXIT_OK && invalid && a->val[O_STRICT]) {
         fprintf(stderr, "%zu invalid %s\n", invalid, invalid == 1 ? "word" : "words");
         r = EXIT_INPUT;

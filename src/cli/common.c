@@ -584,8 +584,10 @@ static gisa_status include_input(void *user, const char *from, const char *name,
     return st;
 }
 
+/* image: where a binary image of whole words is handed over as its bytes
+ * (NULL: it is converted here). */
 static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
-                      const cli_budget *budget, gisa_asm_options *opt, gisa_word **words, size_t *n)
+                      const cli_budget *budget, gisa_asm_options *opt, cli_image *image, gisa_word **words, size_t *n)
 {
     const char *name;
     char *data;
@@ -601,6 +603,12 @@ static int read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a
     }
     *words = NULL;
     *n = 0;
+    if (image && from == CLI_WORDS_BIN && len % (gisa_isa_word_bits(isa) / 8) == 0) {
+        image->data = data; /* no diagnostics: whole words always convert */
+        image->len = len;
+        gisa_diags_free(d);
+        return CLI_CONTINUE;
+    }
     gisa_status st;
     if (from == CLI_WORDS_ASM) {
         char *id = strcmp(name, "<stdin>") ? realpath(name, NULL) : NULL;
@@ -630,7 +638,16 @@ int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_arg
                           size_t limit, const cli_budget *budget, gisa_word **words, size_t *n)
 {
     gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
-    return read_words(cmd, isa, a, from, limit, budget, &opt, words, n);
+    return read_words(cmd, isa, a, from, limit, budget, &opt, NULL, words, n);
+}
+
+int cli_read_image_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, cli_image *image, gisa_word **words, size_t *n)
+{
+    gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
+    image->data = NULL;
+    image->len = 0;
+    return read_words(cmd, isa, a, from, limit, budget, &opt, image, words, n);
 }
 
 int cli_read_words(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from, size_t limit,
@@ -646,7 +663,7 @@ int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *
     gisa_asm_options opt = GISA_ASM_OPTIONS_INIT;
     opt.line = line;
     opt.user = user;
-    return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, budget, &opt, words, n);
+    return read_words(cmd, isa, a, CLI_WORDS_ASM, limit, budget, &opt, NULL, words, n);
 }
 
 int cli_parse_and_load(const cli_cmd *cmd, int argc, char **argv, cli_args *a, gisa_isa **isa, const char **source,

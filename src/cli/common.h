@@ -238,6 +238,17 @@ typedef struct cli_budget {
 } cli_budget;
 int cli_read_words_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
                           size_t limit, const cli_budget *budget, gisa_word **words, size_t *n);
+/* cli_read_words_within, except that a binary image of whole words comes
+ * back as its bytes (image->data, malloc'd; *words NULL) for the caller to
+ * convert a slice at a time with gisa_words_parse: a large image's words
+ * are then never all in memory beside its bytes. Any other input comes
+ * back as words (image->data NULL). */
+typedef struct cli_image {
+    char *data;
+    size_t len;
+} cli_image;
+int cli_read_image_within(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, cli_words_from from,
+                          size_t limit, const cli_budget *budget, cli_image *image, gisa_word **words, size_t *n);
 /* cli_read_words_within for assembly, with a listing callback (gisa_asm_options.line). */
 int cli_assemble_input(const cli_cmd *cmd, const gisa_isa *isa, const cli_args *a, size_t limit,
                        const cli_budget *budget, gisa_status (*line)(void *user, const gisa_asm_line *l), void *user,

@@ -3,9 +3,11 @@
  * never reads a source file: gisa_assemble reads includes only through
  * the reader its caller passes). */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,6 +27,23 @@ const char *file_not_input(int fd)
     return NULL;
 }
 
+/* Asks for the large pages of a large buffer about to be filled: a 16 MB
+ * input then costs 8 page faults instead of 4,096 (a third of the time of
+ * a `gisa dis` beyond the disassembler's own). Only where the system has
+ * them (Linux's transparent huge pages); a hint, so failure is harmless. */
+static void huge_pages(void *p, size_t n)
+{
+#if defined(MADV_HUGEPAGE)
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t start = ((uintptr_t)p + huge - 1) & ~(huge - 1), end = ((uintptr_t)p + n) & ~(huge - 1);
+    if (end > start)
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)n;
+#endif
+}
+
 int file_read_all(FILE *f, char **buf, size_t *len)
 {
     char *b = NULL;
@@ -38,6 +57,7 @@ int file_read_all(FILE *f, char **buf, size_t *len)
         cap = (size_t)st.st_size + 65536 + 1;
     if (cap && !(b = malloc(cap)))
         return -2;
+    huge_pages(b, cap);
     for (;;) {
         if (cap - n < 65536 + 1) {
             size_t nc = cap ? cap * 2 : 131072;

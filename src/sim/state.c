@@ -36,6 +36,22 @@ size_t gisa_sim_footprint(unsigned regs, unsigned warps, size_t nwords)
     return sizeof(gisa_sim) + (size_t)warps * per_warp + nwords * per_word;
 }
 
+/* The page the slab's warps are aligned to (the common size; on larger
+ * pages the alignment helps less, and costs nothing). */
+#define SLAB_PAGE 4096u
+
+/* The distance in words from one warp's rows to the next: its (regs + 2)
+ * rows, rounded up to whole pages when a warp spans several pages. A
+ * program touches the first rows of every warp (R0..R31 of 255 are one
+ * page), and a warp that starts on a page touches one page fewer than one
+ * that straddles two: 4,096 warps fault 4,096 pages less. A small warp
+ * stays unpadded, as warps then share pages. */
+static size_t warp_stride(unsigned regs)
+{
+    const size_t page = SLAB_PAGE / sizeof(uint32_t), rows = (size_t)(regs + 2) * LANES;
+    return rows >= 4 * page ? (rows + page - 1) / page * page : rows;
+}
+
 gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gisa_sim **out)
 {
     if (!out)
@@ -57,15 +73,16 @@ gisa_status gisa_sim_new(const gisa_isa *isa, unsigned regs, unsigned warps, gis
     /* one zeroed slab for every warp's rows: calloc maps fresh pages, so a
      * register no warp touches costs no time; each warp's rows start on a
      * cache line (a row is 128 bytes) so the lane loops see aligned arrays */
-    size_t rows = (size_t)(regs + 2) * LANES;
-    s->slab = calloc((size_t)warps * rows + 16, sizeof(uint32_t));
+    size_t stride = warp_stride(regs);
+    s->slab = calloc((size_t)warps * stride + SLAB_PAGE / sizeof(uint32_t), sizeof(uint32_t));
     if (!s->slab) {
         gisa_sim_free(s);
         return GISA_ERR_NOMEM;
     }
-    uint32_t *base = (uint32_t *)(((uintptr_t)s->slab + 63) & ~(uintptr_t)63);
+    uintptr_t align = stride % (SLAB_PAGE / sizeof(uint32_t)) ? 64 : SLAB_PAGE;
+    uint32_t *base = (uint32_t *)(((uintptr_t)s->slab + align - 1) & ~(align - 1));
     for (unsigned i = 0; i < warps; i++) {
-        s->warps[i].r = base + (size_t)i * rows;
+        s->warps[i].r = base + (size_t)i * stride;
         warp_init(&s->warps[i], i);
     }
     *out = s;

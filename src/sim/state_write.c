@@ -274,6 +274,22 @@ static void write_warp(writer *w, const gisa_sim *s, const sim_warp *wp, const c
     }
 }
 
+/* Asks for the rows of the warp written next while this one is formatted:
+ * a warp's rows are on a page of their own, which the cache's prefetcher
+ * does not enter, and the engine left most warps out of the cache. */
+static void prefetch_warp(const gisa_sim *s, const sim_warp *wp)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    unsigned rows = wp->rows_used < s->regs ? wp->rows_used : s->regs;
+    const char *r = (const char *)wp->r;
+    for (size_t b = 0; b < (size_t)rows * LANES * sizeof *wp->r; b += 64)
+        __builtin_prefetch(r + b);
+#else
+    (void)s;
+    (void)wp;
+#endif
+}
+
 static void write_consts(writer *w, const gisa_sim *s, const char *ind)
 {
     size_t il = strlen(ind);
@@ -316,6 +332,8 @@ static gisa_status sim_state_write_unguarded(const gisa_sim *s, gisa_state_value
                 PUT(w, "\n    },\n    {\n");
             else
                 PUT(w, "    {\n");
+            if (i + 1 < s->nwarps)
+                prefetch_warp(s, &s->warps[i + 1]);
             write_warp(w, s, &s->warps[i], "      ");
         }
         PUT(w, "\n    }\n  ]");
