@@ -1,9 +1,9 @@
 /* `gisa dis` end to end: the BENCH_N words of the shared workload written
  * as a binary file, then `gisa dis WORDS.bin -o OUT.txt` run as a program
  * (reading, disassembling, formatting and writing the listing), best of
- * BENCH_RUNS by wall time; the CPU time (user + system of the child) is
- * printed too. Target (issue 19): >= 8 M instructions/s; the library alone
- * (dis_bench) does about 10-11 M/s.
+ * BENCH_RUNS by wall time and by CPU time (user + system of the child).
+ * Target (issues 19, 34): >= 8 M instructions/s, by CPU time in issue 34;
+ * the library alone (dis_bench) does about 10-11 M/s.
  * Usage: dis_cli_bench [GISA]  (default: the gisa beside this program's
  * directory, build/gisa for build/bench/dis_cli_bench). Pin it:
  * `taskset -c 1 build/bench/dis_cli_bench`. */
@@ -78,10 +78,12 @@ int main(int argc, char **argv)
     }
     struct stat st;
     long long size = stat(out, &st) ? -1 : (long long)st.st_size;
-    double rate = BENCH_N / best / 1e6;
+    double rate = BENCH_N / best / 1e6, cpu_rate = BENCH_N / best_cpu / 1e6;
+    /* issue 34 measures by CPU time; the wall time adds the wait for the
+     * disk of the output's fsync (docs/robustness.md) */
     printf("gisa dis end to end: %d instructions (%lld bytes of text) in %.4f s wall = %.2f M instr/s (CPU %.4f s = "
-           "%.2f M/s)  (target >= 8 M: %s)\n",
-           BENCH_N, size, best, rate, best_cpu, BENCH_N / best_cpu / 1e6, rate >= 8 ? "met" : "BELOW");
+           "%.2f M/s)  (target >= 8 M: by CPU time %s, by wall time %s)\n",
+           BENCH_N, size, best, rate, best_cpu, cpu_rate, cpu_rate >= 8 ? "met" : "BELOW", rate >= 8 ? "met" : "BELOW");
     unlink(in);
     unlink(out);
     rmdir(dir);
