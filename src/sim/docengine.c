@@ -97,6 +97,18 @@ static void bind_io(sim_exec *x, const sim_hot *h, ds_io *io)
     io->nregs = x->regs;
 }
 
+/* The program's fault, if it faulted, as the word's (returns 1 then); its
+ * message may live in io: the warp's buffer keeps it */
+static int take_fault(sim_exec *x, const ds_io *io)
+{
+    if (!io->fault)
+        return 0;
+    snprintf(x->fault_buf, sizeof x->fault_buf, "%s", io->fault);
+    x->fault = io->fault == io->fault_buf ? x->fault_buf : io->fault;
+    x->fault_lane = io->fault_lane;
+    return 1;
+}
+
 /* A word whose program needs nothing beyond bind_io (doc_is_plain): the
  * usual case, which reads no line of its sim_insn */
 static void op_doc_plain(sim_exec *x)
@@ -104,11 +116,7 @@ static void op_doc_plain(sim_exec *x)
     ds_io io;
     bind_io(x, x->hot, &io);
     sim_doc_run(x->hot->doc, &io);
-    if (io.fault) {
-        snprintf(x->fault_buf, sizeof x->fault_buf, "%s", io.fault);
-        x->fault = io.fault == io.fault_buf ? x->fault_buf : io.fault;
-        x->fault_lane = io.fault_lane;
-    }
+    take_fault(x, &io);
 }
 
 static void op_doc(sim_exec *x)
@@ -168,14 +176,8 @@ static void op_doc(sim_exec *x)
         io.old_hi[RO_D] = old_ur[1];
     }
     sim_doc_run(p, &io);
-    if (io.fault) {
-        /* the message may live in io: the warp's buffer keeps it */
-        snprintf(x->fault_buf, sizeof x->fault_buf, "%s", io.fault);
-        x->fault = io.fault == io.fault_buf ? x->fault_buf : io.fault;
-        x->fault_lane = io.fault_lane;
-        return;
-    }
-    write_extra(x, p, &io);
+    if (!take_fault(x, &io))
+        write_extra(x, p, &io);
 }
 
 /* Whether word in's program needs no more than op_doc_plain gives it: no
