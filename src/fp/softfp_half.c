@@ -216,18 +216,6 @@ FP_INLINE void f16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t *
 #undef PORTABLE
 }
 
-FP_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
-{
-#ifdef HALF_F16C
-    if (half_f16c_host()) {
-        fp_use_rounding(FP_RN);
-        f16_hardware(d, a, b, c, op, r);
-        return;
-    }
-#endif
-    f16_portable_any(d, a, b, c, op, r);
-}
-
 /* The BF16 kernel, portable: widening is a shift, the rest plain code */
 FP_INLINE void bf16_mode(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
                           fp_rnd r)
@@ -269,17 +257,36 @@ FP_INLINE void bf16_portable_any(uint16_t *d, const uint16_t *a, const uint16_t 
 #undef BF16_MODE
 }
 
-FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
-                           fp_rnd r)
+/* The F16C/AVX2 kernels of the format (bf: BF16) where the host has them,
+ * else the portable ones */
+FP_INLINE void half_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                          fp_rnd r, int bf)
 {
 #ifdef HALF_F16C
     if (half_f16c_host()) {
         fp_use_rounding(FP_RN);
-        bf16_hardware(d, a, b, c, op, r);
+        if (bf)
+            bf16_hardware(d, a, b, c, op, r);
+        else
+            f16_hardware(d, a, b, c, op, r);
         return;
     }
 #endif
-    bf16_portable_any(d, a, b, c, op, r);
+    if (bf)
+        bf16_portable_any(d, a, b, c, op, r);
+    else
+        f16_portable_any(d, a, b, c, op, r);
+}
+
+FP_INLINE void f16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op, fp_rnd r)
+{
+    half_lanes(d, a, b, c, op, r, 0);
+}
+
+FP_INLINE void bf16_lanes(uint16_t *d, const uint16_t *a, const uint16_t *b, const uint16_t *c, half_op op,
+                           fp_rnd r)
+{
+    half_lanes(d, a, b, c, op, r, 1);
 }
 
 /* The entry points: add (a + b), mul (a * b) and fma (a * b + c) of one
